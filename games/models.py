@@ -1,0 +1,1 @@
+"""Games, moves, clocks and claims (filled in by the games issue)."""

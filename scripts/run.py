@@ -1,0 +1,86 @@
+"""``make run``: Redis (embedded unless REDIS_URL is set), a Celery worker,
+Celery beat and the web server, until Ctrl-C stops them all."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from config.processes import EmbeddedRedis, Service, celery_beat, celery_worker  # noqa: E402
+
+HOST, PORT = "127.0.0.1", int(os.environ.get("PORT", "8000"))
+
+
+def banner(redis_url: str) -> str:
+    from tournament.demo import DEMO_PASSWORD, PLAYER_COUNT
+
+    base = f"http://{HOST}:{PORT}"
+    return "\n".join([
+        "",
+        "Gomoku & Renju tournaments is running:",
+        f"  home        {base}/",
+        f"  admin       {base}/admin/",
+        f"  API docs    {base}/api/docs/   (schema: {base}/api/schema/)",
+        f"  health      {base}/healthz",
+        f"  redis       {redis_url}",
+        f"Demo logins (password {DEMO_PASSWORD}):",
+        "  organizer   organizer",
+        "  referees    referee1, referee2",
+        f"  players     player01 … player{PLAYER_COUNT:02d}",
+        "Ctrl-C stops everything.",
+        "",
+    ])
+
+
+def main() -> int:
+    var = ROOT / "var"
+    logs = var / "log"
+    logs.mkdir(parents=True, exist_ok=True)
+    services: list[Service] = []
+    env = dict(os.environ)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    stopping = False
+
+    def stop(*_args: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        if "REDIS_URL" not in env:
+            port = int(env["REDIS_PORT"]) if "REDIS_PORT" in env else None
+            redis_server = EmbeddedRedis(port=port, log=logs / "redis.log")
+            services.append(redis_server.start())
+            env["REDIS_URL"] = redis_server.url
+        services.append(celery_worker(env, log=logs / "celery-worker.log").start())
+        services.append(celery_beat(env, var / "celerybeat-schedule", log=logs / "celery-beat.log").start())
+        services.append(Service(
+            "web",
+            [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"{HOST}:{PORT}",
+             "--workers", "2", "--access-logfile", "-"],
+            env=env, cwd=str(ROOT), log=logs / "web.log",
+        ).start())
+        print(banner(env["REDIS_URL"]), flush=True)
+        print(f"Logs: {logs}/", flush=True)
+        while not stopping:
+            for service in services:
+                if not service.running():
+                    print(f"{service.name} exited; stopping everything (see {logs}/)", flush=True)
+                    stopping = True
+            time.sleep(0.5)
+    finally:
+        for service in reversed(services):
+            service.stop()
+        print("stopped: " + ", ".join(s.name for s in services), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentConfig(AppConfig):
+    name = "tournament"
+    verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from tournament.roles import sync_roles_after_migrate
+
+        post_migrate.connect(sync_roles_after_migrate, dispatch_uid="tournament.sync_roles")

@@ -1,0 +1,1 @@
+"""Tournaments, stages, groups and matches (filled in by the tournament issue)."""
