@@ -1,0 +1,358 @@
+"""Renju forbidden moves for Black, exactly as RIF §9 defines them.
+
+The procedure is rules.md §3.2. For a point ``p`` and Black to play there:
+
+1. a run of exactly five through ``p`` in any direction: not forbidden (five);
+2. else a run of six or more: overline;
+3. else two or more distinct fours through ``p`` (one line or several): double-four;
+4. else two or more *real* threes: double-three. A three is real when at least
+   one of its extension points ``q`` (the point that makes it a straight four)
+   is itself a legal Black move in the position with ``p`` added, decided by
+   this same procedure (RIF 9.3 "… etc."): the recursion has no depth cap,
+   each level adds a stone, and results are memoised on (position, point).
+
+Speed comes from looking at whole lines: the content of a line (its length,
+black bits and white bits) determines, for every empty point on it, whether a
+black stone there makes a five, an overline, which fours (with their
+completion points) and which three candidates (with their extension points).
+That analysis is computed once per distinct line content and cached; a board
+then needs one dictionary lookup per line instead of walking points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.board import Board
+from engine.notation import Point
+
+# Per-point status codes, in the order of the procedure.
+NONE, FIVE, OVERLINE, DOUBLE_FOUR, DOUBLE_THREE = 0, 1, 2, 3, 4
+
+
+class ForbiddenReason(str, Enum):
+    """Why a black move is forbidden."""
+
+    OVERLINE = "overline"
+    DOUBLE_FOUR = "double-four"
+    DOUBLE_THREE = "double-three"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+REASON_OF_CODE = {
+    OVERLINE: ForbiddenReason.OVERLINE,
+    DOUBLE_FOUR: ForbiddenReason.DOUBLE_FOUR,
+    DOUBLE_THREE: ForbiddenReason.DOUBLE_THREE,
+}
+
+# A line entry for one empty point: (kind, fours, threes) where kind is
+# NONE/FIVE/OVERLINE, fours is ((stone mask, completion positions), ...) and
+# threes is ((stone mask, extension positions), ...). Masks and positions are
+# along the line.
+Entry = tuple[int, tuple[tuple[int, tuple[int, ...]], ...], tuple[tuple[int, tuple[int, ...]], ...]]
+LineInfo = tuple[tuple[Entry | None, ...], tuple[tuple[int, Entry], ...]]
+
+_NO_INFO: LineInfo = ((), ())
+_LINE_CACHE: dict[int, LineInfo] = {}
+LINE_CACHE_LIMIT = 2_000_000
+
+
+def clear_cache() -> None:
+    """Forget the analysed lines (benchmarks use it to measure a cold start)."""
+    _LINE_CACHE.clear()
+
+
+def _run(bits: int, j: int, length: int) -> tuple[int, int]:
+    """The unbroken run of set bits through position ``j``."""
+    s = j
+    while s > 0 and bits >> (s - 1) & 1:
+        s -= 1
+    e = j
+    while e < length - 1 and bits >> (e + 1) & 1:
+        e += 1
+    return s, e
+
+
+def _analyse_point(length: int, black: int, white: int, i: int) -> Entry | None:
+    bb = black | 1 << i
+    s, e = _run(bb, i, length)
+    if e - s == 4:
+        return (FIVE, (), ())
+    if e - s > 4:
+        return (OVERLINE, (), ())
+    occupied = bb | white
+    fours: dict[int, list[int]] = {}
+    threes: dict[int, list[int]] = {}
+    for j in range(max(0, i - 4), min(length, i + 5)):
+        if occupied >> j & 1:
+            continue
+        bj = bb | 1 << j
+        s, e = _run(bj, j, length)
+        if not s <= i <= e:
+            continue
+        run_mask = ((1 << (e + 1)) - (1 << s)) & ~(1 << j)
+        if e - s == 4:
+            fours.setdefault(run_mask, []).append(j)
+        elif (
+            e - s == 3
+            # both ends empty (the run stopped there, so they are not black) ...
+            and s > 0
+            and not white >> (s - 1) & 1
+            and e < length - 1
+            and not white >> (e + 1) & 1
+            # ... and filling either makes exactly five, not six
+            and not (s > 1 and bj >> (s - 2) & 1)
+            and not (e < length - 2 and bj >> (e + 2) & 1)
+        ):
+            threes.setdefault(run_mask, []).append(j)
+    if not fours and not threes:
+        return None
+    return (
+        NONE,
+        tuple((mask, tuple(points)) for mask, points in fours.items()),
+        tuple((mask, tuple(points)) for mask, points in threes.items()),
+    )
+
+
+def _analyse_line(length: int, black: int, white: int) -> LineInfo:
+    by_pos: list[Entry | None] = [None] * length
+    items: list[tuple[int, Entry]] = []
+    occupied = black | white
+    for i in range(length):
+        if occupied >> i & 1:
+            continue
+        entry = _analyse_point(length, black, white, i)
+        if entry is not None:
+            by_pos[i] = entry
+            items.append((i, entry))
+    if not items:
+        return _NO_INFO
+    return tuple(by_pos), tuple(items)
+
+
+def line_info(board: Board, line: int) -> LineInfo:
+    """The analysis of one line of ``board`` (cached on its content)."""
+    black = board.black_bits[line]
+    if not black:
+        return _NO_INFO
+    length = len(board.geometry.cells[line])
+    if length < 5:
+        return _NO_INFO
+    white = board.white_bits[line]
+    key = black | white << 26 | length << 52
+    info = _LINE_CACHE.get(key)
+    if info is None:
+        if len(_LINE_CACHE) >= LINE_CACHE_LIMIT:
+            _LINE_CACHE.clear()
+        info = _LINE_CACHE[key] = _analyse_line(length, black, white)
+    return info
+
+
+class Judge:
+    """Decides black points of one board, memoising the recursive checks.
+
+    ``five_extension_is_three`` selects the reading of decision D1 (rules.md
+    §3.4, tricky position T36): False (default, RIF wording) means a three
+    whose straight-four point would also make a five elsewhere is no three;
+    True means it is real, as a five-making move is always legal.
+
+    The board is borrowed: stones are placed and removed during a check and
+    it is left as it was found.
+    """
+
+    def __init__(self, board: Board, five_extension_is_three: bool = False) -> None:
+        self.board = board
+        self.five_extension_is_three = five_extension_is_three
+        self.memo: dict[tuple[int, int], int] = {}
+        self.ok_codes = (NONE, FIVE) if five_extension_is_three else (NONE,)
+
+    def entries(self, index: int) -> list[tuple[int, Entry]]:
+        """(line id, entry) for each of the four lines through an empty point."""
+        board = self.board
+        geo = board.geometry
+        found = []
+        for d in range(4):
+            line = geo.line_of[d][index]
+            by_pos = line_info(board, line)[0]
+            if by_pos:
+                entry = by_pos[geo.pos_of[d][index]]
+                if entry is not None:
+                    found.append((line, entry))
+        return found
+
+    def status(self, index: int) -> int:
+        """NONE, FIVE, OVERLINE, DOUBLE_FOUR or DOUBLE_THREE for Black at ``index``."""
+        key = (self.board.hash, index)
+        cached = self.memo.get(key)
+        if cached is None:
+            cached = self.memo[key] = self._classify(index, self.entries(index))
+        return cached
+
+    def _classify(self, index: int, entries: list[tuple[int, Entry]]) -> int:
+        overline = False
+        fours = 0
+        threes: list[tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = []
+        for line, (kind, line_fours, line_threes) in entries:
+            if kind == FIVE:
+                return FIVE
+            if kind == OVERLINE:
+                overline = True
+            fours += len(line_fours)
+            if line_threes:
+                threes.append((line, line_threes))
+        if overline:
+            return OVERLINE
+        if fours >= 2:
+            return DOUBLE_FOUR
+        if sum(len(t) for _line, t in threes) >= 2 and self.real_threes(index, threes, 2) >= 2:
+            return DOUBLE_THREE
+        return NONE
+
+    def real_threes(
+        self, index: int, threes: list[tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]], enough: int
+    ) -> int:
+        """Count the real threes of a stone at ``index`` (stopping at ``enough``)."""
+        board = self.board
+        cells = board.geometry.cells
+        ok_codes = self.ok_codes
+        board.place(index, 1)
+        try:
+            real = 0
+            for line, line_threes in threes:
+                line_cells = cells[line]
+                for _mask, extensions in line_threes:
+                    if any(self.status(line_cells[q]) in ok_codes for q in extensions):
+                        real += 1
+                        if real >= enough:
+                            return real
+            return real
+        finally:
+            board.remove(index)
+
+    def forbidden_map(self) -> dict[int, int]:
+        """Every empty point where Black is forbidden, with its status code."""
+        board = self.board
+        cells = board.geometry.cells
+        black_bits = board.black_bits
+        gathered: dict[int, list[tuple[int, Entry]]] = {}
+        for line in range(len(cells)):
+            if not black_bits[line]:
+                continue
+            items = line_info(board, line)[1]
+            if not items:
+                continue
+            line_cells = cells[line]
+            for pos, entry in items:
+                index = line_cells[pos]
+                found = gathered.get(index)
+                if found is None:
+                    gathered[index] = [(line, entry)]
+                else:
+                    found.append((line, entry))
+        result = {}
+        for index, entries in gathered.items():
+            if len(entries) == 1 and len(entries[0][1][2]) < 2:
+                # One line with at most one three candidate is forbidden only
+                # through an overline or a one-line double-four.
+                kind, fours, _threes = entries[0][1]
+                if kind == OVERLINE:
+                    result[index] = OVERLINE
+                elif kind == NONE and len(fours) >= 2:
+                    result[index] = DOUBLE_FOUR
+                continue
+            code = self.status(index)
+            if code >= OVERLINE:
+                result[index] = code
+        return result
+
+
+def forbidden_points(board: Board, five_extension_is_three: bool = False) -> dict[Point, ForbiddenReason]:
+    """Black's forbidden points on ``board`` (whoever is to move), with reasons.
+
+    >>> board = Board.replay("g8 a1 i8 c1 h9 e1 h10 k1")
+    >>> {str(p): str(r) for p, r in forbidden_points(board).items()}
+    {'h8': 'double-three'}
+    """
+    judge = Judge(board, five_extension_is_three)
+    size = board.size
+    return {
+        Point(index % size, index // size): REASON_OF_CODE[code]
+        for index, code in sorted(judge.forbidden_map().items(), key=lambda item: (item[0] % size, item[0] // size))
+    }
+
+
+def forbidden_reason(board: Board, point: Point, five_extension_is_three: bool = False) -> ForbiddenReason | None:
+    """Why Black may not play ``point`` (None if Black may, or it is occupied)."""
+    index = point.index(board.size)
+    if board.stones[index]:
+        return None
+    code = Judge(board, five_extension_is_three).status(index)
+    return REASON_OF_CODE.get(code)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One line's part in a verdict: a four, a real three, a five or an overline.
+
+    ``stones`` are the black stones of the shape (the examined point among
+    them); ``points`` are its completion points (four), the extension points
+    that make it a real three (three), or nothing.
+    """
+
+    kind: str
+    stones: tuple[Point, ...]
+    points: tuple[Point, ...] = ()
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """The verdict for a black stone on ``point`` and the shapes behind it."""
+
+    point: Point
+    reason: ForbiddenReason | None
+    five: bool
+    shapes: tuple[Shape, ...]
+
+
+def explain(board: Board, point: Point, five_extension_is_three: bool = False) -> Explanation:
+    """The verdict for Black on ``point`` with the lines that make it.
+
+    A referee page can draw the stones of each four or real three and their
+    completion or extension points; for an overline, the six or more stones.
+    """
+    index = point.index(board.size)
+    if board.stones[index]:
+        raise ValueError(f"{point} is occupied")
+    judge = Judge(board, five_extension_is_three)
+    code = judge.status(index)
+    size = board.size
+    cells = board.geometry.cells
+
+    def to_points(line: int, mask: int) -> tuple[Point, ...]:
+        return tuple(Point.from_index(cells[line][i], size) for i in range(len(cells[line])) if mask >> i & 1)
+
+    def at(line: int, positions: tuple[int, ...]) -> tuple[Point, ...]:
+        return tuple(Point.from_index(cells[line][q], size) for q in positions)
+
+    entries = judge.entries(index)
+    shapes: list[Shape] = []
+    board.place(index, 1)
+    try:
+        for line, (kind, fours, threes) in entries:
+            if kind in (FIVE, OVERLINE):
+                line_cells = cells[line]
+                s, e = _run(board.black_bits[line], line_cells.index(index), len(line_cells))
+                run_mask = (1 << (e + 1)) - (1 << s)
+                shapes.append(Shape("five" if kind == FIVE else "overline", to_points(line, run_mask)))
+                continue
+            shapes.extend(Shape("four", to_points(line, mask), at(line, comp)) for mask, comp in fours)
+            for mask, extensions in threes:
+                good = tuple(q for q in extensions if judge.status(cells[line][q]) in judge.ok_codes)
+                if good:
+                    shapes.append(Shape("three", to_points(line, mask), at(line, good)))
+    finally:
+        board.remove(index)
+    return Explanation(point, REASON_OF_CODE.get(code), code == FIVE, tuple(shapes))
