@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from engine.notation import MAX_SIZE, PASS, Color, InvalidMoveError, Move, Point, parse_moves
 
@@ -37,7 +37,7 @@ class Geometry:
     zobrist: tuple[tuple[int, int, int], ...]  # [index] -> (unused, black key, white key)
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(size: int) -> Geometry:
     line_of = [[0] * (size * size) for _ in DIRECTIONS]
     pos_of = [[0] * (size * size) for _ in DIRECTIONS]
@@ -93,7 +93,7 @@ class Board:
             try:
                 board.push(move)
             except IllegalMoveError as exc:
-                raise IllegalMoveError(f"move {number}: {exc}") from None
+                raise type(exc)(f"move {number}: {exc}") from None
         return board
 
     # -- reading -----------------------------------------------------------

@@ -22,7 +22,7 @@ then needs one dictionary lookup per line instead of walking points.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from engine.board import Board
 from engine.notation import Point
@@ -31,7 +31,7 @@ from engine.notation import Point
 NONE, FIVE, OVERLINE, DOUBLE_FOUR, DOUBLE_THREE = 0, 1, 2, 3, 4
 
 
-class ForbiddenReason(str, Enum):
+class ForbiddenReason(StrEnum):
     """Why a black move is forbidden."""
 
     OVERLINE = "overline"

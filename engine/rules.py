@@ -7,7 +7,7 @@ python-chess does with its variants; :func:`find_rules` picks one by name.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import ClassVar
 
 from engine.board import DIRECTIONS, Board
@@ -15,7 +15,7 @@ from engine.notation import Color, Point
 from engine.renju import ForbiddenReason, explain, forbidden_points, forbidden_reason
 
 
-class Termination(str, Enum):
+class Termination(StrEnum):
     """How a game ended."""
 
     FIVE = "five"
