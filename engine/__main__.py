@@ -48,7 +48,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     try:
         board = Board.replay(parse_moves(" ".join(args.moves)), size=args.size)
     except (InvalidMoveError, IllegalMoveError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {exc}")
         return 2
     outcome = rules.outcome(board)
     print(str(outcome) if outcome else "none")
@@ -56,21 +56,30 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_opening(args: argparse.Namespace) -> int:
+    """``3 3D 疏星 Sosei`` for the three stones, or an error."""
     from engine.openings import identify
 
     try:
         moves = parse_moves(" ".join(args.moves))
-        opening = identify([m.point for m in moves if m.point is not None] if len(moves) == 3 else [])
-    except (InvalidMoveError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except InvalidMoveError as exc:
+        print(f"error: {exc}")
         return 2
-    if len(moves) != 3 or any(m.is_pass for m in moves):
-        print("error: an opening is three stones, like h8 h9 j10", file=sys.stderr)
+    stones = [m.point for m in moves if m.point is not None]
+    if len(moves) != 3 or len(stones) != 3:
+        print("error: an opening is three stones, black 1, white 2, black 3 (like h8 h9 j10)")
         return 2
-    if opening is None:
-        print("error: not one of the 26 openings (禁下妖刀)", file=sys.stderr)
+    if len(set(stones)) != 3:
+        print("error: the three stones must be on different points")
+        return 2
+    found = identify(stones)
+    if found is None:
+        wider = identify(stones, include_52=True)
+        if wider is not None:
+            print(f"error: not one of the 26 openings (52-opening extension: {wider.opening.summary()})")
+        else:
+            print("error: not one of the 26 openings (black 1 on h8, white 2 next to it, black 3 in the 5x5)")
         return 1
-    print(opening.summary())
+    print(found.opening.summary())
     return 0
 
 
