@@ -43,11 +43,13 @@ def are_symmetric(black: Sequence[Point], white: Sequence[Point], first: Point, 
     return any(_apply(g, first) == target for g in position_symmetries(black, white))
 
 
-def symmetric_pairs(black: Sequence[Point], white: Sequence[Point], offers: Iterable[Point]) -> list[tuple[Point, Point]]:
+def symmetric_pairs(
+    black: Sequence[Point], white: Sequence[Point], offers: Iterable[Point]
+) -> list[tuple[Point, Point]]:
     """The pairs of ``offers`` that are symmetric to each other."""
     group = position_symmetries(black, white)
     points = list(offers)
-    pairs = []
+    pairs: list[tuple[Point, Point]] = []
     for i, first in enumerate(points):
         images = {_apply(g, first) for g in group}
         pairs.extend((first, second) for second in points[i + 1 :] if (second.col, second.row) in images)

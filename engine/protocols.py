@@ -17,7 +17,7 @@ game's rule set. The list of (player, action) pairs is the opening's record;
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from enum import IntEnum, StrEnum
 
@@ -228,7 +228,7 @@ def _swap_start(options: Options) -> tuple[Step, ...]:
 
 def protocol_steps(name: str, options: Options) -> tuple[Step, ...]:
     """The step table of protocol ``name`` (see PROTOCOLS)."""
-    tables = {
+    tables: dict[str, Callable[[], tuple[Step, ...]]] = {
         "none": lambda: (),
         "free-swap3": lambda: (
             Step("place", "P1"), Step("place", "P2"), Step("place", "P1"), Step("swap", "white"),

@@ -7,7 +7,7 @@ import pytest
 
 from engine.notation import Point
 from engine.offers import are_symmetric, symmetric_pairs
-from engine.openings import LINEAR_MAPS, OPENINGS, Verdict, apply_map, from_offset, identify, offset, openings
+from engine.openings import LINEAR_MAPS, OPENINGS, Opening, Verdict, apply_map, from_offset, identify, offset, openings
 from engine.tests.positions import interleave
 
 
@@ -20,7 +20,7 @@ def test_catalogue_has_13_direct_and_13_indirect() -> None:
 
 @pytest.mark.parametrize("opening", OPENINGS, ids=lambda o: o.code)
 @pytest.mark.parametrize("symmetry", range(8))
-def test_every_opening_identified_in_every_orientation(opening, symmetry: int) -> None:
+def test_every_opening_identified_in_every_orientation(opening: Opening, symmetry: int) -> None:
     stones = [from_offset(*apply_map(symmetry, *offset(p))) for p in opening.stones]
 
     found = identify(stones)
