@@ -21,6 +21,7 @@ then needs one dictionary lookup per line instead of walking points.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -166,6 +167,10 @@ class Judge:
     def __init__(self, board: Board, five_extension_is_three: bool = False) -> None:
         self.board = board
         self.five_extension_is_three = five_extension_is_three
+        # Each recursion level adds a stone and three frames; a full board of
+        # nested threes must not hit Python's default limit of 1000.
+        if sys.getrecursionlimit() < 5000:
+            sys.setrecursionlimit(5000)
         self.memo: dict[tuple[int, int], int] = {}
         self.ok_codes = (NONE, FIVE) if five_extension_is_three else (NONE,)
 
