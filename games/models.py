@@ -1,1 +1,137 @@
-"""Games, moves, clocks and claims (filled in by the games issue)."""
+"""Games, their records, forbidden-move claims and the event log.
+
+A game knows nothing of tournaments; the tournament app links its matches
+to games. Nothing is deleted: corrections are new events.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from games.enums import ClaimStatus, ForbiddenMode, GameMode, GameResult, GameStatus, ResultReason, WrongClaimPenalty
+
+
+class Player(models.Model):
+    """A person who plays; an account is optional."""
+
+    name = models.CharField(_("name"), max_length=100)
+    unit = models.CharField(_("unit (club, school or class)"), max_length=100, blank=True)
+    rating = models.IntegerField(_("rating"), null=True, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.unit})" if self.unit else self.name
+
+
+class Game(models.Model):
+    """One game between player one and player two of its opening protocol."""
+
+    player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    black = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    white = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    rules = models.CharField(_("rule set"), max_length=20, default="renju")
+    protocol = models.CharField(_("opening protocol"), max_length=30, default="none")
+    protocol_options = models.JSONField(_("protocol options"), default=dict, blank=True)
+    forbidden_mode = models.CharField(max_length=10, choices=ForbiddenMode.choices, default=ForbiddenMode.AUTO)
+    wrong_claim_penalty = models.CharField(
+        max_length=10, choices=WrongClaimPenalty.choices, default=WrongClaimPenalty.NONE
+    )
+    mode = models.CharField(max_length=10, choices=GameMode.choices, default=GameMode.ONLINE)
+    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.OPENING)
+    result = models.CharField(max_length=10, choices=GameResult.choices, blank=True)
+    result_reason = models.CharField(max_length=20, choices=ResultReason.choices, blank=True)
+    result_detail = models.CharField(max_length=200, blank=True)
+    ply = models.PositiveIntegerField(default=0, help_text=_("actions recorded so far"))
+    board_number = models.PositiveIntegerField(null=True, blank=True)
+    is_public = models.BooleanField(default=True)
+    referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="refereed_games")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player_one=models.F("player_two")), name="game_two_different_players"
+            ),
+            models.CheckConstraint(
+                condition=Q(black__isnull=True) | ~Q(black=models.F("white")), name="game_black_is_not_white"
+            ),
+        ]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.player_one} – {self.player_two}"
+
+
+class Move(models.Model):
+    """One action of the record (rules.md §1.3); ``ply`` numbers actions."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
+    ply = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10)  # engine.protocols.Kind values
+    text = models.CharField(max_length=200, help_text=_("the action as recorded, e.g. 'place h8'"))
+    player_number = models.PositiveSmallIntegerField()
+    color = models.CharField(max_length=5, blank=True, help_text=_("colour the actor held"))
+    move_number = models.PositiveIntegerField(null=True, blank=True, help_text=_("board move number, if any"))
+    foul = models.CharField(max_length=20, blank=True, help_text=_("forbidden kind of a black stone, if any"))
+    created_at = models.DateTimeField(auto_now_add=True)
+    clock_ms = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["game", "ply"]
+        constraints = [models.UniqueConstraint(fields=["game", "ply"], name="move_one_per_ply")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}:{self.ply} {self.text}"
+
+
+class ForbiddenClaim(models.Model):
+    """White's (or a referee's) claim that a black move was forbidden."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="claims")
+    move_number = models.PositiveIntegerField()
+    point = models.CharField(max_length=4)
+    claimed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT)
+    status = models.CharField(max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.OPEN)
+    verdict = models.CharField(max_length=20, blank=True)
+    explanation = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"], condition=Q(status="open"), name="claim_one_open_per_game"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"claim {self.point} (move {self.move_number}): {self.status}"
+
+
+class GameEvent(models.Model):
+    """Append-only log of every state change."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT)
+    kind = models.CharField(max_length=30)
+    data = models.JSONField(default=dict, blank=True)
+    interface = models.CharField(max_length=10, default="api")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.kind}"

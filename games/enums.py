@@ -1,0 +1,57 @@
+"""Choices for the games app."""
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class GameMode(models.TextChoices):
+    ONLINE = "online", _("online")
+    OVER_THE_BOARD = "otb", _("over the board")
+
+
+class GameStatus(models.TextChoices):
+    PENDING = "pending", _("not started")
+    OPENING = "opening", _("opening")
+    PLAYING = "playing", _("playing")
+    FINISHED = "finished", _("finished")
+
+    @classmethod
+    def active(cls) -> set[str]:
+        return {cls.OPENING, cls.PLAYING}
+
+
+class ForbiddenMode(models.TextChoices):
+    CLAIM = "claim", _("white must claim a foul")
+    AUTO = "auto", _("a foul loses at once")
+    BLOCK = "block", _("forbidden points cannot be played")
+
+
+class WrongClaimPenalty(models.TextChoices):
+    NONE = "none", _("none (logged)")
+    LOSE_TURN = "lose_turn", _("the claimant loses a turn")
+
+
+class GameResult(models.TextChoices):
+    BLACK = "black", _("black wins")
+    WHITE = "white", _("white wins")
+    DRAW = "draw", _("draw")
+
+
+class ResultReason(models.TextChoices):
+    FIVE = "five", _("five in a row")
+    FORBIDDEN = "forbidden", _("forbidden move")
+    TIME = "time", _("time")
+    RESIGNATION = "resignation", _("resignation")
+    AGREEMENT = "agreement", _("agreement")
+    OVERTIME_EXHAUSTED = "overtime_exhausted", _("overtime exhausted")
+    FULL_BOARD = "full_board", _("full board")
+    TWO_PASSES = "two_passes", _("two passes")
+    NO_SHOW = "no_show", _("no-show")
+    REFEREE = "referee", _("referee decision")
+
+
+class ClaimStatus(models.TextChoices):
+    OPEN = "open", _("open")
+    UPHELD = "upheld", _("upheld")
+    REJECTED = "rejected", _("rejected")
+    LATE = "late", _("too late")
