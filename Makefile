@@ -22,6 +22,7 @@ run: install
 
 test: install
 	$(PY) -m pytest
+	$(PY) scripts/with_postgres.py $(PY) -m pytest -m pg_django
 
 test-fast: install
 	$(PY) -m pytest -m "not slow and not postgres"

@@ -82,3 +82,15 @@ def postgresql_cluster() -> Iterator[ThrowawayPostgres]:
 
 def pytest_report_header() -> str:
     return f"python {sys.version.split()[0]}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``pg_django`` run only when Django's database is PostgreSQL."""
+    from django.conf import settings
+
+    if settings.DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        return
+    skip = pytest.mark.skip(reason="runs in the PostgreSQL pass of make test (scripts/with_postgres.py)")
+    for item in items:
+        if "pg_django" in item.keywords:
+            item.add_marker(skip)

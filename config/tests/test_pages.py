@@ -59,3 +59,14 @@ def test_roles_are_groups() -> None:
     groups = sync_roles()
 
     assert sorted(groups) == ["organizer", "player", "referee"]
+
+
+@pytest.mark.django_db
+def test_organizer_sees_games_in_admin(client: Client) -> None:
+    from django.core.management import call_command
+
+    call_command("load_demo")
+    client.login(username="organizer", password="demo-pass-2026")
+
+    assert client.get("/admin/games/game/").status_code == 200
+    assert client.get("/admin/games/gameevent/").status_code == 200

@@ -116,7 +116,7 @@ def test_claim_mode_overline_claimed_ten_moves_later_is_upheld() -> None:
 
 
 def test_five_made_with_a_double_four_stands() -> None:
-    t20 = ["d8", "a1", "e8", "c1", "f8", "e1", "g8", "k1", "h9", "m1", "h10", "o1", "h11", "o15", "g9", "o3", "f10", "o13", "e11", "o5"]
+    t20 = "d8 a1 e8 c1 f8 e1 g8 k1 h9 m1 h10 o1 h11 o15 g9 o3 f10 o13 e11 o5".split()  # noqa: SIM905
     game = play(new_game(forbidden_mode=ForbiddenMode.AUTO), [*t20, "h8"])
 
     assert (game.result, game.result_reason) == ("black", "five")
