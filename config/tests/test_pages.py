@@ -70,3 +70,13 @@ def test_organizer_sees_games_in_admin(client: Client) -> None:
 
     assert client.get("/admin/games/game/").status_code == 200
     assert client.get("/admin/games/gameevent/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_home_page_speaks_chinese_and_english(client: Client) -> None:
+    chinese = client.get("/").content.decode()
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    english = client.get("/").content.decode()
+
+    assert "五子棋与连珠比赛" in chinese
+    assert "Renju tournaments" in english and "五子棋与连珠比赛" not in english
