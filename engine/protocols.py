@@ -444,10 +444,8 @@ def _place(state: OpeningState, player: Player, action: Action) -> Result:
             expected = opening_by_code(state.options.assigned_opening).stones[number]
             raise ProtocolError(f"the {ordinal} stone of the assigned opening goes on {expected}")
         raise ProtocolError(f"the {ordinal} stone must be {REGION_TEXT[region]}")
-    new_state = replace(state, moves=(*state.moves, Move(point)))
-    if state.expects == "swap2":
-        return new_state, ""  # option C: two more stones, then player one picks a colour
-    return new_state, ""
+    # In Swap2's choice a stone is option C: two more stones, then player one picks a colour.
+    return replace(state, moves=(*state.moves, Move(point))), ""
 
 
 def _pass(state: OpeningState, player: Player, action: Action) -> Result:

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from engine.board import DIRECTIONS, Board
 from engine.notation import Color, Point
-from engine.renju import ForbiddenReason, explain, forbidden_points, forbidden_reason
+from engine.renju import Explanation, ForbiddenReason, explain, forbidden_points, forbidden_reason
 
 
 class Termination(StrEnum):
@@ -85,7 +85,8 @@ class Rules:
             return {}
         return forbidden_points(board, self.five_extension_is_three)
 
-    def explain(self, board: Board, point: Point):  # type: ignore[no-untyped-def]
+    def explain(self, board: Board, point: Point) -> Explanation:
+        """The verdict for Black on ``point`` with the lines behind it."""
         return explain(board, point, self.five_extension_is_three)
 
     def move_outcome(self, board: Board, point: Point) -> Outcome | None:
