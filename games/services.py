@@ -15,7 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine import Board, Color, Point, find_rules
+from engine import Board, Color, find_rules
 from engine.protocols import Action, Kind, OpeningState, Options, ProtocolError, apply, start
 from engine.protocols import Player as Seat
 from engine.renju import explain
@@ -89,8 +89,11 @@ def game_create(*, player_one: Player, player_two: Player, rules: str = "renju",
     """A new game; with no opening protocol it starts in normal play."""
     if player_one.pk == player_two.pk:
         raise GameError("same_player", _("A player cannot play against themselves."))
-    find_rules(rules)
-    start(protocol, Options(**(protocol_options or {})))
+    try:
+        find_rules(rules)
+        start(protocol, Options(**(protocol_options or {})))
+    except (ValueError, TypeError) as exc:  # unknown rule set, protocol or option
+        raise GameError("bad_setup", str(exc)) from None
     game = Game.objects.create(player_one=player_one, player_two=player_two, rules=rules, protocol=protocol,
                                protocol_options=protocol_options or {}, forbidden_mode=forbidden_mode, **fields)
     state = game_state(game)
@@ -246,6 +249,8 @@ def game_claim_forbidden(*, game_id: int, move_number: int, claimant: Player | N
     game = _lock(game_id)
     if game.status not in GameStatus.active():
         raise GameError("game_over", _("The game is over."), 409)
+    if game.forbidden_mode != ForbiddenMode.CLAIM:
+        raise GameError("no_claims", _("In this game fouls are judged at once; there is nothing to claim."))
     state = game_state(game)
     if claimant is not None and state.holder(Color.WHITE) is not seat_of(game, claimant):
         raise GameError("not_white", _("Only the player with white may claim a forbidden move."), 403)
@@ -284,10 +289,3 @@ def game_claim_forbidden(*, game_id: int, move_number: int, claimant: Player | N
                 color=Color.WHITE, move_number=len(stack) + 1)
         game.save()
     return claim
-
-
-def parse_point_or_error(text: str) -> Point:
-    try:
-        return Point.parse(text)
-    except ValueError as exc:
-        raise GameError("bad_point", str(exc)) from None

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from games.enums import ClaimStatus, ForbiddenMode, GameStatus, WrongClaimPenalty
 from games.models import Game, GameEvent, Move
@@ -152,3 +153,48 @@ def test_rif_opening_swap_changes_colours() -> None:
     with pytest.raises(GameError) as info:
         game_act(game_id=game.pk, player=two, action="place k11", expected_ply=game.ply)
     assert (info.value.code, info.value.message) == ("protocol", "it is player one's turn, not player two's")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [({"rules": "chess"}, "unknown rule set 'chess'"), ({"protocol": "nope"}, "unknown opening protocol 'nope'"),
+     ({"protocol": "rif", "protocol_options": {"bogus": 1}}, "bogus")],
+)
+def test_create_refuses_unknown_setup_and_stores_nothing(kwargs: dict[str, object], fragment: str) -> None:
+    with pytest.raises(GameError) as info:
+        new_game(**kwargs)
+
+    assert info.value.code == "bad_setup" and fragment in info.value.message
+    assert Game.objects.count() == 0
+
+
+def test_claims_are_refused_outside_claim_mode() -> None:
+    game = play(new_game(forbidden_mode=ForbiddenMode.BLOCK), ["h8", "a1", "i9"])
+
+    with pytest.raises(GameError) as info:
+        game_claim_forbidden(game_id=game.pk, move_number=3, claimant=game.white)
+
+    assert info.value.code == "no_claims"
+    assert game.claims.count() == 0
+
+
+def test_claim_on_a_white_move_is_refused() -> None:
+    game = play(new_game(forbidden_mode=ForbiddenMode.CLAIM), ["h8", "a1", "i9"])
+
+    with pytest.raises(GameError) as chinese:
+        game_claim_forbidden(game_id=game.pk, move_number=2, claimant=game.white)
+    with translation.override("en"), pytest.raises(GameError) as english:
+        game_claim_forbidden(game_id=game.pk, move_number=2, claimant=game.white)
+
+    assert (chinese.value.code, chinese.value.message) == ("bad_claim", "第 2 手不是黑棋落子。")
+    assert english.value.message == "Move 2 is not a black stone."
+
+
+def test_only_white_may_claim() -> None:
+    game = play(new_game(forbidden_mode=ForbiddenMode.CLAIM), [*T01, "h8"])
+
+    with pytest.raises(GameError) as info:
+        game_claim_forbidden(game_id=game.pk, move_number=9, claimant=game.black)
+
+    assert info.value.code == "not_white"
+    assert Game.objects.get(pk=game.pk).status == GameStatus.PLAYING
