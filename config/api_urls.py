@@ -1,11 +1,17 @@
 """The /api/ root: each app adds its router here."""
 
-from django.urls import path
+from django.urls import include, path
 from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
 
 from config.api import WhoAmIView
+from games.api import GameViewSet
+
+router = DefaultRouter()
+router.register("games", GameViewSet, basename="game")
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("me/", WhoAmIView.as_view(), name="api-me"),
+    path("", include(router.urls)),
 ]

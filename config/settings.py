@@ -131,17 +131,29 @@ WHITENOISE_USE_FINDERS = True
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
+        # Token first: an anonymous write gets 401 with a WWW-Authenticate header.
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Gomoku & Renju tournament API",
     "DESCRIPTION": "Tournaments, games, moves and the rules engine.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.enums.GameStatus",
+        "ClaimStatusEnum": "games.enums.ClaimStatus",
+        "ReportStatusEnum": "games.enums.ReportStatus",
+        "ForbiddenModeEnum": "games.enums.ForbiddenMode",
+        "ResultReasonEnum": "games.enums.ResultReason",
+        "GameResultEnum": "games.enums.GameResult",
+    },
 }
 
 LOGGING = {

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.models import ForbiddenClaim, Game, GameEvent, Move, Player
+from games.models import ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
 
 
 @admin.register(Player)
@@ -29,6 +29,17 @@ class GameAdmin(admin.ModelAdmin):
 class ForbiddenClaimAdmin(admin.ModelAdmin):
     list_display = ["game", "move_number", "point", "status", "verdict", "created_at"]
     readonly_fields = ["explanation"]
+
+
+@admin.register(ResultReport)
+class ResultReportAdmin(admin.ModelAdmin):
+    list_display = ["game", "reporter", "result", "reason", "status", "created_at", "answered_at"]
+    list_filter = ["status", "reason"]
+    readonly_fields = ["game", "reporter", "reported_by", "result", "reason", "record", "status", "note",
+                       "answered_by", "answered_at"]
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False  # reports are settled by new events, never removed
 
 
 @admin.register(GameEvent)

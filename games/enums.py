@@ -55,3 +55,19 @@ class ClaimStatus(models.TextChoices):
     UPHELD = "upheld", _("upheld")
     REJECTED = "rejected", _("rejected")
     LATE = "late", _("too late")
+
+
+class ReportStatus(models.TextChoices):
+    PENDING = "pending", _("awaiting the opponent")
+    CONFIRMED = "confirmed", _("confirmed")
+    DISPUTED = "disputed", _("disputed")
+    RULED = "ruled", _("settled by a referee")
+    OVERRIDDEN = "overridden", _("settled by the organizer")
+    WITHDRAWN = "withdrawn", _("replaced by a later report")
+
+
+class Interface(models.TextChoices):
+    API = "api", _("API")
+    WEB = "web", _("web page")
+    ADMIN = "admin", _("admin")
+    SYSTEM = "system", _("system")

@@ -11,7 +11,16 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games.enums import ClaimStatus, ForbiddenMode, GameMode, GameResult, GameStatus, ResultReason, WrongClaimPenalty
+from games.enums import (
+    ClaimStatus,
+    ForbiddenMode,
+    GameMode,
+    GameResult,
+    GameStatus,
+    ReportStatus,
+    ResultReason,
+    WrongClaimPenalty,
+)
 
 
 class Player(models.Model):
@@ -54,6 +63,9 @@ class Game(models.Model):
     result_detail = models.CharField(max_length=200, blank=True)
     ply = models.PositiveIntegerField(default=0, help_text=_("actions recorded so far"))
     board_number = models.PositiveIntegerField(null=True, blank=True)
+    record_text = models.TextField(
+        _("over-the-board record"), blank=True, help_text=_("the stones of an over-the-board game, as settled")
+    )
     is_public = models.BooleanField(default=True)
     referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="refereed_games")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -70,6 +82,7 @@ class Game(models.Model):
         ]
         verbose_name = _("game")
         verbose_name_plural = _("games")
+        permissions = [("override_result", _("Can override any game's result"))]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.player_one} – {self.player_two}"
@@ -118,6 +131,35 @@ class ForbiddenClaim(models.Model):
 
     def __str__(self) -> str:
         return f"claim {self.point} (move {self.move_number}): {self.status}"
+
+
+class ResultReport(models.Model):
+    """A player's report of an over-the-board result, awaiting the opponent."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="reports")
+    reporter = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    result = models.CharField(max_length=10, choices=GameResult.choices)
+    reason = models.CharField(max_length=20, choices=ResultReason.choices)
+    record = models.TextField(blank=True)
+    status = models.CharField(max_length=10, choices=ReportStatus.choices, default=ReportStatus.PENDING)
+    note = models.CharField(max_length=500, blank=True, help_text=_("the dispute's or the ruling's reason"))
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"], condition=Q(status__in=["pending", "disputed"]), name="report_one_open_per_game"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"report {self.result} ({self.reason}): {self.status}"
 
 
 class GameEvent(models.Model):

@@ -15,12 +15,23 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine import Board, Color, find_rules
+from engine import Board, Color, IllegalMoveError, InvalidMoveError, Point, find_rules, parse_moves
 from engine.protocols import Action, Kind, OpeningState, Options, ProtocolError, apply, start
 from engine.protocols import Player as Seat
 from engine.renju import explain
-from games.enums import ClaimStatus, ForbiddenMode, GameResult, GameStatus, ResultReason, WrongClaimPenalty
-from games.models import ForbiddenClaim, Game, GameEvent, Move, Player
+from games.enums import (
+    ClaimStatus,
+    ForbiddenMode,
+    GameMode,
+    GameResult,
+    GameStatus,
+    ReportStatus,
+    ResultReason,
+    WrongClaimPenalty,
+)
+from games.messages import foul_label, translate
+from games.models import ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
+from games.records import RecordError, check_report, parse_plain, replay_record, result_from_code
 
 
 class GameError(Exception):
@@ -85,7 +96,7 @@ def _sync_colours(game: Game, state: GameState) -> None:
 @transaction.atomic
 def game_create(*, player_one: Player, player_two: Player, rules: str = "renju", protocol: str = "none",
                 protocol_options: dict[str, Any] | None = None, forbidden_mode: str = ForbiddenMode.AUTO,
-                **fields: Any) -> Game:
+                actor: Any = None, interface: str = "api", **fields: Any) -> Game:
     """A new game; with no opening protocol it starts in normal play."""
     if player_one.pk == player_two.pk:
         raise GameError("same_player", _("A player cannot play against themselves."))
@@ -100,7 +111,7 @@ def game_create(*, player_one: Player, player_two: Player, rules: str = "renju",
     _sync_colours(game, state)
     game.status = GameStatus.PLAYING if state.opening.finished else GameStatus.OPENING
     game.save()
-    _log(game, "created", protocol=protocol, rules=rules)
+    _log(game, "created", actor, interface, protocol=protocol, rules=rules)
     return game
 
 
@@ -145,7 +156,7 @@ def game_act(*, game_id: int, player: Player, action: Action | str, expected_ply
         try:
             action = Action.parse(action)
         except ProtocolError as exc:
-            raise GameError("bad_action", str(exc)) from None
+            raise GameError("bad_action", translate(str(exc))) from None
     seat = seat_of(game, player)
     state = game_state(game)
     if not state.opening.finished:
@@ -158,7 +169,7 @@ def _opening_action(game: Game, state: GameState, seat: Seat, action: Action, ex
     try:
         after = apply(state.opening, seat, action)
     except ProtocolError as exc:
-        raise GameError("protocol", str(exc)) from None
+        raise GameError("protocol", translate(str(exc))) from None
     number = len(after.moves) if len(after.moves) > len(state.opening.moves) else None
     _record(game, expected_ply=expected_ply, seat=seat, action=action,
             color=state.opening.color_of(seat), move_number=number)
@@ -189,7 +200,7 @@ def _board_move(game: Game, state: GameState, seat: Seat, action: Action, expect
         if outcome is not None and outcome.reason is not None:
             foul = outcome.reason.value
             if game.forbidden_mode == ForbiddenMode.BLOCK:
-                raise GameError("forbidden", _("Black may not play there: %(kind)s.") % {"kind": foul})
+                raise GameError("forbidden", _("Black may not play there: %(kind)s.") % {"kind": foul_label(foul)})
     move = _record(game, expected_ply=expected_ply, seat=seat, action=action, color=color,
                    move_number=board.ply + 1, foul=foul)
     board.push("pass" if action.kind is Kind.PASS else action.points[0])
@@ -211,14 +222,23 @@ def _board_move(game: Game, state: GameState, seat: Seat, action: Action, expect
 
 
 def game_finish(*, game: Game, result: str, reason: str, detail: str = "", actor: Any = None,
-                interface: str = "api") -> Game:
-    """The one way a game ends. Idempotent: a finished game is returned unchanged."""
-    updated = Game.objects.filter(pk=game.pk).exclude(status=GameStatus.FINISHED).update(
-        status=GameStatus.FINISHED, result=result, result_reason=reason, result_detail=detail,
-        finished_at=timezone.now(),
-    )
+                interface: str = "api", correction: str = "") -> Game:
+    """The one way a game ends. Idempotent: a finished game is returned unchanged.
+
+    With ``correction`` (the organizer's reason) a finished result is replaced;
+    the previous one stays in the event log.
+    """
+    before = (game.result, game.result_reason, game.result_detail)
+    games = Game.objects.filter(pk=game.pk)
+    if not correction:
+        games = games.exclude(status=GameStatus.FINISHED)
+    updated = games.update(status=GameStatus.FINISHED, result=result, result_reason=reason, result_detail=detail,
+                           finished_at=timezone.now())
     game.refresh_from_db()
-    if updated:
+    if updated and correction:
+        _log(game, "corrected", actor, interface, result=result, reason=reason, detail=detail,
+             previous={"result": before[0], "reason": before[1], "detail": before[2]}, note=correction)
+    elif updated:
         _log(game, "finished", actor, interface, result=result, reason=reason, detail=detail)
     return game
 
@@ -233,6 +253,30 @@ def game_resign(*, game_id: int, player: Player, actor: Any = None, interface: s
     loser = state.opening.color_of(seat)
     return game_finish(game=game, result=GameResult(str(loser.other)), reason=ResultReason.RESIGNATION,
                        actor=actor, interface=interface)
+
+
+def _judge_claim(claim: ForbiddenClaim, before: Board, point: Point, rules_name: str, moves_after: int) -> None:
+    """The engine's verdict on black ``point`` in ``before``, with the timeliness rule.
+
+    A double-three or double-four must be claimed before white's next move
+    (``moves_after`` is 0: no move followed black's stone); an overline any
+    time until the game ends (rules.md §3.5, D2).
+    """
+    rules = find_rules(rules_name)
+    outcome = rules.move_outcome(before, point)
+    if outcome is not None and outcome.reason is not None:
+        claim.verdict = outcome.reason.value
+        shapes = explain(before, point, rules.five_extension_is_three).shapes
+        claim.explanation = {"kind": claim.verdict, "shapes": [
+            {"kind": s.kind, "stones": [str(p) for p in s.stones], "points": [str(p) for p in s.points]}
+            for s in shapes]}
+    timely = claim.verdict == "overline" or moves_after == 0
+    if not claim.verdict:
+        claim.status = ClaimStatus.REJECTED
+    elif not timely:
+        claim.status = ClaimStatus.LATE
+    else:
+        claim.status = ClaimStatus.UPHELD
 
 
 @transaction.atomic
@@ -260,23 +304,8 @@ def game_claim_forbidden(*, game_id: int, move_number: int, claimant: Player | N
     point = stack[move_number - 1].point
     assert point is not None
     before = Board.replay(stack[: move_number - 1])
-    rules = find_rules(game.rules)
-    outcome = rules.move_outcome(before, point)
     claim = ForbiddenClaim(game=game, move_number=move_number, point=str(point), claimed_by=actor)
-    if outcome is not None and outcome.reason is not None:
-        claim.verdict = outcome.reason.value
-        shapes = explain(before, point, rules.five_extension_is_three).shapes
-        claim.explanation = {"kind": claim.verdict, "shapes": [
-            {"kind": s.kind, "stones": [str(p) for p in s.stones], "points": [str(p) for p in s.points]}
-            for s in shapes]}
-    later_white_moves = len(stack) - move_number
-    timely = claim.verdict == "overline" or later_white_moves == 0
-    if not claim.verdict:
-        claim.status = ClaimStatus.REJECTED
-    elif not timely:
-        claim.status = ClaimStatus.LATE
-    else:
-        claim.status = ClaimStatus.UPHELD
+    _judge_claim(claim, before, point, game.rules, moves_after=len(stack) - move_number)
     claim.save()
     _log(game, "claim", actor, interface, move_number=move_number, point=str(point), status=claim.status,
          verdict=claim.verdict)
@@ -289,3 +318,259 @@ def game_claim_forbidden(*, game_id: int, move_number: int, claimant: Player | N
                 color=Color.WHITE, move_number=len(stack) + 1)
         game.save()
     return claim
+
+
+def _settle_claim(game: Game, claim: ForbiddenClaim, actor: Any, interface: str) -> None:
+    claim.save()
+    _log(game, "claim", actor, interface, move_number=claim.move_number, point=claim.point, status=claim.status,
+         verdict=claim.verdict)
+    if claim.status == ClaimStatus.UPHELD:
+        game_finish(game=game, result=GameResult.WHITE, reason=ResultReason.FORBIDDEN, detail=claim.verdict,
+                    actor=actor, interface=interface)
+
+
+@transaction.atomic
+def game_referee_claim(*, game_id: int, record: str, point: str, moves_after: int = 0, actor: Any = None,
+                       interface: str = "api") -> ForbiddenClaim:
+    """A referee records an over-the-board claim: the record before the claimed stone, and the stone.
+
+    ``moves_after`` counts the moves played after the claimed stone before
+    the claim; a double-three or double-four claimed after white's next
+    move is late. The engine's verdict and its explanation are stored; an
+    upheld claim ends the game as a white win.
+    """
+    game = _lock(game_id)
+    if game.status not in GameStatus.active():
+        raise GameError("game_over", _("The game is over."), 409)
+    if moves_after < 0:
+        raise GameError("bad_claim", _("The number of moves after the claimed stone cannot be negative."))
+    try:
+        before = Board.replay(parse_moves(record))
+        target = before.to_point(point)
+    except (InvalidMoveError, IllegalMoveError) as exc:
+        raise GameError("bad_record", translate(str(exc))) from None
+    if before.turn is not Color.BLACK:
+        raise GameError("bad_claim", _("Move %(n)s is not a black stone.") % {"n": before.ply + 1})
+    if not before.is_empty(target):
+        raise GameError("occupied", _("That point is already occupied."))
+    if before.move_stack and find_rules(game.rules).outcome(before) is not None:
+        raise GameError("bad_record", _("The record already ends the game."))
+    claim = ForbiddenClaim(game=game, move_number=before.ply + 1, point=str(target), claimed_by=actor)
+    _judge_claim(claim, before, target, game.rules, moves_after=moves_after)
+    _settle_claim(game, claim, actor, interface)
+    if claim.status == ClaimStatus.UPHELD:
+        Game.objects.filter(pk=game.pk).update(record_text=f"{record} {target}".strip())
+    return claim
+
+
+# -- over-the-board results ---------------------------------------------------
+
+DRAW_REASONS = {ResultReason.AGREEMENT, ResultReason.OVERTIME_EXHAUSTED, ResultReason.FULL_BOARD,
+                ResultReason.TWO_PASSES, ResultReason.REFEREE}
+DECISIVE_REASONS = set(ResultReason) - DRAW_REASONS | {ResultReason.REFEREE}
+REPORTABLE_REASONS = [ResultReason.FIVE, ResultReason.FORBIDDEN, ResultReason.TIME, ResultReason.RESIGNATION,
+                      ResultReason.AGREEMENT, ResultReason.OVERTIME_EXHAUSTED, ResultReason.NO_SHOW,
+                      ResultReason.REFEREE]
+
+
+def _check_result(result: str, reason: str, record: str, game: Game) -> str:
+    """Refuse an impossible (result, reason) pair or a record that contradicts it; return the record."""
+    if result not in GameResult.values:
+        raise GameError("bad_result", _("The result is black, white or draw."))
+    if reason not in ResultReason.values:
+        raise GameError("bad_result", _("Unknown reason %(reason)s.") % {"reason": reason})
+    label = ResultReason(reason).label
+    if result == GameResult.DRAW and reason not in DRAW_REASONS:
+        raise GameError("bad_result", _("A game cannot be drawn by %(reason)s.") % {"reason": label})
+    if result != GameResult.DRAW and reason not in DECISIVE_REASONS:
+        raise GameError("bad_result", _("%(reason)s ends a game in a draw.") % {"reason": label})
+    if reason == ResultReason.FORBIDDEN and result != GameResult.WHITE:
+        raise GameError("bad_result", _("A forbidden move is a white win."))
+    if not record.strip():
+        return ""
+    try:
+        replay = check_report(record, game.rules, game.forbidden_mode, result, reason)
+    except RecordError as exc:
+        raise GameError("bad_record", str(exc)) from None
+    return " ".join(str(m) for m in replay.board.move_stack)
+
+
+def _open_report(game: Game) -> ResultReport | None:
+    return game.reports.select_for_update().filter(status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED]).first()
+
+
+def _otb_game(game_id: int) -> Game:
+    game = _lock(game_id)
+    if game.mode != GameMode.OVER_THE_BOARD:
+        raise GameError("online_game", _("An online game's result comes from its moves, not from a report."))
+    if game.status == GameStatus.FINISHED:
+        raise GameError("game_over", _("The game is over."), 409)
+    return game
+
+
+@transaction.atomic
+def game_report_result(*, game_id: int, reporter: Player, result: str, reason: str, record: str = "",
+                       actor: Any = None, interface: str = "api") -> ResultReport:
+    """A player reports an over-the-board result; the opponent confirms or disputes it.
+
+    A player may replace their own pending report; while the opponent's
+    report is open the player answers it instead.
+    """
+    game = _otb_game(game_id)
+    seat_of(game, reporter)
+    record = _check_result(result, reason, record, game)
+    open_report = _open_report(game)
+    if open_report is not None:
+        if open_report.reporter_id != reporter.pk:
+            raise GameError("report_pending", _("Your opponent has reported a result: confirm or dispute it."), 409)
+        if open_report.status == ReportStatus.DISPUTED:
+            raise GameError("report_disputed", _("The result is disputed; the referee decides."), 409)
+        open_report.status = ReportStatus.WITHDRAWN
+        open_report.save(update_fields=["status"])
+    report = ResultReport.objects.create(game=game, reporter=reporter, reported_by=actor, result=result,
+                                         reason=reason, record=record)
+    _log(game, "reported", actor, interface, report=report.pk, result=result, reason=reason, record=record)
+    return report
+
+
+def _answerable_report(game: Game, player: Player) -> ResultReport:
+    seat_of(game, player)
+    report = _open_report(game)
+    if report is None or report.status != ReportStatus.PENDING:
+        raise GameError("no_report", _("There is no reported result to answer."), 409)
+    if report.reporter_id == player.pk:
+        raise GameError("own_report", _("Your opponent must answer your report."), 403)
+    return report
+
+
+def _close_report(report: ResultReport, status: str, actor: Any, note: str = "") -> None:
+    report.status = status
+    report.answered_by = actor
+    report.answered_at = timezone.now()
+    report.note = note
+    report.save(update_fields=["status", "answered_by", "answered_at", "note"])
+
+
+@transaction.atomic
+def game_confirm_result(*, game_id: int, player: Player, actor: Any = None, interface: str = "api") -> Game:
+    """The opponent confirms the reported result: the game ends with it."""
+    game = _otb_game(game_id)
+    report = _answerable_report(game, player)
+    _close_report(report, ReportStatus.CONFIRMED, actor)
+    _log(game, "confirmed", actor, interface, report=report.pk)
+    if report.record:
+        Game.objects.filter(pk=game.pk).update(record_text=report.record)
+    return game_finish(game=game, result=report.result, reason=report.reason, actor=actor, interface=interface)
+
+
+@transaction.atomic
+def game_dispute_result(*, game_id: int, player: Player, note: str = "", actor: Any = None,
+                        interface: str = "api") -> ResultReport:
+    """The opponent disputes the reported result: the game's referees decide."""
+    game = _otb_game(game_id)
+    report = _answerable_report(game, player)
+    report.status = ReportStatus.DISPUTED
+    report.note = note[:500]
+    report.save(update_fields=["status", "note"])
+    _log(game, "disputed", actor, interface, report=report.pk, note=report.note,
+         referees=list(game.referees.values_list("pk", flat=True)))
+    return report
+
+
+@transaction.atomic
+def game_rule(*, game_id: int, result: str, reason: str, note: str = "", record: str = "", actor: Any = None,
+              interface: str = "api") -> Game:
+    """A referee's ruling: settles an open report (or the game directly) and ends the game."""
+    game = _lock(game_id)
+    if game.status == GameStatus.FINISHED:
+        raise GameError("game_over", _("The game is over; only the organizer can correct its result."), 409)
+    record = _check_result(result, reason, record, game)
+    report = _open_report(game)
+    if report is not None:
+        _close_report(report, ReportStatus.RULED, actor, note[:500])
+    _log(game, "ruled", actor, interface, result=result, reason=reason, note=note, report=report and report.pk)
+    if record:
+        Game.objects.filter(pk=game.pk).update(record_text=record)
+    return game_finish(game=game, result=result, reason=reason, detail=note[:200], actor=actor, interface=interface)
+
+
+@transaction.atomic
+def game_override(*, game_id: int, result: str, reason: str, note: str, actor: Any = None,
+                  interface: str = "api") -> Game:
+    """The organizer sets the result, finished or not, with a reason; the old one stays in the log."""
+    game = _lock(game_id)
+    if not note.strip():
+        raise GameError("reason_required", _("Say why the result is overridden."))
+    _check_result(result, reason, "", game)
+    report = _open_report(game)
+    if report is not None:
+        _close_report(report, ReportStatus.OVERRIDDEN, actor, note[:500])
+    return game_finish(game=game, result=result, reason=reason, detail=note[:200], actor=actor,
+                       interface=interface, correction=note[:500])
+
+
+@transaction.atomic
+def game_pass(*, game_id: int, player: Player, expected_ply: int, actor: Any = None, interface: str = "api") -> Game:
+    return game_act(game_id=game_id, player=player, action=Action(Kind.PASS), expected_ply=expected_ply,
+                    actor=actor, interface=interface)
+
+
+# -- records ------------------------------------------------------------------
+
+
+def _player_named(label: str) -> Player:
+    """``Name (Unit)`` or ``Name``: the existing player, or a new one."""
+    label = label.strip()
+    name, unit = label, ""
+    if label.endswith(")") and " (" in label:
+        name, unit = label[:-1].split(" (", 1)
+    if not name:
+        raise GameError("bad_record", _("The record names no black or no white player."))
+    player = Player.objects.filter(name=name, unit=unit).order_by("pk").first()
+    return player or Player.objects.create(name=name, unit=unit)
+
+
+@transaction.atomic
+def game_import(*, text: str, actor: Any = None, interface: str = "api") -> Game:
+    """A finished over-the-board game from the plain format; the engine checks every move."""
+    try:
+        parsed = parse_plain(text)
+        result = result_from_code(parsed.header.get("Result", ""))
+        rules = parsed.header.get("Rule", "renju")
+        find_rules(rules)
+        reason = parsed.header.get("Reason", "") or (_infer_reason(parsed.moves, rules, result) if result else "")
+    except (RecordError, ValueError) as exc:
+        raise GameError("bad_record", str(exc)) from None
+    forbidden_mode = parsed.header.get("Forbidden", ForbiddenMode.CLAIM)
+    if forbidden_mode not in ForbiddenMode.values:
+        raise GameError("bad_record", _("Unknown forbidden-move handling %(mode)s.") % {"mode": forbidden_mode})
+    black = _player_named(parsed.header.get("Black", ""))
+    white = _player_named(parsed.header.get("White", ""))
+    game = game_create(player_one=black, player_two=white, rules=rules, mode=GameMode.OVER_THE_BOARD,
+                       forbidden_mode=forbidden_mode, actor=actor, interface=interface)
+    record = _check_result(result, reason, parsed.moves, game) if result else _replayed(parsed.moves, rules)
+    Game.objects.filter(pk=game.pk).update(record_text=record)
+    _log(game, "imported", actor, interface, header=parsed.header)
+    if result:
+        game = game_finish(game=game, result=result, reason=reason, actor=actor, interface=interface)
+    game.refresh_from_db()
+    return game
+
+
+def _infer_reason(moves: str, rules: str, result: str) -> str:
+    """A record without a Reason line: what its last move did, else the referee's word."""
+    replay = replay_record(moves, rules)
+    if replay.end is not None:
+        outcome = replay.end[1]
+        return ResultReason.FIVE if outcome.termination.value == "five" else ResultReason.FULL_BOARD
+    last = len(replay.board.move_stack)
+    if result == GameResult.WHITE and replay.fouls and replay.fouls[-1].move_number == last:
+        return ResultReason.FORBIDDEN
+    return ResultReason.REFEREE
+
+
+def _replayed(moves: str, rules: str) -> str:
+    try:
+        return " ".join(str(m) for m in replay_record(moves, rules).board.move_stack)
+    except RecordError as exc:
+        raise GameError("bad_record", str(exc)) from None

@@ -18,7 +18,10 @@ APP_LABELS = ("games", "tournament")
 
 # role -> (actions on every model of APP_LABELS, extra "app.codename" perms)
 ROLE_ACTIONS: dict[str, tuple[set[str], set[str]]] = {
-    ORGANIZER: ({"view", "add", "change", "delete"}, {"auth.view_user", "auth.add_user", "auth.change_user"}),
+    ORGANIZER: (
+        {"view", "add", "change", "delete", "override"},
+        {"auth.view_user", "auth.add_user", "auth.change_user"},
+    ),
     REFEREE: ({"view"}, set()),
     PLAYER: ({"view"}, set()),
 }

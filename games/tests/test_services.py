@@ -150,7 +150,7 @@ def test_rif_opening_swap_changes_colours() -> None:
         game = game_act(game_id=game.pk, player=player, action=text, expected_ply=game.ply)
 
     assert (game.black, game.white, game.status) == (two, one, GameStatus.OPENING)
-    with pytest.raises(GameError) as info:
+    with translation.override("en"), pytest.raises(GameError) as info:
         game_act(game_id=game.pk, player=two, action="place k11", expected_ply=game.ply)
     assert (info.value.code, info.value.message) == ("protocol", "it is player one's turn, not player two's")
 

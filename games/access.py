@@ -1,0 +1,59 @@
+"""Who may do what to a game: players in their own games, referees in the
+games they are assigned to, organizers everywhere, everyone else reads
+public games only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+
+from games.models import Game, Player
+from games.services import GameError
+
+
+def is_organizer(user: Any) -> bool:
+    return bool(user.is_authenticated and (user.is_superuser or user.has_perm("games.override_result")))
+
+
+def is_referee_of(user: Any, game: Game) -> bool:
+    return bool(user.is_authenticated and game.referees.filter(pk=user.pk).exists())
+
+
+def player_of(user: Any) -> Player | None:
+    if not user.is_authenticated:
+        return None
+    return Player.objects.filter(user=user).first()
+
+
+def visible_games(user: Any) -> QuerySet[Game]:
+    games = Game.objects.all()
+    if is_organizer(user):
+        return games
+    visible = Q(is_public=True)
+    if user.is_authenticated:
+        visible |= Q(referees=user) | Q(player_one__user=user) | Q(player_two__user=user)
+    return games.filter(visible).distinct()
+
+
+def acting_player(user: Any, game: Game, seat: int | None = None) -> Player:
+    """The player a request acts for: the user's own seat; organizers may name a seat."""
+    if seat is not None and is_organizer(user):
+        if seat not in (1, 2):
+            raise GameError("bad_seat", _("The seat is 1 or 2."))
+        return game.player_one if seat == 1 else game.player_two
+    player = player_of(user)
+    if player is None or player.pk not in (game.player_one_id, game.player_two_id):
+        raise GameError("not_your_game", _("You are not a player in this game."), 403)
+    return player
+
+
+def require_referee(user: Any, game: Game) -> None:
+    if not (is_organizer(user) or is_referee_of(user, game)):
+        raise GameError("not_referee", _("Only the game's referees and the organizer may do this."), 403)
+
+
+def require_organizer(user: Any) -> None:
+    if not is_organizer(user):
+        raise GameError("not_organizer", _("Only the organizer may do this."), 403)

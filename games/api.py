@@ -1,0 +1,327 @@
+"""The games API: read games, and one action endpoint per transition.
+
+Every action goes through a service in :mod:`games.services`; refusals come
+back as ``{"code": …, "message": …}`` with the service's HTTP status.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from engine.protocols import opening_name
+from games import services
+from games.access import acting_player, is_organizer, require_organizer, require_referee, visible_games
+from games.enums import ForbiddenMode, GameMode, GameResult, ResultReason
+from games.exports import export_plain, export_rif
+from games.models import ForbiddenClaim, Game, Move, Player, ResultReport
+
+INTERFACE = "api"
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "unit", "rating"]
+
+
+class MoveSerializer(serializers.ModelSerializer[Move]):
+    class Meta:
+        model = Move
+        fields = ["ply", "kind", "text", "player_number", "color", "move_number", "foul", "created_at", "clock_ms"]
+
+
+class ClaimSerializer(serializers.ModelSerializer[ForbiddenClaim]):
+    class Meta:
+        model = ForbiddenClaim
+        fields = ["id", "move_number", "point", "status", "verdict", "explanation", "created_at"]
+
+
+class ReportSerializer(serializers.ModelSerializer[ResultReport]):
+    class Meta:
+        model = ResultReport
+        fields = ["id", "reporter", "result", "reason", "record", "status", "note", "created_at", "answered_at"]
+
+
+class GameSummarySerializer(serializers.ModelSerializer[Game]):
+    player_one = PlayerSerializer(read_only=True)
+    player_two = PlayerSerializer(read_only=True)
+
+    class Meta:
+        model = Game
+        fields = ["id", "player_one", "player_two", "black", "white", "rules", "protocol", "forbidden_mode", "mode",
+                  "status", "result", "result_reason", "result_detail", "ply", "board_number", "is_public",
+                  "created_at", "finished_at"]
+
+
+class PositionSerializer(serializers.Serializer[Any]):
+    size = serializers.IntegerField()
+    stones = serializers.ListField(child=serializers.CharField(), help_text="board moves in order, 'pass' included")
+    to_move = serializers.CharField(help_text="black or white")
+    actor = serializers.IntegerField(allow_null=True, help_text="seat (1 or 2) that acts next; null when over")
+    expects = serializers.CharField(help_text="the opening step awaited, or 'play'")
+    legal_kinds = serializers.ListField(child=serializers.CharField())
+    opening = serializers.CharField(allow_blank=True)
+
+
+class GameDetailSerializer(GameSummarySerializer):
+    protocol_options = serializers.JSONField(read_only=True)
+    position = serializers.SerializerMethodField()
+    moves = MoveSerializer(many=True, read_only=True)
+    claims = ClaimSerializer(many=True, read_only=True)
+    reports = ReportSerializer(many=True, read_only=True)
+
+    class Meta(GameSummarySerializer.Meta):
+        fields = [*GameSummarySerializer.Meta.fields, "protocol_options", "record_text", "position", "moves",
+                  "claims", "reports"]
+
+    @extend_schema(responses=PositionSerializer)  # type: ignore[misc]
+    def get_position(self, game: Game) -> dict[str, Any]:
+        state = services.game_state(game)
+        opening = state.opening
+        over = game.status == "finished"
+        return {
+            "size": state.board.size,
+            "stones": [str(m) for m in state.board.move_stack],
+            "to_move": str(state.board.turn if opening.finished else opening.next_color),
+            "actor": None if over else int(opening.actor),
+            "expects": "over" if over else opening.expects,
+            "legal_kinds": [] if over else [k.value for k in opening.legal_kinds()],
+            "opening": opening_name(opening) or "",
+        }
+
+
+class CreateSerializer(serializers.Serializer[Any]):
+    player_one = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player_two = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    rules = serializers.CharField(default="renju")
+    protocol = serializers.CharField(default="none")
+    protocol_options = serializers.DictField(default=dict)
+    forbidden_mode = serializers.ChoiceField(choices=ForbiddenMode.choices, default=ForbiddenMode.AUTO)
+    mode = serializers.ChoiceField(choices=GameMode.choices, default=GameMode.ONLINE)
+    board_number = serializers.IntegerField(required=False, min_value=1)
+    is_public = serializers.BooleanField(default=True)
+
+
+class SeatSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(required=False, min_value=1, max_value=2,
+                                    help_text="organizers only: act for seat 1 or 2")
+
+
+class MoveInputSerializer(SeatSerializer):
+    ply = serializers.IntegerField(min_value=0, help_text="the game's ply you saw; a stale one gets 409")
+    action = serializers.CharField(required=False, max_length=200,
+                                   help_text="e.g. 'place h8', 'swap', 'declare 3', 'offer h10 j7', 'choose h10'")
+    point = serializers.CharField(required=False, max_length=4, help_text="shorthand for 'place <point>'")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("action") and not attrs.get("point"):
+            raise serializers.ValidationError({"action": "Give an action or a point."})
+        return attrs
+
+
+class PassInputSerializer(SeatSerializer):
+    ply = serializers.IntegerField(min_value=0)
+
+
+class ClaimInputSerializer(serializers.Serializer[Any]):
+    move_number = serializers.IntegerField(required=False, min_value=1, help_text="black's move in the game record")
+    record = serializers.CharField(required=False, allow_blank=True, max_length=2000,
+                                   help_text="referees: the moves before the claimed stone")
+    point = serializers.CharField(required=False, max_length=4, help_text="referees: the claimed stone")
+    moves_after = serializers.IntegerField(required=False, default=0, min_value=0,
+                                           help_text="referees: moves played after the claimed stone")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "move_number" not in attrs and "point" not in attrs:
+            raise serializers.ValidationError({"move_number": "Give a move number, or a record and a point."})
+        return attrs
+
+
+class ResultInputSerializer(serializers.Serializer[Any]):
+    result = serializers.ChoiceField(choices=GameResult.choices)
+    reason = serializers.ChoiceField(choices=ResultReason.choices)
+
+
+class ReportInputSerializer(SeatSerializer, ResultInputSerializer):
+    record = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+
+
+class DisputeInputSerializer(SeatSerializer):
+    note = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+
+
+class RuleInputSerializer(ResultInputSerializer):
+    note = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+    record = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+
+
+class OverrideInputSerializer(ResultInputSerializer):
+    note = serializers.CharField(max_length=500, help_text="why the result is overridden")
+
+
+class ImportInputSerializer(serializers.Serializer[Any]):
+    text = serializers.CharField(max_length=20000, help_text="the plain record: [Key \"value\"] lines, then moves")
+
+
+class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Game]):
+    """Games: public read, actions for the players, referees and organizers they concern."""
+
+    serializer_class = GameDetailSerializer
+
+    def get_queryset(self) -> Any:
+        games = visible_games(self.request.user).select_related("player_one", "player_two")
+        if self.action == "list":
+            return games.order_by("-id")
+        return games.prefetch_related("moves", "claims", "reports")
+
+    def get_serializer_class(self) -> Any:
+        return GameSummarySerializer if self.action == "list" else GameDetailSerializer
+
+    def _input(self, serializer_class: type[serializers.Serializer[Any]]) -> dict[str, Any]:
+        serializer = serializer_class(data=self.request.data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+    def _detail(self, game: Game) -> Response:
+        fresh = self.get_queryset().get(pk=game.pk)
+        return Response(GameDetailSerializer(fresh, context={"request": self.request}).data)
+
+    @extend_schema(request=CreateSerializer, responses={201: GameDetailSerializer})
+    def create(self, request: Request) -> Response:
+        require_organizer(request.user)
+        data = self._input(CreateSerializer)
+        game = services.game_create(actor=request.user, **data)
+        response = self._detail(game)
+        response.status_code = 201
+        return response
+
+    @extend_schema(request=MoveInputSerializer, responses=GameDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def move(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = self._input(MoveInputSerializer)
+        text = data.get("action") or f"place {data['point']}"
+        game = services.game_act(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
+                                 action=text, expected_ply=data["ply"], actor=request.user, interface=INTERFACE)
+        return self._detail(game)
+
+    @extend_schema(request=PassInputSerializer, responses=GameDetailSerializer)
+    @action(detail=True, methods=["post"], url_path="pass")
+    def pass_(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = self._input(PassInputSerializer)
+        game = services.game_pass(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
+                                  expected_ply=data["ply"], actor=request.user, interface=INTERFACE)
+        return self._detail(game)
+
+    @extend_schema(request=SeatSerializer, responses=GameDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def resign(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = self._input(SeatSerializer)
+        game = services.game_resign(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
+                                    actor=request.user, interface=INTERFACE)
+        return self._detail(game)
+
+    @extend_schema(request=ClaimInputSerializer, responses={201: ClaimSerializer})
+    @action(detail=True, methods=["post"], url_path="claim-forbidden")
+    def claim_forbidden(self, request: Request, pk: str) -> Response:
+        """White claims a foul by move number; a referee may also give a record and the claimed point."""
+        game = self.get_object()
+        data = self._input(ClaimInputSerializer)
+        if "point" in data:
+            require_referee(request.user, game)
+            claim = services.game_referee_claim(game_id=game.pk, record=data.get("record", ""), point=data["point"],
+                                                moves_after=data["moves_after"], actor=request.user,
+                                                interface=INTERFACE)
+        else:
+            claimant = None
+            if not is_organizer(request.user) and not game.referees.filter(pk=request.user.pk).exists():
+                claimant = acting_player(request.user, game)
+            claim = services.game_claim_forbidden(game_id=game.pk, move_number=data["move_number"],
+                                                  claimant=claimant, actor=request.user, interface=INTERFACE)
+        return Response(ClaimSerializer(claim).data, status=201)
+
+    @extend_schema(request=ReportInputSerializer, responses={201: ReportSerializer})
+    @action(detail=True, methods=["post"], url_path="report-result")
+    def report_result(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = self._input(ReportInputSerializer)
+        report = services.game_report_result(
+            game_id=game.pk, reporter=acting_player(request.user, game, data.get("seat")), result=data["result"],
+            reason=data["reason"], record=data["record"], actor=request.user, interface=INTERFACE)
+        return Response(ReportSerializer(report).data, status=201)
+
+    @extend_schema(request=SeatSerializer, responses=GameDetailSerializer)
+    @action(detail=True, methods=["post"], url_path="confirm-result")
+    def confirm_result(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = self._input(SeatSerializer)
+        game = services.game_confirm_result(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
+                                            actor=request.user, interface=INTERFACE)
+        return self._detail(game)
+
+    @extend_schema(request=DisputeInputSerializer, responses=ReportSerializer)
+    @action(detail=True, methods=["post"], url_path="dispute-result")
+    def dispute_result(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = self._input(DisputeInputSerializer)
+        report = services.game_dispute_result(
+            game_id=game.pk, player=acting_player(request.user, game, data.get("seat")), note=data["note"],
+            actor=request.user, interface=INTERFACE)
+        return Response(ReportSerializer(report).data)
+
+    @extend_schema(request=RuleInputSerializer, responses=GameDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def rule(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        require_referee(request.user, game)
+        data = self._input(RuleInputSerializer)
+        game = services.game_rule(game_id=game.pk, actor=request.user, interface=INTERFACE, **data)
+        return self._detail(game)
+
+    @extend_schema(request=OverrideInputSerializer, responses=GameDetailSerializer)
+    @action(detail=True, methods=["post"])
+    def override(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        require_organizer(request.user)
+        data = self._input(OverrideInputSerializer)
+        game = services.game_override(game_id=game.pk, actor=request.user, interface=INTERFACE, **data)
+        return self._detail(game)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("as", str, enum=["txt", "rif"], description="plain (default) or rif XML")],
+        responses={(200, "text/plain"): OpenApiTypes.STR, (200, "application/xml"): OpenApiTypes.STR},
+    )
+    @action(detail=True, methods=["get"])
+    def record(self, request: Request, pk: str) -> HttpResponse:
+        """The game record as a plain move list with a header, or RenjuNet-style XML."""
+        game = self.get_object()
+        if request.query_params.get("as") == "rif":
+            body, content_type, ext = export_rif([game], timezone.now()), "application/xml", "rif"
+        else:
+            body, content_type, ext = export_plain(game), "text/plain", "txt"
+        response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.{ext}"'
+        return response
+
+    @extend_schema(request=ImportInputSerializer, responses={201: GameDetailSerializer})
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_record(self, request: Request) -> Response:
+        """Organizers: import a finished over-the-board game from the plain record."""
+        require_organizer(request.user)
+        data = self._input(ImportInputSerializer)
+        game = services.game_import(text=data["text"], actor=request.user, interface=INTERFACE)
+        response = self._detail(game)
+        response.status_code = 201
+        return response
+

@@ -1,0 +1,233 @@
+"""Game records: checking a reported record, and the plain and ``.rif`` formats.
+
+The plain format is a PGN-like header of ``[Key "value"]`` lines and the
+stones as a move list::
+
+    [Black "Li Lei (No. 1 Middle School)"]
+    [White "Han Meimei"]
+    [Date "2026-11-30"]
+    [Rule "renju"]
+    [Opening "3D 疏星 Sosei"]
+    [Result "1-0"]
+    [Reason "five"]
+
+    h8 h9 j10 i10 …
+
+The ``.rif`` export follows the XML of the RenjuNet database as far as it
+is publicly described (a ``<database>`` with ``<players>``, ``<rules>``,
+``<openings>`` and ``<games>``; each ``<game>`` carries its players,
+``bresult`` (1 black win, 0.5 draw, 0 white win), opening and rule as
+attributes and its stones in a ``<move>`` element). No formal schema is
+published, so readers may want more attributes than we write.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from xml.etree import ElementTree
+
+from django.utils.translation import gettext as _
+
+from engine import Board, Color, IllegalMoveError, InvalidMoveError, Outcome, Point, find_rules, parse_moves
+from engine.openings import identify
+from engine.rules import Termination
+from games.enums import ForbiddenMode, GameResult, ResultReason
+from games.messages import COLORS, foul_label, translate
+
+RESULT_CODES = {GameResult.BLACK: "1-0", GameResult.WHITE: "0-1", GameResult.DRAW: "1/2-1/2"}
+RIF_RESULTS = {GameResult.BLACK: "1", GameResult.WHITE: "0", GameResult.DRAW: "0.5"}
+TAG = re.compile(r'^\[(?P<key>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]$')
+
+
+class RecordError(ValueError):
+    """A record that cannot stand: names the move number (0 for the header) and the fault."""
+
+    def __init__(self, message: str, move_number: int = 0) -> None:
+        super().__init__(message)
+        self.move_number = move_number
+
+
+@dataclass
+class Foul:
+    move_number: int
+    point: Point
+    kind: str
+
+
+@dataclass
+class RecordReplay:
+    """A record replayed move by move: the board, the fouls, and how it ended."""
+
+    board: Board
+    fouls: list[Foul] = field(default_factory=list)
+    end: tuple[int, Outcome] | None = None  # (move number, five / full board / two passes)
+
+
+def replay_record(text: str, rules_name: str) -> RecordReplay:
+    """Replay a move list; illegal moves and moves after a five are refused."""
+    rules = find_rules(rules_name)
+    try:
+        moves = parse_moves(text)
+    except InvalidMoveError as exc:
+        raise RecordError(translate(str(exc))) from None
+    replay = RecordReplay(Board())
+    board = replay.board
+    for number, move in enumerate(moves, start=1):
+        if replay.end is not None:
+            ended_at, outcome = replay.end
+            raise RecordError(
+                _("Move %(n)s is played after the game ended at move %(m)s (%(how)s).")
+                % {"n": number, "m": ended_at, "how": outcome}, number)
+        if move.point is not None and board.turn is Color.BLACK and board.is_empty(board.to_point(move.point)):
+            reason = rules.forbidden_reason(board, move.point)
+            if reason is not None and not rules.makes_five(_with(board, move.point), move.point, Color.BLACK):
+                replay.fouls.append(Foul(number, move.point, reason.value))
+        try:
+            board.push(move)
+        except IllegalMoveError as exc:
+            message = _("Move %(n)s: %(error)s") % {"n": number, "error": translate(str(exc))}
+            raise RecordError(message, number) from None
+        outcome = rules.outcome(board)
+        if outcome is not None and outcome.termination is not Termination.FORBIDDEN:
+            replay.end = (number, outcome)
+    return replay
+
+
+def _with(board: Board, point: Point) -> Board:
+    copy = board.copy()
+    copy.push(point)
+    return copy
+
+
+def check_report(text: str, rules_name: str, forbidden_mode: str, result: str, reason: str) -> RecordReplay:
+    """Refuse a record that contradicts the reported result, naming the move.
+
+    Under ``auto`` the first foul ends the game as a white win; under
+    ``block`` no foul can be on the record; under ``claim`` fouls stand
+    unless claimed, so a ``forbidden`` result needs one on the record.
+    """
+    replay = replay_record(text, rules_name)
+    first_foul = replay.fouls[0] if replay.fouls else None
+    if first_foul is not None and forbidden_mode != ForbiddenMode.CLAIM:
+        decided = result == GameResult.WHITE and reason == ResultReason.FORBIDDEN
+        last = len(replay.board.move_stack)
+        if forbidden_mode == ForbiddenMode.BLOCK or not decided or first_foul.move_number != last:
+            raise RecordError(
+                _("Move %(n)s (%(point)s) is a forbidden %(kind)s: the game ends there as a white win.")
+                % {"n": first_foul.move_number, "point": first_foul.point, "kind": foul_label(first_foul.kind)},
+                first_foul.move_number)
+    if replay.end is not None:
+        number, outcome = replay.end
+        if outcome.termination is Termination.FIVE:
+            if result != str(outcome.winner) or reason != ResultReason.FIVE:
+                raise RecordError(
+                    _("The record ends with a five by %(color)s at move %(n)s, which the report does not say.")
+                    % {"color": COLORS[str(outcome.winner)], "n": number}, number)
+        elif result != GameResult.DRAW:
+            raise RecordError(_("The record ends in a draw at move %(n)s.") % {"n": number}, number)
+    elif reason == ResultReason.FIVE:
+        raise RecordError(_("The record has no five."), len(replay.board.move_stack))
+    if reason == ResultReason.FORBIDDEN and first_foul is None:
+        raise RecordError(_("The record has no forbidden move by black."), len(replay.board.move_stack))
+    return replay
+
+
+# -- formats -----------------------------------------------------------------
+
+
+def opening_name(stones: list[Point]) -> str:
+    """``3D 疏星 Sosei`` when the first three stones form a standard opening, else empty."""
+    if len(stones) < 3:
+        return ""
+    found = identify(stones[:3], include_52=True)
+    return found.opening.summary() if found else ""
+
+
+def format_plain(header: dict[str, str], moves: str) -> str:
+    lines = [f'[{key} "{_escape(value)}"]' for key, value in header.items() if value != ""]
+    return "\n".join(lines) + "\n\n" + moves.strip() + "\n"
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+@dataclass
+class PlainRecord:
+    header: dict[str, str]
+    moves: str
+
+
+def parse_plain(text: str) -> PlainRecord:
+    """Read the plain format back; the header is optional, the moves follow it."""
+    header: dict[str, str] = {}
+    body: list[str] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            if body:
+                raise RecordError(_("Line %(n)s: header lines come before the moves.") % {"n": number})
+            match = TAG.match(line)
+            if match is None:
+                raise RecordError(_('Line %(n)s: a header line reads [Key "value"].') % {"n": number})
+            header[match["key"]] = re.sub(r"\\(.)", r"\1", match["value"])
+        else:
+            body.append(line)
+    return PlainRecord(header, " ".join(body))
+
+
+def result_from_code(code: str) -> str:
+    for result, text in RESULT_CODES.items():
+        if code == text:
+            return str(result)
+    if code in ("", "*"):
+        return ""
+    raise RecordError(_("Unknown result %(code)s; use 1-0, 0-1, 1/2-1/2 or *.") % {"code": code})
+
+
+@dataclass
+class RifGame:
+    number: int
+    black: str
+    white: str
+    result: str
+    opening: str
+    rule: str
+    date: str
+    moves: str
+
+
+def format_rif(games: list[RifGame], generated: str) -> str:
+    """RenjuNet-style XML for a list of games."""
+    root = ElementTree.Element("database", version="1.0", datetime=generated)
+    players = ElementTree.SubElement(root, "players")
+    rules = ElementTree.SubElement(root, "rules")
+    openings = ElementTree.SubElement(root, "openings")
+    ids: dict[tuple[str, str], int] = {}
+
+    def ref(kind: str, name: str, parent: ElementTree.Element, tag: str) -> str:
+        key = (kind, name)
+        if key not in ids:
+            ids[key] = sum(1 for k in ids if k[0] == kind) + 1
+            ElementTree.SubElement(parent, tag, id=str(ids[key]), name=name)
+        return str(ids[key])
+
+    games_el = ElementTree.SubElement(root, "games")
+    for game in games:
+        attrs = {
+            "id": str(game.number),
+            "black": ref("player", game.black, players, "player"),
+            "white": ref("player", game.white, players, "player"),
+            "bresult": RIF_RESULTS.get(GameResult(game.result), "") if game.result else "",
+            "rule": ref("rule", game.rule, rules, "rule"),
+            "date": game.date,
+        }
+        if game.opening:
+            attrs["opening"] = ref("opening", game.opening, openings, "opening")
+        element = ElementTree.SubElement(games_el, "game", attrs)
+        ElementTree.SubElement(element, "move").text = game.moves
+    ElementTree.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"

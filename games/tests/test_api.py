@@ -1,0 +1,164 @@
+"""The games API over HTTP: reads, actions, stale plies and JSON errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from rest_framework.test import APIClient
+
+from games.enums import ForbiddenMode, GameMode
+from games.models import Game, Move
+from games.services import game_create
+from games.tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+T01 = ["g8", "a1", "i8", "c1", "h9", "e1", "h10", "k1"]
+
+
+def user(name: str, role: str | None = None) -> Any:
+    account = get_user_model().objects.create_user(name, password="pw")
+    if role:
+        account.groups.add(Group.objects.get(name=role))
+    return account
+
+
+def client_for(account: Any = None, language: str = "en") -> APIClient:
+    client = APIClient(HTTP_ACCEPT_LANGUAGE=language)
+    if account is not None:
+        client.force_authenticate(account)
+    return client
+
+
+@pytest.fixture
+def seats() -> tuple[Any, Any]:
+    return user("alice", "player"), user("bob", "player")
+
+
+def new_game(seats: tuple[Any, Any], **kwargs: Any) -> Game:
+    one = PlayerFactory(user=seats[0])
+    two = PlayerFactory(user=seats[1])
+    return game_create(player_one=one, player_two=two, **kwargs)
+
+
+def move(client: APIClient, game: Game, ply: int, point: str) -> Any:
+    return client.post(f"/api/games/{game.pk}/move/", {"ply": ply, "point": point}, format="json")
+
+
+def test_players_play_a_game_to_a_five_and_everyone_reads_it(seats: tuple[Any, Any]) -> None:
+    game = new_game(seats)
+    alice, bob = client_for(seats[0]), client_for(seats[1])
+    points = ["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7", "l8"]
+
+    for ply, point in enumerate(points):
+        response = move(alice if ply % 2 == 0 else bob, game, ply, point)
+        assert response.status_code == 200, response.json()
+
+    body = client_for().get(f"/api/games/{game.pk}/").json()
+    assert (body["status"], body["result"], body["result_reason"]) == ("finished", "black", "five")
+    assert body["position"]["stones"] == points
+    assert [m["text"] for m in body["moves"]] == [f"place {p}" for p in points]
+
+
+def test_repeated_submission_gets_409_and_changes_nothing(seats: tuple[Any, Any]) -> None:
+    game = new_game(seats)
+    alice = client_for(seats[0])
+    assert move(alice, game, 0, "h8").status_code == 200
+
+    again = move(alice, game, 0, "h8")
+
+    assert again.status_code == 409
+    assert again.json()["code"] == "stale_ply"
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_errors_are_json_with_a_code_and_a_message_in_the_users_language(seats: tuple[Any, Any]) -> None:
+    game = new_game(seats)
+    move(client_for(seats[0]), game, 0, "h8")
+
+    english = move(client_for(seats[1], "en"), game, 1, "h8").json()
+    chinese = move(client_for(seats[1], "zh-hans"), game, 1, "h8").json()
+
+    assert english == {"code": "occupied", "message": "That point is already occupied."}
+    assert chinese["code"] == "occupied" and chinese["message"] != english["message"]
+
+
+def test_malformed_input_is_a_400_with_fields(seats: tuple[Any, Any]) -> None:
+    game = new_game(seats)
+
+    response = client_for(seats[0]).post(f"/api/games/{game.pk}/move/", {"ply": -1}, format="json")
+
+    body = response.json()
+    assert response.status_code == 400
+    assert body["code"] == "invalid" and "ply" in body["fields"]
+
+
+def test_rif_opening_through_the_api_refuses_symmetric_offers(seats: tuple[Any, Any]) -> None:
+    game = new_game(seats, protocol="rif")
+    alice, bob = client_for(seats[0]), client_for(seats[1])
+    script = [(alice, "place h8"), (alice, "place h9"), (alice, "place j10"), (bob, "no-swap"),
+              (bob, "place i10")]
+    for ply, (client, text) in enumerate(script):
+        response = client.post(f"/api/games/{game.pk}/move/", {"ply": ply, "action": text}, format="json")
+        assert response.status_code == 200, response.json()
+    detail = client_for().get(f"/api/games/{game.pk}/").json()
+    assert detail["position"]["opening"].startswith("3 3D")
+
+    symmetric = bob.post(f"/api/games/{game.pk}/move/", {"ply": 5, "action": "offer g9 k11"}, format="json")
+
+    assert symmetric.status_code == 400, symmetric.json()
+    assert symmetric.json()["code"] == "protocol"
+
+
+def test_claim_in_claim_mode_through_the_api(seats: tuple[Any, Any]) -> None:
+    game = new_game(seats, forbidden_mode=ForbiddenMode.CLAIM)
+    clients = client_for(seats[0]), client_for(seats[1])
+    for ply, point in enumerate([*T01, "h8"]):
+        assert move(clients[ply % 2], game, ply, point).status_code == 200
+
+    response = clients[1].post(f"/api/games/{game.pk}/claim-forbidden/", {"move_number": 9}, format="json")
+
+    assert response.status_code == 201
+    assert (response.json()["status"], response.json()["verdict"]) == ("upheld", "double-three")
+    assert client_for().get(f"/api/games/{game.pk}/").json()["result"] == "white"
+
+
+def test_over_the_board_report_and_confirmation(seats: tuple[Any, Any]) -> None:
+    game = new_game(seats, mode=GameMode.OVER_THE_BOARD)
+
+    report = client_for(seats[0]).post(f"/api/games/{game.pk}/report-result/",
+                                       {"result": "white", "reason": "resignation"}, format="json")
+    confirm = client_for(seats[1]).post(f"/api/games/{game.pk}/confirm-result/", {}, format="json")
+
+    assert report.status_code == 201 and confirm.status_code == 200
+    assert (confirm.json()["result"], confirm.json()["result_reason"]) == ("white", "resignation")
+
+
+def test_record_export_as_text_and_rif(seats: tuple[Any, Any]) -> None:
+    game = new_game(seats)
+    move(client_for(seats[0]), game, 0, "h8")
+
+    text = client_for().get(f"/api/games/{game.pk}/record/")
+    rif = client_for().get(f"/api/games/{game.pk}/record/?as=rif")
+
+    assert text.status_code == 200 and text.content.decode().rstrip().endswith("h8")
+    assert rif["Content-Type"].startswith("application/xml") and b"<move>h8</move>" in rif.content
+
+
+def test_private_games_are_hidden_from_the_public(seats: tuple[Any, Any]) -> None:
+    game = new_game(seats, is_public=False)
+
+    assert client_for().get(f"/api/games/{game.pk}/").status_code == 404
+    assert client_for(seats[0]).get(f"/api/games/{game.pk}/").status_code == 200
+    assert game.pk not in [g["id"] for g in client_for().get("/api/games/").json()["results"]]
+
+
+def test_schema_documents_every_action() -> None:
+    schema = client_for().get("/api/schema/").content.decode()
+
+    for action in ["move", "pass", "resign", "claim-forbidden", "report-result", "confirm-result",
+                   "dispute-result", "rule", "override", "record", "import"]:
+        assert f"/{action}/" in schema
