@@ -110,3 +110,9 @@ def _default_language() -> Iterator[None]:
 
     with translation.override(settings.LANGUAGE_CODE):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _no_clock_tasks(settings: Any) -> None:
+    """In-process tests adjudicate clocks lazily; tests about the worker turn the tasks back on."""
+    settings.CLOCK_ETA_TASKS = False

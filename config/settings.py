@@ -46,6 +46,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.ReceivedAtMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -91,7 +92,21 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_EXPIRES = 3600
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# Clocks (games.clock): a task per deadline, a sweep every second, and checks on every read and write.
+CLOCK_ETA_TASKS = env_bool("CLOCK_ETA_TASKS", True)
+CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline
+CLOCK_SWEEP_SECONDS = 1.0
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "sweep-overdue-clocks": {
+        "task": "games.sweep_overdue",
+        "schedule": CLOCK_SWEEP_SECONDS,
+        "options": {"expires": 2},
+    },
+}
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}  # well above the longest countdown (~31 s)
 HEALTHZ_TIMEOUT_S = env_int("HEALTHZ_TIMEOUT_S", 2)
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -11,7 +11,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -72,18 +72,41 @@ class PositionSerializer(serializers.Serializer[Any]):
     opening = serializers.CharField(allow_blank=True)
 
 
+class ClockSerializer(serializers.Serializer[Any]):
+    now = serializers.IntegerField(help_text="the server's time, ms since the epoch")
+    server_time = serializers.DateTimeField()
+    status = serializers.CharField(help_text="waiting, running or finished")
+    actor = serializers.IntegerField(help_text="0 for player one, 1 for player two")
+    paused = serializers.CharField(allow_null=True, help_text="offer or referee while paused")
+    offer_by = serializers.IntegerField(allow_null=True)
+    main_left = serializers.ListField(child=serializers.IntegerField(allow_null=True), help_text="ms per seat")
+    turn_left = serializers.IntegerField(allow_null=True, help_text="ms left in the current turn")
+    reply_left = serializers.IntegerField(allow_null=True, help_text="ms left to answer a draw offer")
+    phase = serializers.ListField(child=serializers.CharField(), help_text="main or overtime, per seat")
+    overtime_left = serializers.ListField(child=serializers.IntegerField(), help_text="overtime stones per seat")
+    offers_left = serializers.ListField(child=serializers.IntegerField())
+    deadline = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField()
+    time_control = serializers.DictField()
+
+
 class GameDetailSerializer(GameSummarySerializer):
     protocol_options = serializers.JSONField(read_only=True)
     position = serializers.SerializerMethodField()
+    clock = serializers.SerializerMethodField()
     moves = MoveSerializer(many=True, read_only=True)
     claims = ClaimSerializer(many=True, read_only=True)
     reports = ReportSerializer(many=True, read_only=True)
 
     class Meta(GameSummarySerializer.Meta):
-        fields = [*GameSummarySerializer.Meta.fields, "protocol_options", "record_text", "position", "moves",
-                  "claims", "reports"]
+        fields = [*GameSummarySerializer.Meta.fields, "protocol_options", "record_text", "position", "clock",
+                  "moves", "claims", "reports"]
 
-    @extend_schema(responses=PositionSerializer)  # type: ignore[misc]
+    @extend_schema_field(ClockSerializer)  # type: ignore[misc]
+    def get_clock(self, game: Game) -> dict[str, Any]:
+        return services.clock_view(game)
+
+    @extend_schema_field(PositionSerializer)  # type: ignore[misc]
     def get_position(self, game: Game) -> dict[str, Any]:
         state = services.game_state(game)
         opening = state.opening
@@ -109,6 +132,8 @@ class CreateSerializer(serializers.Serializer[Any]):
     mode = serializers.ChoiceField(choices=GameMode.choices, default=GameMode.ONLINE)
     board_number = serializers.IntegerField(required=False, min_value=1)
     is_public = serializers.BooleanField(default=True)
+    time_control = serializers.JSONField(required=False, help_text="a preset name (quick, cn-15m, rif-90+30 …) "
+                                                                   "or custom options")
 
 
 class SeatSerializer(serializers.Serializer[Any]):
@@ -168,6 +193,17 @@ class OverrideInputSerializer(ResultInputSerializer):
     note = serializers.CharField(max_length=500, help_text="why the result is overridden")
 
 
+class AnswerInputSerializer(SeatSerializer):
+    accept = serializers.BooleanField()
+
+
+class ClockInputSerializer(serializers.Serializer[Any]):
+    op = serializers.ChoiceField(choices=["start", "pause", "resume", "add_time"])
+    seat = serializers.IntegerField(required=False, min_value=1, max_value=2, help_text="add_time: whose clock")
+    ms = serializers.IntegerField(required=False, default=0, min_value=0, max_value=24 * 3600 * 1000)
+    target = serializers.ChoiceField(choices=["main", "turn"], default="main")
+
+
 class ImportInputSerializer(serializers.Serializer[Any]):
     text = serializers.CharField(max_length=20000, help_text="the plain record: [Key \"value\"] lines, then moves")
 
@@ -185,6 +221,11 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
     def get_serializer_class(self) -> Any:
         return GameSummarySerializer if self.action == "list" else GameDetailSerializer
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        game = self.get_object()
+        services.game_settle(game_id=game.pk, at=_received(request), path="lazy_read")
+        return self._detail(game)
 
     def _input(self, serializer_class: type[serializers.Serializer[Any]]) -> dict[str, Any]:
         serializer = serializer_class(data=self.request.data)
@@ -211,7 +252,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         data = self._input(MoveInputSerializer)
         text = data.get("action") or f"place {data['point']}"
         game = services.game_act(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
-                                 action=text, expected_ply=data["ply"], actor=request.user, interface=INTERFACE)
+                                 action=text, expected_ply=data["ply"], actor=request.user, interface=INTERFACE,
+                                 at=_received(request))
         return self._detail(game)
 
     @extend_schema(request=PassInputSerializer, responses=GameDetailSerializer)
@@ -220,7 +262,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         game = self.get_object()
         data = self._input(PassInputSerializer)
         game = services.game_pass(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
-                                  expected_ply=data["ply"], actor=request.user, interface=INTERFACE)
+                                  expected_ply=data["ply"], actor=request.user, interface=INTERFACE,
+                                  at=_received(request))
         return self._detail(game)
 
     @extend_schema(request=SeatSerializer, responses=GameDetailSerializer)
@@ -230,6 +273,38 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         data = self._input(SeatSerializer)
         game = services.game_resign(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
                                     actor=request.user, interface=INTERFACE)
+        return self._detail(game)
+
+    @extend_schema(request=SeatSerializer, responses=GameDetailSerializer)
+    @action(detail=True, methods=["post"], url_path="offer-draw")
+    def offer_draw(self, request: Request, pk: str) -> Response:
+        """The player who has just moved offers a draw (at most two per game); the clocks stop."""
+        game = self.get_object()
+        data = self._input(SeatSerializer)
+        game = services.game_offer_draw(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
+                                        at=_received(request), actor=request.user, interface=INTERFACE)
+        return self._detail(game)
+
+    @extend_schema(request=AnswerInputSerializer, responses=GameDetailSerializer)
+    @action(detail=True, methods=["post"], url_path="answer-draw")
+    def answer_draw(self, request: Request, pk: str) -> Response:
+        game = self.get_object()
+        data = self._input(AnswerInputSerializer)
+        game = services.game_answer_draw(
+            game_id=game.pk, player=acting_player(request.user, game, data.get("seat")), accept=data["accept"],
+            at=_received(request), actor=request.user, interface=INTERFACE)
+        return self._detail(game)
+
+    @extend_schema(request=ClockInputSerializer, responses=GameDetailSerializer)
+    @action(detail=True, methods=["post"], url_path="clock")
+    def clock_action(self, request: Request, pk: str) -> Response:
+        """Referees: start, pause or resume the clock, or add time to a seat's main time or current turn."""
+        game = self.get_object()
+        require_referee(request.user, game)
+        data = self._input(ClockInputSerializer)
+        game = services.game_clock_action(game_id=game.pk, op=data["op"], seat=data.get("seat"),
+                                          ms_added=data["ms"], target=data["target"], at=_received(request),
+                                          actor=request.user, interface=INTERFACE)
         return self._detail(game)
 
     @extend_schema(request=ClaimInputSerializer, responses={201: ClaimSerializer})
@@ -325,3 +400,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         response.status_code = 201
         return response
 
+
+def _received(request: Request) -> Any:
+    """When the request reached the server (stamped by config.middleware.ReceivedAtMiddleware)."""
+    return getattr(request, "received_at", None) or timezone.now()

@@ -68,10 +68,17 @@ class Game(models.Model):
     )
     is_public = models.BooleanField(default=True)
     referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="refereed_games")
+    # The clock (games.clock): the control's options, a snapshot, and the next instant it changes on its own.
+    time_control = models.JSONField(_("time control"), default=dict, blank=True)
+    clock = models.JSONField(default=dict, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    clock_version = models.PositiveIntegerField(default=0)
+    adjudicated_by = models.CharField(max_length=12, blank=True, help_text=_("which path ended the game on time"))
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        indexes = [models.Index(fields=["deadline"], condition=Q(deadline__isnull=False), name="game_deadline")]
         constraints = [
             models.CheckConstraint(
                 condition=~Q(player_one=models.F("player_two")), name="game_two_different_players"

@@ -7,9 +7,12 @@ nothing. Every way a game ends goes through :func:`game_finish`.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -19,6 +22,7 @@ from engine import Board, Color, IllegalMoveError, InvalidMoveError, Point, find
 from engine.protocols import Action, Kind, OpeningState, Options, ProtocolError, apply, start
 from engine.protocols import Player as Seat
 from engine.renju import explain
+from games import clock
 from games.enums import (
     ClaimStatus,
     ForbiddenMode,
@@ -29,9 +33,11 @@ from games.enums import (
     ResultReason,
     WrongClaimPenalty,
 )
-from games.messages import foul_label, translate
+from games.messages import COLORS, foul_label, translate
 from games.models import ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
 from games.records import RecordError, check_report, parse_plain, replay_record, result_from_code
+
+logger = logging.getLogger(__name__)
 
 
 class GameError(Exception):
@@ -54,6 +60,11 @@ class GameState:
 
     def holder(self, color: Color) -> Seat:
         return self.opening.holder(color)
+
+    @property
+    def to_act(self) -> Seat:
+        """Who acts next: the opening's actor, then the holder of the colour to move."""
+        return self.opening.actor if not self.opening.finished else self.holder(self.board.turn)
 
 
 def _options(game: Game) -> Options:
@@ -87,6 +98,220 @@ def _log(game: Game, kind: str, actor: Any = None, interface: str = "api", **dat
     GameEvent.objects.create(game=game, kind=kind, actor=actor, interface=interface, data=data)
 
 
+# -- the clock ------------------------------------------------------------------
+
+
+def ms(moment: datetime) -> int:
+    """Milliseconds since the epoch: the clock's unit."""
+    return int(round(moment.timestamp() * 1000))
+
+
+def from_ms(value: int) -> datetime:
+    return datetime.fromtimestamp(value / 1000, tz=UTC)
+
+
+def _control(game: Game) -> clock.TimeControl:
+    return clock.TimeControl.from_dict(game.time_control) if game.time_control else clock.PRESETS["untimed"]
+
+
+def _clock(game: Game) -> clock.ClockState:
+    return clock.ClockState.from_dict(game.clock) if game.clock else clock.initial(_control(game))
+
+
+def _log_clock(game: Game, events: list[clock.Event], interface: str, actor: Any = None) -> None:
+    for event in events:
+        _log(game, "clock", actor, interface, op=event.op, at=event.at, args=event.args)
+
+
+def _clock_apply(game: Game, state: clock.ClockState, events: list[clock.Event], interface: str = "system",
+                 actor: Any = None) -> None:
+    """Put a new clock state on the (locked) game and log its events; the caller saves."""
+    game.clock = state.to_dict()
+    game.clock_version = state.version
+    dl = clock.deadline(state, _control(game))
+    game.deadline = None if dl is None else from_ms(dl + _control(game).grace_ms)
+    _log_clock(game, events, interface, actor)
+
+
+def _clock_seat(seat: Seat) -> clock.Seat:
+    return 0 if seat is Seat.ONE else 1
+
+
+def _clock_turn(game: Game, seat: Seat, at: datetime, next_actor: Seat, interface: str) -> dict[str, Any]:
+    """Time the turn that ``seat`` ends at ``at``; the clock starts with the first turn if it was waiting."""
+    control = _control(game)
+    state = _clock(game)
+    events: list[clock.Event] = []
+    if state.status == "waiting":
+        state, events = clock.start(state, control, ms(at), _clock_seat(seat))
+    try:
+        state, more, readings = clock.play(state, control, ms(at), _clock_seat(next_actor))
+    except clock.ClockError as exc:
+        if exc.code == "time_over":
+            raise GameError("time_over", _("Time ran out; the game is over."), 409) from None
+        raise GameError(exc.code, _("The referee has paused the game.")) from None
+    _clock_apply(game, state, events + more, interface)
+    return readings
+
+
+def _schedule(game: Game) -> None:
+    """After commit, ask a worker to adjudicate at the deadline (the sweeper covers a failed publish)."""
+    if game.deadline is None or not settings.CLOCK_ETA_TASKS:
+        return
+    game_id, version, deadline = game.pk, game.clock_version, game.deadline
+
+    def publish() -> None:
+        from games.tasks import enqueue
+
+        enqueue(game_id, version, deadline)
+
+    transaction.on_commit(publish)
+
+
+@transaction.atomic
+def game_settle(*, game_id: int, at: datetime | None = None, path: str = "lazy_read",
+                expected_version: int | None = None) -> str:
+    """Apply what the clock has made due by ``at``: offer lapses, then a loss on time.
+
+    The one routine behind the Celery task, the sweeper and the checks on
+    every read and write; idempotent. Returns ``applied``, ``not_due``,
+    ``stale`` (the task is about an older version) or ``finished``.
+    """
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.status not in GameStatus.active():
+        return "finished"
+    if expected_version is not None and game.clock_version != expected_version:
+        return "stale"
+    at = at or timezone.now()
+    state, events = clock.settle(_clock(game), _control(game), ms(at))
+    if not events:
+        return "not_due"
+    _clock_apply(game, state, events, interface="system")
+    game.save(update_fields=["clock", "clock_version", "deadline"])
+    if state.status == "finished" and state.result.startswith("timeout"):
+        loser = Seat.ONE if state.result == "timeout 0" else Seat.TWO
+        colour = game_state(game).opening.color_of(loser)
+        Game.objects.filter(pk=game.pk).update(adjudicated_by=path)
+        game_finish(game=game, result=GameResult(str(colour.other)), reason=ResultReason.TIME,
+                    detail=_("%(colour)s ran out of time") % {"colour": COLORS[str(colour)]}, interface="system")
+    else:
+        _schedule(game)
+    return "applied"
+
+
+def _clock_action(game_id: int, at: datetime | None, path: str) -> tuple[Game, datetime]:
+    """Lock a game for a clock action after settling what is due."""
+    at = at or timezone.now()
+    game_settle(game_id=game_id, at=at, path=path)
+    game = _lock(game_id)
+    _require_active(game)
+    return game, at
+
+
+def _clock_error(exc: clock.ClockError) -> GameError:
+    messages = {
+        "offer_pending": _("A draw offer is already pending."),
+        "paused": _("The referee has paused the game."),
+        "offer_on_turn": _("Offer a draw together with your move, not on your turn."),
+        "no_offers_left": _("You have no draw offers left."),
+        "no_offer": _("There is no draw offer to answer."),
+        "own_offer": _("Your opponent answers your offer."),
+        "clock_stopped": _("The clock is not running."),
+        "cannot_pause": _("Only a running, unpaused game can be paused."),
+        "not_paused": _("The game is not paused by a referee."),
+        "bad_time": _("Add a positive amount of time to main time or to the turn."),
+        "clock_started": _("The clock is already running."),
+    }
+    status = 409 if exc.code in ("offer_pending", "clock_stopped", "clock_started") else 400
+    return GameError(exc.code, messages.get(exc.code, str(exc)), status)
+
+
+def game_offer_draw(*, game_id: int, player: Player, at: datetime | None = None, actor: Any = None,
+                    interface: str = "api") -> Game:
+    """The player who has just moved offers a draw; all clocks stop until it is answered."""
+    with transaction.atomic():
+        game, at = _clock_action(game_id, at, "lazy_write")
+        seat = seat_of(game, player)
+        try:
+            state, events = clock.offer(_running_clock(game, at), _control(game), ms(at), _clock_seat(seat))
+        except clock.ClockError as exc:
+            raise _clock_error(exc) from None
+        _clock_apply(game, state, events, interface, actor)
+        game.save()
+        _log(game, "draw_offer", actor, interface, seat=int(seat))
+        _schedule(game)
+    return game
+
+
+def _running_clock(game: Game, at: datetime) -> clock.ClockState:
+    """An untimed game's clock starts with its first offer or pause, so offers work without a time control."""
+    state = _clock(game)
+    if state.status == "waiting":
+        actor = _clock_seat(game_state(game).to_act)
+        state, events = clock.start(state, _control(game), ms(at), actor)
+        _log_clock(game, events, "system")
+    return state
+
+
+def game_answer_draw(*, game_id: int, player: Player, accept: bool, at: datetime | None = None,
+                     actor: Any = None, interface: str = "api") -> Game:
+    with transaction.atomic():
+        game, at = _clock_action(game_id, at, "lazy_write")
+        seat = seat_of(game, player)
+        try:
+            state, events = clock.answer(_clock(game), _control(game), ms(at), _clock_seat(seat), accept)
+        except clock.ClockError as exc:
+            raise _clock_error(exc) from None
+        _clock_apply(game, state, events, interface, actor)
+        game.save()
+        _log(game, "draw_answer", actor, interface, seat=int(seat), accept=accept)
+        if accept:
+            return game_finish(game=game, result=GameResult.DRAW, reason=ResultReason.AGREEMENT, actor=actor,
+                               interface=interface)
+        _schedule(game)
+    return game
+
+
+def game_clock_action(*, game_id: int, op: str, seat: int | None = None, ms_added: int = 0, target: str = "main",
+                      at: datetime | None = None, actor: Any = None, interface: str = "api") -> Game:
+    """Referee actions on the clock: ``start``, ``pause``, ``resume``, ``add_time`` (logged)."""
+    with transaction.atomic():
+        game, at = _clock_action(game_id, at, "lazy_write")
+        control, now = _control(game), ms(at)
+        try:
+            if op == "start":
+                actor_seat = _clock_seat(game_state(game).to_act)
+                state, events = clock.start(_clock(game), control, now, actor_seat)
+            elif op == "pause":
+                state, events = clock.referee_pause(_running_clock(game, at), now)
+            elif op == "resume":
+                state, events = clock.referee_resume(_clock(game), now)
+            elif op == "add_time":
+                if seat not in (1, 2):
+                    raise GameError("bad_seat", _("The seat is 1 or 2."))
+                state, events = clock.add_time(_clock(game), control, now, 0 if seat == 1 else 1, ms_added, target)
+            else:
+                raise GameError("bad_action", _("Unknown clock action."))
+        except clock.ClockError as exc:
+            raise _clock_error(exc) from None
+        _clock_apply(game, state, events, interface, actor)
+        game.save()
+        _log(game, f"clock_{op}", actor, interface, seat=seat, ms=ms_added, target=target)
+        _schedule(game)
+    return game
+
+
+def clock_view(game: Game, now: datetime | None = None) -> dict[str, Any]:
+    """The clock as a client shows it, with the server's time and the deadline as ISO instants."""
+    now = now or timezone.now()
+    control = _control(game)
+    data = clock.view(_clock(game), control, ms(now)).to_dict()
+    data["server_time"] = now.isoformat()
+    data["deadline"] = None if data["deadline"] is None else from_ms(data["deadline"]).isoformat()
+    data["time_control"] = control.to_dict()
+    return data
+
+
 def _sync_colours(game: Game, state: GameState) -> None:
     black = game.player_one if state.holder(Color.BLACK) is Seat.ONE else game.player_two
     white = game.player_two if black.pk == game.player_one_id else game.player_one
@@ -96,22 +321,34 @@ def _sync_colours(game: Game, state: GameState) -> None:
 @transaction.atomic
 def game_create(*, player_one: Player, player_two: Player, rules: str = "renju", protocol: str = "none",
                 protocol_options: dict[str, Any] | None = None, forbidden_mode: str = ForbiddenMode.AUTO,
-                actor: Any = None, interface: str = "api", **fields: Any) -> Game:
-    """A new game; with no opening protocol it starts in normal play."""
+                actor: Any = None, interface: str = "api", time_control: str | dict[str, Any] | None = None,
+                start_clock_at: datetime | None = None, **fields: Any) -> Game:
+    """A new game; with no opening protocol it starts in normal play.
+
+    ``time_control`` is a preset name or custom options (:mod:`games.clock`);
+    the clock starts at ``start_clock_at``, or with the first action.
+    """
     if player_one.pk == player_two.pk:
         raise GameError("same_player", _("A player cannot play against themselves."))
     try:
         find_rules(rules)
         start(protocol, Options(**(protocol_options or {})))
-    except (ValueError, TypeError) as exc:  # unknown rule set, protocol or option
+        control = clock.find_time_control(time_control)
+    except (ValueError, TypeError) as exc:  # unknown rule set, protocol, option or time control
         raise GameError("bad_setup", str(exc)) from None
     game = Game.objects.create(player_one=player_one, player_two=player_two, rules=rules, protocol=protocol,
-                               protocol_options=protocol_options or {}, forbidden_mode=forbidden_mode, **fields)
+                               protocol_options=protocol_options or {}, forbidden_mode=forbidden_mode,
+                               time_control=control.to_dict(), clock=clock.initial(control).to_dict(), **fields)
     state = game_state(game)
     _sync_colours(game, state)
     game.status = GameStatus.PLAYING if state.opening.finished else GameStatus.OPENING
     game.save()
-    _log(game, "created", actor, interface, protocol=protocol, rules=rules)
+    _log(game, "created", actor, interface, protocol=protocol, rules=rules, time_control=control.name)
+    if start_clock_at is not None:
+        _clock_apply(game, *clock.start(_clock(game), control, ms(start_clock_at),
+                                        _clock_seat(state.to_act)), interface=interface)
+        game.save()
+        _schedule(game)
     return game
 
 
@@ -123,7 +360,7 @@ def _lock(game_id: int) -> Game:
 
 
 def _record(game: Game, *, expected_ply: int, seat: Seat, action: Action, color: Color | None,
-            move_number: int | None, foul: str = "") -> Move:
+            move_number: int | None, foul: str = "", readings: dict[str, Any] | None = None) -> Move:
     """Store one action at ``expected_ply + 1``; a stale or repeated ply changes nothing."""
     updated = Game.objects.filter(pk=game.pk, ply=expected_ply).update(ply=F("ply") + 1)
     if updated != 1:
@@ -132,24 +369,35 @@ def _record(game: Game, *, expected_ply: int, seat: Seat, action: Action, color:
         with transaction.atomic():
             move = Move.objects.create(game=game, ply=expected_ply + 1, kind=action.kind.value, text=str(action),
                                        player_number=int(seat), color=str(color) if color else "",
-                                       move_number=move_number, foul=foul)
+                                       move_number=move_number, foul=foul, clock_ms=readings or {})
     except IntegrityError:
         raise GameError("stale_ply", _("The game has moved on; reload and try again."), 409) from None
     game.ply = expected_ply + 1
     return move
 
 
-@transaction.atomic
 def game_act(*, game_id: int, player: Player, action: Action | str, expected_ply: int,
-             actor: Any = None, interface: str = "api") -> Game:
+             actor: Any = None, interface: str = "api", at: datetime | None = None) -> Game:
     """A player's action: an opening step or, after the opening, a stone or a pass.
 
-    Side effects: stores a Move, logs an event, and ends the game (through
-    :func:`game_finish`) on a five, an adjudicated foul, two passes or a full board.
+    The turn is timed at ``at`` (when the request arrived). A timeout that
+    is due by then is settled (and committed) first, so a late move is
+    refused with ``time_over`` and the game records the loss on time.
+    Side effects: stores a Move with its clock readings, logs an event, and
+    ends the game (through :func:`game_finish`) on a five, an adjudicated
+    foul, two passes, a full board or exhausted overtime.
     """
+    at = at or timezone.now()
+    game_settle(game_id=game_id, at=at, path="lazy_write")
+    return _game_act(game_id=game_id, player=player, action=action, expected_ply=expected_ply, actor=actor,
+                     interface=interface, at=at)
+
+
+@transaction.atomic
+def _game_act(*, game_id: int, player: Player, action: Action | str, expected_ply: int, actor: Any,
+              interface: str, at: datetime) -> Game:
     game = _lock(game_id)
-    if game.status not in GameStatus.active():
-        raise GameError("game_over", _("The game is over."), 409)
+    _require_active(game)
     if game.ply != expected_ply:
         raise GameError("stale_ply", _("The game has moved on; reload and try again."), 409)
     if isinstance(action, str):
@@ -160,30 +408,39 @@ def game_act(*, game_id: int, player: Player, action: Action | str, expected_ply
     seat = seat_of(game, player)
     state = game_state(game)
     if not state.opening.finished:
-        return _opening_action(game, state, seat, action, expected_ply, actor, interface)
-    return _board_move(game, state, seat, action, expected_ply, actor, interface)
+        return _opening_action(game, state, seat, action, expected_ply, actor, interface, at)
+    return _board_move(game, state, seat, action, expected_ply, actor, interface, at)
+
+
+def _require_active(game: Game) -> None:
+    if game.status in GameStatus.active():
+        return
+    if game.result_reason == ResultReason.TIME:
+        raise GameError("time_over", _("Time ran out; the game is over."), 409)
+    raise GameError("game_over", _("The game is over."), 409)
 
 
 def _opening_action(game: Game, state: GameState, seat: Seat, action: Action, expected_ply: int,
-                    actor: Any, interface: str) -> Game:
+                    actor: Any, interface: str, at: datetime) -> Game:
     try:
         after = apply(state.opening, seat, action)
     except ProtocolError as exc:
         raise GameError("protocol", translate(str(exc))) from None
     number = len(after.moves) if len(after.moves) > len(state.opening.moves) else None
+    readings = _clock_turn(game, seat, at, after.actor, interface)
     _record(game, expected_ply=expected_ply, seat=seat, action=action,
-            color=state.opening.color_of(seat), move_number=number)
+            color=state.opening.color_of(seat), move_number=number, readings=readings)
     state.opening = after
     _sync_colours(game, state)
     if after.finished:
         game.status = GameStatus.PLAYING
     game.save()
     _log(game, "action", actor, interface, action=str(action), seat=int(seat))
-    return game
+    return _after_turn(game, actor, interface)
 
 
 def _board_move(game: Game, state: GameState, seat: Seat, action: Action, expected_ply: int,
-                actor: Any, interface: str) -> Game:
+                actor: Any, interface: str, at: datetime) -> Game:
     board = state.board
     color = board.turn
     if state.holder(color) is not seat:
@@ -201,8 +458,9 @@ def _board_move(game: Game, state: GameState, seat: Seat, action: Action, expect
             foul = outcome.reason.value
             if game.forbidden_mode == ForbiddenMode.BLOCK:
                 raise GameError("forbidden", _("Black may not play there: %(kind)s.") % {"kind": foul_label(foul)})
+    readings = _clock_turn(game, seat, at, state.holder(color.other), interface)
     move = _record(game, expected_ply=expected_ply, seat=seat, action=action, color=color,
-                   move_number=board.ply + 1, foul=foul)
+                   move_number=board.ply + 1, foul=foul, readings=readings)
     board.push("pass" if action.kind is Kind.PASS else action.points[0])
     _log(game, "move", actor, interface, action=str(action), move_number=move.move_number, foul=foul)
     result = rules.outcome(board)
@@ -218,6 +476,15 @@ def _board_move(game: Game, state: GameState, seat: Seat, action: Action, expect
         reason = ResultReason.FULL_BOARD if result.termination.value == "full-board" else ResultReason.TWO_PASSES
         return game_finish(game=game, result=GameResult.DRAW, reason=reason, actor=actor)
     game.save()
+    return _after_turn(game, actor, interface)
+
+
+def _after_turn(game: Game, actor: Any, interface: str) -> Game:
+    """A turn that did not end the game on the board may end it on the clock (overtime exhausted)."""
+    if clock.overtime_exhausted(_clock(game), _control(game)):
+        return game_finish(game=game, result=GameResult.DRAW, reason=ResultReason.OVERTIME_EXHAUSTED,
+                           actor=actor, interface=interface)
+    _schedule(game)
     return game
 
 
@@ -232,8 +499,12 @@ def game_finish(*, game: Game, result: str, reason: str, detail: str = "", actor
     games = Game.objects.filter(pk=game.pk)
     if not correction:
         games = games.exclude(status=GameStatus.FINISHED)
+    stopped, events = clock.finish(_clock(game), ms(timezone.now()), f"{result} {reason}")
     updated = games.update(status=GameStatus.FINISHED, result=result, result_reason=reason, result_detail=detail,
-                           finished_at=timezone.now())
+                           finished_at=timezone.now(), clock=stopped.to_dict(), deadline=None,
+                           clock_version=stopped.version)
+    if updated:
+        _log_clock(game, events, interface)
     game.refresh_from_db()
     if updated and correction:
         _log(game, "corrected", actor, interface, result=result, reason=reason, detail=detail,
@@ -243,11 +514,17 @@ def game_finish(*, game: Game, result: str, reason: str, detail: str = "", actor
     return game
 
 
+def game_resign(*, game_id: int, player: Player, actor: Any = None, interface: str = "api",
+                at: datetime | None = None) -> Game:
+    """A resignation; a loss on time that fell due earlier is settled first and stands."""
+    game_settle(game_id=game_id, at=at or timezone.now(), path="lazy_write")
+    return _game_resign(game_id=game_id, player=player, actor=actor, interface=interface)
+
+
 @transaction.atomic
-def game_resign(*, game_id: int, player: Player, actor: Any = None, interface: str = "api") -> Game:
+def _game_resign(*, game_id: int, player: Player, actor: Any, interface: str) -> Game:
     game = _lock(game_id)
-    if game.status not in GameStatus.active():
-        raise GameError("game_over", _("The game is over."), 409)
+    _require_active(game)
     seat = seat_of(game, player)
     state = game_state(game)
     loser = state.opening.color_of(seat)
@@ -509,10 +786,10 @@ def game_override(*, game_id: int, result: str, reason: str, note: str, actor: A
                        interface=interface, correction=note[:500])
 
 
-@transaction.atomic
-def game_pass(*, game_id: int, player: Player, expected_ply: int, actor: Any = None, interface: str = "api") -> Game:
+def game_pass(*, game_id: int, player: Player, expected_ply: int, actor: Any = None, interface: str = "api",
+              at: datetime | None = None) -> Game:
     return game_act(game_id=game_id, player=player, action=Action(Kind.PASS), expected_ply=expected_ply,
-                    actor=actor, interface=interface)
+                    actor=actor, interface=interface, at=at)
 
 
 # -- records ------------------------------------------------------------------
