@@ -55,7 +55,8 @@ def celery_worker_process(
     env = dict(os.environ, REDIS_URL=redis_server.url, DJANGO_SETTINGS_MODULE="config.settings",
                PYTHONPATH=str(ROOT))
     log = tmp_path_factory.mktemp("celery") / "worker.log"
-    worker = celery_worker(env, log=log, pool="solo", concurrency=1, hostname="test-worker@%h").start()
+    worker = celery_worker(env, log=log, pool="solo", concurrency=1, hostname="test-worker@%h",
+                           queues="celery").start()
     app = celery_app_on_redis
 
     def answers() -> bool:
@@ -116,3 +117,45 @@ def _default_language() -> Iterator[None]:
 def _no_clock_tasks(settings: Any) -> None:
     """In-process tests adjudicate clocks lazily; tests about the worker turn the tasks back on."""
     settings.CLOCK_ETA_TASKS = False
+
+
+def test_database_url() -> str:
+    """A URL for the database the running test uses, for processes started by the test."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    return f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+
+
+@pytest.fixture
+def clock_workers(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_path: Path,
+                  settings: Any) -> Iterator[Any]:
+    """Start real workers on the ``clock`` queue, against this test's database; all stopped afterwards."""
+    settings.CLOCK_ETA_TASKS = True
+    settings.CLOCK_SLACK_MS = 100
+    celery_app_on_redis.control.purge()
+    started: list[Service] = []
+
+    def start(name: str = "clock") -> Service:
+        env = dict(os.environ, REDIS_URL=redis_server.url, DATABASE_URL=test_database_url(),
+                   CLOCK_SLACK_MS="100", DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(ROOT))
+        hostname = f"{name}-{len(started)}@%h"
+        log = tmp_path / f"{name}-{len(started)}.log"
+        worker = celery_worker(env, log=log, pool="prefork", concurrency=2, hostname=hostname,
+                               queues="clock").start()
+        started.append(worker)
+
+        def answers() -> bool:
+            if not worker.running():
+                raise RuntimeError("clock worker died:\n" + log.read_text())
+            replies = celery_app_on_redis.control.ping(timeout=0.5) or []
+            return any(next(iter(r)).startswith(hostname.split("@")[0]) for r in replies)
+
+        wait_until(answers, 60, "the clock worker")
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()

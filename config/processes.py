@@ -72,6 +72,14 @@ class Service:
     def running(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
+    def kill(self) -> None:
+        """SIGKILL the whole process group at once: a crash, not a shutdown."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(os.getpgid(self.proc.pid), signal.SIGKILL)
+        self.proc.wait()
+
     def stop(self, timeout: float = 10.0) -> None:
         if self.proc is None or self.proc.poll() is not None:
             return
@@ -119,11 +127,12 @@ class EmbeddedRedis(Service):
 
 
 def celery_worker(env: dict[str, str], log: Path | None = None, pool: str = "prefork",
-                  concurrency: int = 2, hostname: str = "worker@%h") -> Service:
+                  concurrency: int = 2, hostname: str = "worker@%h", queues: str = "celery,clock") -> Service:
+    """A worker; clock tasks travel on their own ``clock`` queue (clocks.md §6.6)."""
     return Service(
         "celery-worker",
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
-         "--pool", pool, "--concurrency", str(concurrency), "--hostname", hostname],
+         "--pool", pool, "--concurrency", str(concurrency), "--hostname", hostname, "--queues", queues],
         env=env, log=log,
     )
 

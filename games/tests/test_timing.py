@@ -181,3 +181,14 @@ def test_referee_pause_and_added_time(frozen: Any) -> None:
     assert game.deadline == START + timedelta(seconds=500 + 20 + 15)
     assert [e.data["op"] for e in GameEvent.objects.filter(game=game, kind="clock")] == [
         "start", "pause", "resume", "add_time"]
+
+
+def test_settings_guard_redelivery_and_eager_mode() -> None:
+    from django.conf import settings
+
+    from games.clock import PRESETS
+
+    longest_countdown_s = max((tc.move_ms or 0) for tc in PRESETS.values()) / 1000 + 1
+    assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] > longest_countdown_s + 60
+    assert not getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False)
+    assert settings.CELERY_TASK_ROUTES["games.adjudicate"]["queue"] == "clock"
