@@ -36,6 +36,7 @@ from games.enums import (
 from games.messages import COLORS, foul_label, translate
 from games.models import ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
 from games.records import RecordError, check_report, parse_plain, replay_record, result_from_code
+from games.signals import game_finished
 
 logger = logging.getLogger(__name__)
 
@@ -511,6 +512,8 @@ def game_finish(*, game: Game, result: str, reason: str, detail: str = "", actor
              previous={"result": before[0], "reason": before[1], "detail": before[2]}, note=correction)
     elif updated:
         _log(game, "finished", actor, interface, result=result, reason=reason, detail=detail)
+    if updated:
+        game_finished.send(sender=Game, game=game)
     return game
 
 

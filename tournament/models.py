@@ -1,1 +1,224 @@
-"""Tournaments, stages, groups and matches (filled in by the tournament issue)."""
+"""Tournaments, entries, stages, groups, matches and the organizer's audit log.
+
+Players are the games app's ``Player``; a match owns its games through
+``MatchGame``. Standings are computed from the games, never stored.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from games.enums import ForbiddenMode, GameMode
+from games.models import Game, Player
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("draft")
+        PUBLISHED = "published", _("published")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    name = models.CharField(_("name"), max_length=200)
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    boards = models.PositiveIntegerField(_("boards"), default=6)
+    rules = models.CharField(_("rule set"), max_length=20, default="freestyle")
+    protocol = models.CharField(_("opening protocol"), max_length=30, default="none")
+    protocol_options = models.JSONField(default=dict, blank=True)
+    forbidden_mode = models.CharField(max_length=10, choices=ForbiddenMode.choices, default=ForbiddenMode.CLAIM)
+    time_control = models.JSONField(_("time control"), default=dict, blank=True, help_text=_("a preset or options"))
+    mode = models.CharField(max_length=10, choices=GameMode.choices, default=GameMode.OVER_THE_BOARD)
+    win_points = models.PositiveSmallIntegerField(default=2)
+    draw_points = models.PositiveSmallIntegerField(default=1)
+    loss_points = models.PositiveSmallIntegerField(default=0)
+    tiebreak = models.JSONField(
+        default=list, blank=True,
+        help_text=_("empty: ties that decide qualification are played off; otherwise computed tie-breaks in order "
+                    "(mini_league, wins, sonneborn_berger, white_wins)"))
+    final_playoff_places = models.JSONField(default=list, blank=True,
+                                            help_text=_("places in the final decided by playoffs; empty: all"))
+    final_max = models.PositiveIntegerField(default=8, help_text=_("second-stage rounds repeat until this many remain"))
+    max_per_unit = models.PositiveIntegerField(null=True, blank=True)
+    draw_by_rating = models.BooleanField(default=False)
+    preset = models.CharField(max_length=20, default="seed")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    seed = models.PositiveIntegerField(_("seed number"), null=True, blank=True)
+    withdrawn = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["tournament", "seed", "id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entry_once_per_tournament")]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+
+    def __str__(self) -> str:
+        return str(self.player)
+
+
+class Stage(models.Model):
+    class Kind(models.TextChoices):
+        GROUPS = "groups", _("group round robin")
+        KNOCKOUT = "knockout", _("best-of-N knockout")
+        ROUND_ROBIN = "round_robin", _("round robin")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("not drawn")
+        DRAWN = "drawn", _("drawn")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="stages")
+    order = models.PositiveIntegerField()
+    name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    draw_seed = models.BigIntegerField(null=True, blank=True, help_text=_("re-run the draw with this seed to check it"))
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.name}"
+
+
+class Group(models.Model):
+    """Players who play each other: a round-robin group, a best-of-N pair, or a playoff among tied players."""
+
+    class Kind(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("round robin")
+        BEST_OF = "best_of", _("best of N")
+        PLAYOFF = "playoff", _("playoff")
+
+    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="groups")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=50)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    games_per_pair = models.PositiveSmallIntegerField(default=2)
+    advance = models.PositiveSmallIntegerField(default=2, help_text=_("how many of this group go on"))
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="playoffs",
+                               help_text=_("the group whose tie this playoff decides"))
+    members = models.ManyToManyField(Entry, through="GroupMember", related_name="groups")
+
+    class Meta:
+        ordering = ["stage", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.stage.name} {self.name}"
+
+
+class GroupMember(models.Model):
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="memberships")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT)
+    position = models.PositiveSmallIntegerField(help_text=_("a, b, c, d … in the pairing order"))
+
+    class Meta:
+        ordering = ["group", "position"]
+        constraints = [models.UniqueConstraint(fields=["group", "entry"], name="member_once_per_group")]
+
+    def __str__(self) -> str:
+        return f"{self.group_id}:{self.position} {self.entry_id}"
+
+
+class Match(models.Model):
+    """Two entries in a group: a pairing of its round robin, a best-of-N, or a playoff; it owns its games."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting")
+        CALLED = "called", _("on a board")
+        FINISHED = "finished", _("finished")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="matches")
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="matches")
+    round = models.PositiveIntegerField(default=1)
+    order = models.PositiveIntegerField(default=0)
+    first = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
+    second = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
+    games_planned = models.PositiveSmallIntegerField(default=2, help_text=_("2: colours swapped; N: best of N"))
+    best_of = models.BooleanField(default=False)
+    sudden_death = models.BooleanField(default=True)
+    colour_toss = models.JSONField(default=dict, blank=True, help_text=_("猜先: who grabbed, the guess, the count"))
+    board = models.PositiveIntegerField(null=True, blank=True)
+    referee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    games = models.ManyToManyField(Game, through="MatchGame", related_name="matches")
+
+    class Meta:
+        ordering = ["group", "round", "order"]
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.CheckConstraint(condition=~Q(first=models.F("second")), name="match_two_entries"),
+            models.UniqueConstraint(fields=["tournament", "board"], condition=Q(status="called"),
+                                    name="board_one_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first} – {self.second}"
+
+
+class MatchGame(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="match_games")
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="match_game")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="match_game_number")]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} game {self.number}"
+
+
+class AuditLog(models.Model):
+    """Every organizer action, append-only."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="audit")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT)
+    action = models.CharField(max_length=40)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} {self.action}"
+
+
+class ArenaBout(models.Model):
+    """擂台赛: a challenger plays the table holder; the winner holds the table."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="arena")
+    holder = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    challenger = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.challenger_id} vs {self.holder_id}: {self.winner_id}"

@@ -1,0 +1,354 @@
+"""Tournament arithmetic with no database: group sizes, draws, round robins,
+best-of-N matches, standings, tie-breaks and playoffs.
+
+Players are any hashable keys (entry ids in the app). Everything random takes
+a ``random.Random`` built from a recorded seed, so a draw can be checked and
+re-run.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+Result = Literal["black", "white", "draw"]
+
+
+# -- the preliminary draw ---------------------------------------------------------
+
+
+def group_sizes(n: int) -> list[int]:
+    """Groups of 4; leftovers as in the seed: 1 → one group of 5, 2 → a best-of-three pair, 3 → a group of 3."""
+    if n < 2:
+        raise ValueError("a tournament needs at least two players")
+    fours, rest = divmod(n, 4)
+    if rest == 1:
+        return [4] * (fours - 1) + [5] if fours else [1]
+    if rest in (2, 3):
+        return [4] * fours + [rest]
+    return [4] * fours
+
+
+@dataclass(frozen=True)
+class Seat:
+    key: Hashable
+    unit: str = ""
+    rating: int | None = None
+
+
+def draw_groups(seats: Sequence[Seat], sizes: Sequence[int], rng: random.Random, *, by_rating: bool = False,
+                units_apart: bool = True) -> list[list[Hashable]]:
+    """Deal players into groups of the given sizes.
+
+    Random order, or snake order by rating (strongest spread over the
+    groups); then, where the numbers allow, swaps between groups of players
+    of the same position keep members of one unit apart.
+    """
+    if sum(sizes) != len(seats):
+        raise ValueError("the group sizes do not add up to the number of players")
+    order = list(seats)
+    rng.shuffle(order)
+    if by_rating:
+        order.sort(key=lambda s: -(s.rating if s.rating is not None else -10**9))
+    groups: list[list[Seat]] = [[] for _ in sizes]
+    row = 0
+    while order:
+        indexes = list(range(len(sizes)))
+        if row % 2 == 1:
+            indexes.reverse()
+        for g in indexes:
+            if order and len(groups[g]) < sizes[g]:
+                groups[g].append(order.pop(0))
+        row += 1
+    if units_apart:
+        _separate_units(groups, rng)
+    return [[s.key for s in group] for group in groups]
+
+
+def _clashes(group: list[Seat]) -> int:
+    units = [s.unit for s in group if s.unit]
+    return len(units) - len(set(units))
+
+
+def _separate_units(groups: list[list[Seat]], rng: random.Random, rounds: int = 50) -> None:
+    """Local search: swap two players of the same position when it lowers the number of unit clashes."""
+    for _ in range(rounds):
+        improved = False
+        for gi, group in enumerate(groups):
+            for pi, seat in enumerate(group):
+                if not seat.unit or sum(s.unit == seat.unit for s in group) < 2:
+                    continue
+                options = [(gj, pi) for gj in range(len(groups)) if gj != gi and pi < len(groups[gj])]
+                rng.shuffle(options)
+                for gj, pj in options:
+                    other = groups[gj][pj]
+                    before = _clashes(group) + _clashes(groups[gj])
+                    group[pi], groups[gj][pj] = other, seat
+                    if _clashes(group) + _clashes(groups[gj]) < before:
+                        improved = True
+                        break
+                    group[pi], groups[gj][pj] = seat, other
+        if not improved:
+            return
+
+
+# -- round robins -----------------------------------------------------------------
+
+
+def circle_rounds(players: Sequence[K]) -> list[list[tuple[K, K]]]:
+    """Rounds of a single round robin by the circle method; byes dropped.
+
+    For a, b, c, d: a–b, c–d; a–c, b–d; a–d, b–c (the seed's order). Within
+    a pair the player listed first in ``players`` is named first.
+    """
+    items: list[K | None] = list(players)
+    if len(items) % 2:
+        items.append(None)
+    index = {p: i for i, p in enumerate(players)}
+    fixed, ring = items[0], items[1:]
+    rounds = []
+    for _ in range(len(ring)):
+        pairs = [(fixed, ring[0])] + [(ring[i], ring[len(ring) - i]) for i in range(1, len(ring) // 2 + 1)]
+        named = []
+        for x, y in pairs:
+            if x is None or y is None:
+                continue
+            named.append((x, y) if index[x] < index[y] else (y, x))
+        rounds.append(named)
+        ring = ring[1:] + ring[:1]
+    return rounds
+
+
+def balanced_single_rounds(players: Sequence[K]) -> list[list[tuple[K, K]]]:
+    """A single round robin with black (the first of each pair) spread evenly: every player's
+    black and white counts differ by at most one.
+
+    The pairs are oriented along an Euler circuit of the complete graph (with
+    a dummy player when the count is even, so that every degree is even).
+    """
+    dummy = object()
+    nodes: list[object] = list(players) + ([dummy] if len(players) % 2 == 0 else [])
+    edges = {frozenset(e) for e in _all_pairs(nodes)}
+    adjacency: dict[object, set[object]] = {v: set() for v in nodes}
+    for e in edges:
+        x, y = tuple(e)
+        adjacency[x].add(y)
+        adjacency[y].add(x)
+    first_of: dict[frozenset[object], object] = {}
+    stack, circuit = [nodes[0]], []
+    while stack:
+        v = stack[-1]
+        if adjacency[v]:
+            w = adjacency[v].pop()
+            adjacency[w].discard(v)
+            first_of[frozenset((v, w))] = v
+            stack.append(w)
+        else:
+            circuit.append(stack.pop())
+    rounds = []
+    for pairs in circle_rounds(players):
+        rounds.append([(x, y) if first_of[frozenset((x, y))] is x else (y, x) for x, y in pairs])
+    return rounds
+
+
+def _all_pairs(nodes: list[object]) -> list[tuple[object, object]]:
+    return [(nodes[i], nodes[j]) for i in range(len(nodes)) for j in range(i + 1, len(nodes))]
+
+
+# -- best of N ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    wins: tuple[int, int]
+    draws: int
+    games: int
+    winner: int | None  # 0 or 1 (first or second player), None while undecided
+
+
+def best_of(results: Iterable[int | None], n: int = 3, sudden_death: bool = True) -> MatchScore:
+    """Score a best-of-``n`` from game winners (0, 1, or None for a draw).
+
+    A side with ``n // 2 + 1`` wins takes it; when ``n`` games leave it
+    undecided (draws), single games continue until one is won (sudden death),
+    or, without sudden death, the side with more wins takes it (None if level).
+    """
+    need = n // 2 + 1
+    wins = [0, 0]
+    draws = games = 0
+    winner: int | None = None
+    for r in results:
+        if winner is not None:
+            raise ValueError("a game was played after the match was decided")
+        games += 1
+        if r is None:
+            draws += 1
+        else:
+            wins[r] += 1
+        if wins[0] >= need or wins[1] >= need or games >= n and wins[0] != wins[1]:
+            winner = 0 if wins[0] > wins[1] else 1
+    return MatchScore((wins[0], wins[1]), draws, games, winner)
+
+
+# -- standings ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scoring:
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+
+
+@dataclass(frozen=True)
+class Played:
+    """One finished game between two players (black and white)."""
+
+    black: Hashable
+    white: Hashable
+    result: Result
+
+
+@dataclass
+class Row:
+    key: Hashable
+    played: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: int = 0
+    white_wins: int = 0
+    sb: int = 0  # Sonneborn-Berger, doubled to stay an integer with draw = half a win
+    tiebreaks: dict[str, int] = field(default_factory=dict)
+
+
+def table(players: Iterable[Hashable], games: Iterable[Played], scoring: Scoring = Scoring()) -> dict[Hashable, Row]:
+    rows = {p: Row(p) for p in players}
+    opponents: dict[Hashable, list[tuple[Hashable, str]]] = defaultdict(list)
+    for g in games:
+        if g.black not in rows or g.white not in rows:
+            continue
+        for me, other, colour in ((g.black, g.white, "black"), (g.white, g.black, "white")):
+            row = rows[me]
+            row.played += 1
+            if g.result == "draw":
+                row.draws += 1
+                row.points += scoring.draw
+                opponents[me].append((other, "draw"))
+            elif g.result == colour:
+                row.wins += 1
+                row.points += scoring.win
+                row.white_wins += colour == "white"
+                opponents[me].append((other, "win"))
+            else:
+                row.losses += 1
+                row.points += scoring.loss
+    for me, met in opponents.items():
+        rows[me].sb = sum(rows[o].points * (2 if how == "win" else 1) for o, how in met)
+    return rows
+
+
+TIEBREAKS = ("mini_league", "wins", "sonneborn_berger", "white_wins")
+
+
+def ranked_blocks(players: Sequence[Hashable], games: Sequence[Played], scoring: Scoring = Scoring(),
+                  tiebreaks: Sequence[str] = ()) -> list[list[Hashable]]:
+    """Players in order, as blocks of players still level (by points, then each tie-break in turn).
+
+    The mini-league is a table of the games among the tied players only, so a
+    cycle among three is judged by all their games, never by one pair.
+    """
+    rows = table(players, games, scoring)
+    blocks = _split(list(players), lambda p: rows[p].points)
+    for name in tiebreaks:
+        refined: list[list[Hashable]] = []
+        for block in blocks:
+            if len(block) == 1:
+                refined.append(block)
+                continue
+            if name == "mini_league":
+                mini = table(block, games, scoring)
+                refined += _split(block, lambda p, m=mini: m[p].points)  # type: ignore[misc]
+            elif name == "wins":
+                refined += _split(block, lambda p: rows[p].wins)
+            elif name == "sonneborn_berger":
+                refined += _split(block, lambda p: rows[p].sb)
+            elif name == "white_wins":
+                refined += _split(block, lambda p: rows[p].white_wins)
+            else:
+                raise ValueError(f"unknown tie-break {name!r}")
+        blocks = refined
+    return blocks
+
+
+def _split(block: list[Hashable], value: object) -> list[list[Hashable]]:
+    score = value  # a callable
+    ordered = sorted(block, key=lambda p: -score(p))  # type: ignore[operator]
+    out: list[list[Hashable]] = []
+    for p in ordered:
+        if out and score(out[-1][0]) == score(p):  # type: ignore[operator]
+            out[-1].append(p)
+        else:
+            out.append([p])
+    return out
+
+
+def straddling(blocks: Sequence[Sequence[Hashable]], cut: int) -> list[Hashable] | None:
+    """The block of level players that the cut (the number who advance) runs through, if any."""
+    place = 0
+    for block in blocks:
+        if place < cut < place + len(block):
+            return list(block)
+        place += len(block)
+    return None
+
+
+def places(blocks: Sequence[Sequence[Hashable]]) -> dict[Hashable, int]:
+    """Shared places: a block of level players shares its best place."""
+    out: dict[Hashable, int] = {}
+    place = 1
+    for block in blocks:
+        for p in block:
+            out[p] = place
+        place += len(block)
+    return out
+
+
+def apply_playoff(blocks: list[list[Hashable]], tied: Sequence[Hashable], playoff_blocks: Sequence[Sequence[Hashable]]
+                  ) -> list[list[Hashable]]:
+    """Replace the tied block by the order the playoff produced (its own blocks)."""
+    target = set(tied)
+    out: list[list[Hashable]] = []
+    for block in blocks:
+        if set(block) == target:
+            out += [list(b) for b in playoff_blocks]
+        else:
+            out.append(list(block))
+    return out
+
+
+# -- knockout pairing ----------------------------------------------------------------
+
+
+def knockout_pairs(players: Sequence[K], rng: random.Random) -> tuple[list[tuple[K, K]], list[K]]:
+    """Draw qualifiers into pairs; with an odd number the last three form a group (returned separately)."""
+    order = list(players)
+    rng.shuffle(order)
+    if len(order) % 2 == 1 and len(order) >= 3:
+        trio = order[-3:]
+        order = order[:-3]
+    else:
+        trio = []
+    return [(order[i], order[i + 1]) for i in range(0, len(order), 2)], trio
+
+
+def guess_colours(rng: random.Random) -> dict[str, int | str]:
+    """猜先 by lot: a grab of 1-20 stones and an odd/even guess; the right guess plays black."""
+    count = rng.randint(1, 20)
+    guess = rng.choice(["odd", "even"])
+    right = (count % 2 == 1) == (guess == "odd")
+    return {"grabber": rng.randint(0, 1), "count": count, "guess": guess, "guess_right": int(right)}

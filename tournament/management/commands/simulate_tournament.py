@@ -1,0 +1,28 @@
+"""``manage.py simulate_tournament --players 22 --preset seed --seed 7``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from tournament.simulate import format_tables, simulate
+
+
+class Command(BaseCommand):
+    help = "Run a whole tournament with random results through the real services and print every table."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--players", type=int, default=22)
+        parser.add_argument("--preset", default="seed")
+        parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--draws", type=float, default=0.15, help="share of drawn games")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        sim = simulate(players=options["players"], preset=options["preset"], seed=options["seed"],
+                       draw_share=options["draws"],
+                       on_stage=lambda report: self.stdout.write(format_tables(report)))
+        final = sim.stages[-1].tables[0]["rows"]
+        self.stdout.write("== Final ranking ==")
+        for row in final:  # type: ignore[attr-defined]
+            self.stdout.write(f"{row['rank']:>3}  {row['player']} ({row['unit']})  {row['points']} pts")

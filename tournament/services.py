@@ -1,0 +1,403 @@
+"""Organizer actions and the progress of matches, one function per transition.
+
+The format's arithmetic lives in :mod:`tournament.formats`; this module
+turns it into rows, inside transactions, and logs every organizer action.
+Standings are computed from the games (see :mod:`tournament.standings`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import receiver
+from django.utils.translation import gettext as _
+
+from games.enums import GameResult, GameStatus
+from games.models import Game, Player
+from games.services import GameError, game_create
+from games.signals import game_finished
+from tournament import formats
+from tournament.models import AuditLog, Entry, Group, GroupMember, Match, MatchGame, Stage, Tournament
+from tournament.standings import group_order, resolved
+
+
+class TournamentError(GameError):
+    """A refused organizer action (same shape as the games app's errors: code, message, status)."""
+
+
+def _audit(tournament: Tournament, action: str, actor: Any = None, **data: Any) -> None:
+    AuditLog.objects.create(tournament=tournament, actor=actor if getattr(actor, "pk", None) else None,
+                            action=action, data=data)
+
+
+PRESETS = {
+    # The seed (五子棋比赛规则及流程): free-style, no opening rule, quick play, results over the board.
+    "seed": {"rules": "freestyle", "protocol": "none", "forbidden_mode": "claim", "time_control": "quick",
+             "mode": "otb", "boards": 6},
+    "renju-rif": {"rules": "renju", "protocol": "rif", "forbidden_mode": "claim", "time_control": "rif-90+30",
+                  "mode": "otb", "boards": 6},
+}
+
+
+@transaction.atomic
+def tournament_create(*, name: str, preset: str = "seed", actor: Any = None, **fields: Any) -> Tournament:
+    """A tournament in a preset format; its first stage (the group draw) is ready to draw."""
+    if preset not in PRESETS:
+        raise TournamentError("bad_preset", _("Unknown preset %(name)s.") % {"name": preset})
+    tournament = Tournament.objects.create(name=name, preset=preset, **{**PRESETS[preset], **fields})
+    Stage.objects.create(tournament=tournament, order=1, name="初赛 Preliminary", kind=Stage.Kind.GROUPS)
+    _audit(tournament, "create", actor, preset=preset)
+    return tournament
+
+
+@transaction.atomic
+def register(*, tournament: Tournament, player: Player, seed: int | None = None, actor: Any = None) -> Entry:
+    """Enter a player; idempotent; refuses a unit over the tournament's limit or a started tournament."""
+    existing = Entry.objects.filter(tournament=tournament, player=player).first()
+    if existing is not None:
+        return existing
+    if tournament.stages.exclude(status=Stage.Status.PENDING).exists():
+        raise TournamentError("draw_made", _("Entries close when the first draw is made."), 409)
+    if tournament.max_per_unit and player.unit:
+        count = Entry.objects.filter(tournament=tournament, player__unit=player.unit).count()
+        if count >= tournament.max_per_unit:
+            raise TournamentError("unit_full", _("%(unit)s already has %(n)s entries, the most allowed.")
+                                  % {"unit": player.unit, "n": count})
+    entry = Entry.objects.create(tournament=tournament, player=player, seed=seed)
+    _audit(tournament, "register", actor, player=player.pk)
+    return entry
+
+
+@transaction.atomic
+def import_players(*, tournament: Tournament, text: str, actor: Any = None) -> list[Entry]:
+    """CSV rows ``name,unit,rating`` (a header row is optional); all or nothing."""
+    entries = []
+    for number, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+        if not row or not "".join(row).strip() or (number == 1 and row[0].strip().lower() in ("name", "姓名")):
+            continue
+        name = row[0].strip()
+        unit = row[1].strip() if len(row) > 1 else ""
+        rating_text = row[2].strip() if len(row) > 2 else ""
+        if not name:
+            raise TournamentError("bad_csv", _("Row %(n)s has no name.") % {"n": number})
+        try:
+            rating = int(rating_text) if rating_text else None
+        except ValueError:
+            raise TournamentError("bad_csv", _("Row %(n)s: the rating %(value)s is not a number.")
+                                  % {"n": number, "value": rating_text}) from None
+        player = Player.objects.filter(name=name, unit=unit).first() or Player.objects.create(
+            name=name, unit=unit, rating=rating)
+        entries.append(register(tournament=tournament, player=player, actor=actor))
+    return entries
+
+
+# -- draws ------------------------------------------------------------------------
+
+
+def _stage_for_update(stage_id: int) -> Stage:
+    return Stage.objects.select_for_update().select_related("tournament").get(pk=stage_id)
+
+
+@transaction.atomic
+def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> Stage:
+    """Draw a stage's groups and pairings from a recorded seed; idempotent once drawn."""
+    stage = _stage_for_update(stage.pk)
+    if stage.status != Stage.Status.PENDING:
+        return stage
+    tournament = stage.tournament
+    seed = seed if seed is not None else secrets.randbelow(2**31)
+    rng = random.Random(seed)
+    entries = _stage_entries(stage)
+    if stage.kind == Stage.Kind.GROUPS:
+        seats = [formats.Seat(e.pk, e.player.unit, e.player.rating) for e in entries]
+        groups = formats.draw_groups(seats, formats.group_sizes(len(seats)), rng, by_rating=tournament.draw_by_rating)
+        for number, keys in enumerate(groups, start=1):
+            if len(keys) == 2:
+                _make_group(stage, number, keys, Group.Kind.BEST_OF, advance=1, games=3)
+            else:
+                _make_group(stage, number, keys, Group.Kind.ROUND_ROBIN, advance=2, games=2)
+    elif stage.kind == Stage.Kind.KNOCKOUT:
+        pairs, trio = formats.knockout_pairs([e.pk for e in entries], rng)
+        for number, pair in enumerate(pairs, start=1):
+            _make_group(stage, number, list(pair), Group.Kind.BEST_OF, advance=1, games=3)
+        if trio:
+            _make_group(stage, len(pairs) + 1, trio, Group.Kind.ROUND_ROBIN, advance=1, games=2)
+    else:
+        _make_group(stage, 1, [e.pk for e in entries], Group.Kind.ROUND_ROBIN, advance=len(entries), games=2)
+    stage.status = Stage.Status.DRAWN
+    stage.draw_seed = seed
+    stage.save(update_fields=["status", "draw_seed"])
+    _audit(tournament, "draw", actor, stage=stage.pk, seed=seed)
+    return stage
+
+
+def _stage_entries(stage: Stage) -> list[Entry]:
+    ids = stage.options.get("entries")
+    entries = Entry.objects.filter(tournament=stage.tournament, withdrawn=False).select_related("player")
+    if ids is not None:
+        entries = entries.filter(pk__in=ids)
+    found = list(entries.order_by("seed", "pk"))
+    if len(found) < 2:
+        raise TournamentError("too_few", _("A stage needs at least two players."))
+    return found
+
+
+def _make_group(stage: Stage, number: int, keys: list[Any], kind: str, *, advance: int, games: int,
+                parent: Group | None = None) -> Group:
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    name = letters[(number - 1) % 26] + (str((number - 1) // 26) if number > 26 else "")
+    if kind == Group.Kind.PLAYOFF and parent is not None:
+        name = f"{parent.name} playoff {number}"
+    group = Group.objects.create(stage=stage, number=number, name=name, kind=kind, games_per_pair=games,
+                                 advance=advance, parent=parent)
+    GroupMember.objects.bulk_create([GroupMember(group=group, entry_id=k, position=i) for i, k in enumerate(keys)])
+    tournament_id = stage.tournament_id
+    if kind == Group.Kind.BEST_OF or (kind == Group.Kind.PLAYOFF and len(keys) == 2):
+        best = games if kind == Group.Kind.BEST_OF else 1
+        Match.objects.create(tournament_id=tournament_id, group=group, first_id=keys[0], second_id=keys[1],
+                             games_planned=best, best_of=True)
+        return group
+    single = kind == Group.Kind.PLAYOFF
+    rounds = formats.balanced_single_rounds(keys) if single else formats.circle_rounds(keys)
+    Match.objects.bulk_create([
+        Match(tournament_id=tournament_id, group=group, round=r, order=o, first_id=a, second_id=b,
+              games_planned=1 if single else games)
+        for r, pairs in enumerate(rounds, start=1) for o, (a, b) in enumerate(pairs)])
+    return group
+
+
+@transaction.atomic
+def undo_draw(*, stage: Stage, actor: Any = None) -> Stage:
+    """Take a draw back until the stage starts (nothing has been played)."""
+    stage = _stage_for_update(stage.pk)
+    if stage.status != Stage.Status.DRAWN:
+        raise TournamentError("stage_started", _("A draw can be undone only before the stage starts."), 409)
+    Match.objects.filter(group__stage=stage).delete()
+    GroupMember.objects.filter(group__stage=stage).delete()
+    Group.objects.filter(stage=stage).delete()
+    stage.status, stage.draw_seed = Stage.Status.PENDING, None
+    stage.save(update_fields=["status", "draw_seed"])
+    _audit(stage.tournament, "undo_draw", actor, stage=stage.pk)
+    return stage
+
+
+@transaction.atomic
+def swap_players(*, stage: Stage, first: Entry, second: Entry, actor: Any = None) -> None:
+    """Exchange two players between groups before the stage starts."""
+    stage = _stage_for_update(stage.pk)
+    if stage.status != Stage.Status.DRAWN:
+        raise TournamentError("stage_started", _("Players can be swapped only before the stage starts."), 409)
+    a = GroupMember.objects.get(group__stage=stage, entry=first)
+    b = GroupMember.objects.get(group__stage=stage, entry=second)
+    if a.group_id == b.group_id:
+        raise TournamentError("same_group", _("Both players are in the same group."))
+    for member, old, new in ((a, first, second), (b, second, first)):
+        Match.objects.filter(group_id=member.group_id, first=old).update(first=new)
+        Match.objects.filter(group_id=member.group_id, second=old).update(second=new)
+    GroupMember.objects.filter(pk=a.pk).update(entry=second)
+    GroupMember.objects.filter(pk=b.pk).update(entry=first)
+    _audit(stage.tournament, "swap", actor, stage=stage.pk, entries=[first.pk, second.pk])
+
+
+@transaction.atomic
+def publish(*, tournament: Tournament, actor: Any = None) -> Tournament:
+    if tournament.status == Tournament.Status.DRAFT:
+        Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.PUBLISHED)
+        _audit(tournament, "publish", actor)
+    tournament.refresh_from_db()
+    return tournament
+
+
+@transaction.atomic
+def start_stage(*, stage: Stage, actor: Any = None) -> Stage:
+    """Start a drawn stage and call the first matches to the boards; idempotent."""
+    stage = _stage_for_update(stage.pk)
+    if stage.status == Stage.Status.PENDING:
+        raise TournamentError("not_drawn", _("Draw the stage before starting it."), 409)
+    if stage.status == Stage.Status.DRAWN:
+        stage.status = Stage.Status.RUNNING
+        stage.save(update_fields=["status"])
+        Tournament.objects.filter(pk=stage.tournament_id).exclude(status=Tournament.Status.FINISHED).update(
+            status=Tournament.Status.RUNNING)
+        _audit(stage.tournament, "start_stage", actor, stage=stage.pk)
+        call_matches(tournament=stage.tournament)
+    return stage
+
+
+# -- boards and games -------------------------------------------------------------
+
+
+def call_matches(*, tournament: Tournament) -> list[Match]:
+    """Fill every free board with the next ready match (both players free, earlier rounds first)."""
+    Tournament.objects.select_for_update().filter(pk=tournament.pk).first()  # one caller at a time
+    busy = list(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED)
+                .values_list("board", "first_id", "second_id"))
+    boards_used = {b for b, _, _ in busy}
+    playing = {e for _, a, b in busy for e in (a, b)}
+    free_boards = [b for b in range(1, tournament.boards + 1) if b not in boards_used]
+    if not free_boards:
+        return []
+    called = []
+    waiting = (Match.objects.filter(tournament=tournament, status=Match.Status.PENDING,
+                                    group__stage__status=Stage.Status.RUNNING)
+               .select_related("group__stage").order_by("group__stage__order", "round", "group__number", "order"))
+    for match in waiting:
+        if not free_boards:
+            break
+        if match.first_id in playing or match.second_id in playing:
+            continue
+        match.board = free_boards.pop(0)
+        match.status = Match.Status.CALLED
+        match.save(update_fields=["board", "status"])
+        playing |= {match.first_id, match.second_id}
+        _next_game(match, tournament)
+        called.append(match)
+    return called
+
+
+def _next_game(match: Match, tournament: Tournament) -> Game:
+    """The match's next game on its board, with colours: swapped pairs, or 猜先 then alternating."""
+    number = match.match_games.count() + 1
+    first, second = match.first, match.second
+    # Lots are drawn from the stage's recorded seed and the match's place in the draw, so they can be re-run.
+    lot = f"{match.group.stage.draw_seed}-{match.group.number}-{match.group.parent_id or 0}-{match.round}-{match.order}"
+    if match.best_of:
+        if not match.colour_toss:
+            toss = formats.guess_colours(random.Random(lot))
+            guesser = 1 - int(toss["grabber"])
+            toss["black"] = guesser if toss["guess_right"] else int(toss["grabber"])
+            toss["seed"] = lot
+            match.colour_toss = toss
+            match.save(update_fields=["colour_toss"])
+        first_black = int(match.colour_toss["black"]) == 0
+        black_first = first_black if number % 2 == 1 else not first_black
+    else:
+        black_first = number % 2 == 1
+    black, white = (first, second) if black_first else (second, first)
+    game = game_create(player_one=black.player, player_two=white.player, rules=tournament.rules,
+                       protocol=tournament.protocol, protocol_options=tournament.protocol_options,
+                       forbidden_mode=tournament.forbidden_mode, mode=tournament.mode,
+                       time_control=tournament.time_control or None, board_number=match.board, interface="system")
+    referees = list(tournament.referees.order_by("pk").values_list("pk", flat=True))
+    if referees:
+        if match.referee_id is None:  # by lot, recorded on the match
+            match.referee_id = random.Random(f"referee-{lot}").choice(referees)
+            match.save(update_fields=["referee"])
+        game.referees.add(match.referee_id)
+    MatchGame.objects.create(match=match, game=game, number=number)
+    return game
+
+
+def _winner_index(game: Game, match: Match) -> int | None:
+    if game.result == GameResult.DRAW:
+        return None
+    winner = game.black_id if game.result == GameResult.BLACK else game.white_id
+    return 0 if winner == match.first.player_id else 1
+
+
+@receiver(game_finished)
+def _on_game_finished(sender: Any, game: Game, **_: Any) -> None:
+    link = MatchGame.objects.filter(game=game).select_related("match").first()
+    if link is not None:
+        match_progress(match=link.match)
+
+
+def match_progress(*, match: Match) -> Match:
+    """After a game: the match's next game on the same board, or the match's end, and the next call."""
+    match = Match.objects.select_for_update().select_related("first", "second", "group__stage").get(pk=match.pk)
+    games = [mg.game for mg in match.match_games.select_related("game").order_by("number")]
+    if any(g.status != GameStatus.FINISHED for g in games):
+        return match
+    tournament = Tournament.objects.get(pk=match.tournament_id)
+    if match.best_of:
+        score = formats.best_of([_winner_index(g, match) for g in games], match.games_planned, match.sudden_death)
+        done, winner = score.winner is not None, score.winner
+    else:
+        done, winner = len(games) >= match.games_planned, None
+    if not done:
+        if match.status == Match.Status.CALLED:
+            _next_game(match, tournament)
+        return match
+    if match.status != Match.Status.FINISHED:
+        match.status = Match.Status.FINISHED
+        match.winner = None if winner is None else (match.first if winner == 0 else match.second)
+        match.save(update_fields=["status", "winner"])
+        group_progress(group=match.group)
+        call_matches(tournament=tournament)
+    return match
+
+
+def group_progress(*, group: Group) -> None:
+    """When a group's matches are all played: playoffs for ties that decide something."""
+    if group.matches.exclude(status=Match.Status.FINISHED).exists():
+        return
+    root = group
+    while root.parent_id is not None:
+        root = root.parent  # type: ignore[assignment]
+    create_playoffs(group=root)
+
+
+@transaction.atomic
+def create_playoffs(*, group: Group, actor: Any = None) -> list[Group]:
+    """Playoff groups for every tie in ``group`` that straddles a cut and has no playoff yet; idempotent."""
+    tournament = group.stage.tournament
+    order = group_order(group)  # with computed tie-breaks, only ties they cannot split are played off
+    if order.unplayed:
+        return []
+    created = []
+    for tied in order.undecided:
+        number = group.playoffs.count() + Group.objects.filter(parent__parent=group).count() + 1
+        parent = order.playoff_parent.get(frozenset(tied), group)
+        playoff = _make_group(group.stage, number, list(tied), Group.Kind.PLAYOFF, advance=0, games=1,
+                              parent=parent)
+        _audit(tournament, "create_playoff", actor, group=group.pk, players=list(tied), playoff=playoff.pk)
+        created.append(playoff)
+    if created:
+        call_matches(tournament=tournament)
+    return created
+
+
+# -- advancing --------------------------------------------------------------------
+
+
+@transaction.atomic
+def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
+    """Close a finished stage and open the next: more best-of-three rounds until few enough remain, then the final.
+
+    Refused while a match or a playoff is unfinished. Returns the next stage
+    (None after the final, which finishes the tournament). Idempotent.
+    """
+    stage = _stage_for_update(stage.pk)
+    tournament = stage.tournament
+    following = Stage.objects.filter(tournament=tournament, order=stage.order + 1).first()
+    if stage.status == Stage.Status.FINISHED:
+        return following
+    if stage.status != Stage.Status.RUNNING:
+        raise TournamentError("not_running", _("The stage has not started."), 409)
+    qualifiers: list[int] = []
+    for group in stage.groups.filter(parent__isnull=True):
+        order = group_order(group)
+        if order.unplayed or order.pending or order.undecided:
+            raise TournamentError("undecided", _("Group %(name)s is not decided yet (matches or playoffs to play).")
+                                  % {"name": group.name}, 409)
+        qualifiers += resolved(order)[: group.advance] if stage.kind != Stage.Kind.ROUND_ROBIN else []
+    stage.status = Stage.Status.FINISHED
+    stage.save(update_fields=["status"])
+    _audit(tournament, "advance", actor, stage=stage.pk, qualifiers=qualifiers)
+    if stage.kind == Stage.Kind.ROUND_ROBIN:
+        Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+        _audit(tournament, "finish", actor)
+        return None
+    first_knockout = stage.kind == Stage.Kind.GROUPS and len(qualifiers) >= 4  # the seed always has a 复赛
+    if first_knockout or len(qualifiers) > tournament.final_max:
+        kind, name = Stage.Kind.KNOCKOUT, f"复赛 Round {stage.order}"
+    else:
+        kind, name = Stage.Kind.ROUND_ROBIN, "决赛 Final"
+    return Stage.objects.create(tournament=tournament, order=stage.order + 1, name=name, kind=kind,
+                                options={"entries": qualifiers})
+

@@ -1,0 +1,90 @@
+"""Run a whole tournament through the real services with random results.
+
+Deterministic for a given seed: the draws take their seeds from one RNG and
+the results come from it too. Used by ``manage.py simulate_tournament``,
+``bench/tournament.py`` and the end-to-end tests.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from games.enums import GameStatus
+from games.models import Game, Player
+from games.services import game_confirm_result, game_report_result
+from tournament import services
+from tournament.models import Stage, Tournament
+from tournament.standings import stage_standings
+
+UNITS = ["一中", "二中", "实验中学", "外国语学校", "师大附中", "棋院", "少年宫", "科技大学"]
+
+
+@dataclass
+class StageReport:
+    stage: Stage
+    tables: list[dict[str, object]]
+    seconds: float = 0.0
+
+
+@dataclass
+class Simulation:
+    tournament: Tournament
+    stages: list[StageReport] = field(default_factory=list)
+
+
+def simulate(*, players: int = 22, preset: str = "seed", seed: int = 7, draw_share: float = 0.15,
+             boards: int | None = None, on_stage: Callable[[StageReport], None] | None = None) -> Simulation:
+    import time
+
+    rng = random.Random(seed)
+    tournament = services.tournament_create(name=f"模拟赛 Simulated ({players} players, seed {seed})",
+                                            preset=preset, boards=boards or max(6, players // 8))
+    entrants = Player.objects.bulk_create([
+        Player(name=f"棋手{n:04d}", unit=rng.choice(UNITS), rating=rng.randint(1200, 2400))
+        for n in range(1, players + 1)])
+    for player in entrants:
+        services.register(tournament=tournament, player=player)
+    services.publish(tournament=tournament)
+    result = Simulation(tournament)
+    stage: Stage | None = tournament.stages.get(order=1)
+    while stage is not None:
+        started = time.perf_counter()
+        services.draw_stage(stage=stage, seed=rng.randrange(2**31))
+        services.start_stage(stage=stage)
+        _play_out(tournament, rng, draw_share)
+        report = StageReport(stage, stage_standings(stage))
+        stage = services.advance(stage=stage)
+        report.seconds = time.perf_counter() - started
+        result.stages.append(report)
+        if on_stage:
+            on_stage(report)
+    tournament.refresh_from_db()
+    return result
+
+
+def _play_out(tournament: Tournament, rng: random.Random, draw_share: float) -> None:
+    """Report and confirm a result for every game on a board until none is left."""
+    while True:
+        games = list(Game.objects.filter(match_game__match__tournament=tournament, status__in=GameStatus.active())
+                     .select_related("black", "white").order_by("pk"))
+        if not games:
+            return
+        for game in games:
+            if rng.random() < draw_share:
+                result, reason = "draw", "agreement"
+            else:
+                result, reason = rng.choice(["black", "white"]), "five"
+            game_report_result(game_id=game.pk, reporter=game.black, result=result, reason=reason)
+            game_confirm_result(game_id=game.pk, player=game.white)
+
+
+def format_tables(report: StageReport) -> str:
+    lines = [f"== {report.stage.name} =="]
+    for table in report.tables:
+        lines.append(f"-- {table['name']} ({table['kind']}, {table['advance']} advance)")
+        for row in table["rows"]:  # type: ignore[attr-defined]
+            lines.append(f"{row['rank']:>3}  {row['player']:<10} {row['unit']:<6} P{row['played']:>2} "
+                         f"W{row['wins']} D{row['draws']} L{row['losses']}  {row['points']:>2} pts  {row['state']}")
+    return "\n".join(lines)

@@ -1,0 +1,181 @@
+"""The seed's format through the services: draws, boards, playoffs, advancement, the 22-player scenario."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Game, Player
+from games.services import game_confirm_result, game_report_result
+from tournament import services
+from tournament.models import AuditLog, Group, Match, Stage
+from tournament.simulate import simulate
+from tournament.standings import stage_standings
+
+pytestmark = pytest.mark.django_db
+
+
+def checked_call_matches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Wrap call_matches so every call checks the boards: none double-booked, never more than B, nobody twice."""
+    original = services.call_matches
+    peaks: list[int] = []
+
+    def checked(*, tournament: Any) -> Any:
+        called = original(tournament=tournament)
+        busy = list(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED))
+        boards = [m.board for m in busy]
+        players = [e for m in busy for e in (m.first_id, m.second_id)]
+        assert len(boards) == len(set(boards)) <= tournament.boards
+        assert all(1 <= b <= tournament.boards for b in boards)
+        assert len(players) == len(set(players))
+        peaks.append(len(busy))
+        return called
+
+    monkeypatch.setattr(services, "call_matches", checked)
+    return peaks
+
+
+def test_the_22_player_seed_scenario_end_to_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    peaks = checked_call_matches(monkeypatch)
+
+    sim = simulate(players=22, seed=7)
+
+    shapes = [[(t["kind"], len(t["rows"])) for t in report.tables] for report in sim.stages]
+    assert shapes[0] == [("round_robin", 4)] * 5 + [("best_of", 2)]
+    assert shapes[1] == [("best_of", 2)] * 4 + [("round_robin", 3)]
+    assert shapes[2] == [("round_robin", 5)]
+    qualified = [sum(r["state"] == "qualified" for r in t["rows"]) for t in sim.stages[0].tables]
+    assert qualified == [2, 2, 2, 2, 2, 1]
+    assert sim.tournament.status == "finished"
+    assert max(peaks) == 6  # the seed's six boards were all in use at some point
+    assert Group.objects.filter(kind=Group.Kind.PLAYOFF, stage__tournament=sim.tournament).exists()
+
+
+def test_simulation_is_deterministic_for_a_seed() -> None:
+    def ranking(seed: int) -> list[tuple[str, int]]:
+        sim = simulate(players=9, seed=seed)
+        return [(r["player"], r["points"]) for r in sim.stages[-1].tables[0]["rows"]]  # type: ignore[index]
+
+    assert ranking(3) == ranking(3)
+
+
+def finish(game: Game, result: str) -> None:
+    reason = "agreement" if result == "draw" else "five"
+    game_report_result(game_id=game.pk, reporter=game.black, result=result, reason=reason)
+    game_confirm_result(game_id=game.pk, player=game.white)
+
+
+def play_group(group: Group, winner_of: dict[frozenset[str], str | None]) -> None:
+    """Play every game of a group: ``winner_of[{x, y}]`` wins each game between them (None: draws)."""
+    while True:
+        pending = Game.objects.filter(match_game__match__group=group, status__in=["opening", "playing"])
+        if not pending:
+            return
+        for game in pending:
+            pair = frozenset({game.black.name, game.white.name})
+            won = winner_of[pair]
+            finish(game, "draw" if won is None else ("black" if game.black.name == won else "white"))
+
+
+def test_three_way_cycle_at_the_cut_is_played_off_until_decided() -> None:
+    tournament = services.tournament_create(name="cycle", boards=6)
+    names = ["a", "b", "c", "d"]
+    for name in names:
+        services.register(tournament=tournament, player=Player.objects.create(name=name))
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=1)
+    services.start_stage(stage=stage)
+    group = stage.groups.get()
+    members = {m.entry.player.name: m.entry for m in group.memberships.select_related("entry__player")}
+    # a beats everyone; b > c > d > b is a cycle: b, c, d level on 4 points for one place.
+    beats = {frozenset(p): w for p, w in [(("a", "b"), "a"), (("a", "c"), "a"), (("a", "d"), "a"),
+                                         (("b", "c"), "b"), (("c", "d"), "c"), (("b", "d"), "d")]}
+    play_group(group, beats)
+
+    playoff = group.playoffs.get()
+    assert {m.entry.player.name for m in playoff.memberships.all()} == {"b", "c", "d"}
+    assert playoff.matches.count() == 3 and set(playoff.matches.values_list("games_planned", flat=True)) == {1}
+    with pytest.raises(services.TournamentError) as info:
+        services.advance(stage=stage)
+    assert info.value.code == "undecided"
+    rows = {r["player"]: r["state"] for r in stage_standings(stage)[0]["rows"]}
+    assert rows == {"a": "", "b": "playoff pending", "c": "playoff pending", "d": "playoff pending"}
+
+    play_group(playoff, beats)  # the same cycle again: still level, a second playoff
+    second = playoff.playoffs.get()
+    play_group(second, {**beats, frozenset({"b", "d"}): "b"})  # now b wins both
+
+    following = services.advance(stage=stage)
+    assert following is not None
+    assert sorted(Stage.objects.get(pk=following.pk).options["entries"]) == sorted(
+        [members["a"].pk, members["b"].pk])
+    assert AuditLog.objects.filter(tournament=tournament, action="create_playoff").count() == 2
+
+
+def test_ties_that_decide_nothing_share_the_place_without_a_playoff() -> None:
+    tournament = services.tournament_create(name="share", boards=6)
+    for name in "abcd":
+        services.register(tournament=tournament, player=Player.objects.create(name=name))
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=1)
+    services.start_stage(stage=stage)
+    group = stage.groups.get()
+    # a and b draw each other and beat c and d; c and d draw: a, b level at the top (both advance).
+    results = {frozenset(p): w for p, w in [(("a", "b"), None), (("c", "d"), None), (("a", "c"), "a"),
+                                           (("a", "d"), "a"), (("b", "c"), "b"), (("b", "d"), "b")]}
+    play_group(group, results)
+
+    table = stage_standings(stage)[0]["rows"]
+    assert [(r["player"] in "ab", r["rank"], r["state"]) for r in table][:2] == [
+        (True, 1, "qualified"), (True, 1, "qualified")]
+    assert not group.playoffs.exists()
+
+
+def test_draw_is_recorded_can_be_undone_and_players_swapped_before_the_start() -> None:
+    tournament = services.tournament_create(name="draw", boards=2)
+    for n in range(8):
+        services.register(tournament=tournament, player=Player.objects.create(name=f"p{n}", unit=f"u{n % 2}"))
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=42)
+    first = [list(g.memberships.values_list("entry_id", flat=True)) for g in stage.groups.all()]
+    services.undo_draw(stage=stage)
+    services.draw_stage(stage=stage, seed=42)
+    again = [list(g.memberships.values_list("entry_id", flat=True)) for g in stage.groups.all()]
+    assert first == again
+
+    a, b = again[0][0], again[1][0]
+    services.swap_players(stage=stage, first=stage.groups.first().memberships.first().entry,  # type: ignore[union-attr]
+                          second=stage.groups.last().memberships.first().entry)  # type: ignore[union-attr]
+    swapped = [list(g.memberships.values_list("entry_id", flat=True)) for g in stage.groups.all()]
+    assert swapped[0][0] == b and swapped[1][0] == a
+    assert not Match.objects.filter(group=stage.groups.first(), first_id=a).exists()
+    services.start_stage(stage=stage)
+    with pytest.raises(services.TournamentError):
+        services.undo_draw(stage=stage)
+
+
+def test_unit_limit_and_csv_import() -> None:
+    tournament = services.tournament_create(name="csv", max_per_unit=2)
+
+    entries = services.import_players(tournament=tournament, text="name,unit,rating\n张三,一中,1500\n李四,一中,\n")
+    assert [e.player.name for e in entries] == ["张三", "李四"]
+    with pytest.raises(services.TournamentError) as info:
+        services.import_players(tournament=tournament, text="王五,一中,1600\n")
+    assert info.value.code == "unit_full"
+    with pytest.raises(services.TournamentError) as bad:
+        services.import_players(tournament=tournament, text="赵六,二中,strong\n")
+    assert bad.value.code == "bad_csv" and tournament.entries.count() == 2
+
+
+@pytest.mark.parametrize("players", [8, 40])
+def test_standings_use_a_constant_number_of_queries(players: int) -> None:
+    sim = simulate(players=players, seed=1)
+    stage = sim.stages[0].stage
+
+    with CaptureQueriesContext(connection) as queries:
+        stage_standings(stage)
+
+    assert len(queries) == 5
