@@ -40,6 +40,7 @@ typecheck: install
 
 bench: install
 	$(PY) bench/engine.py
+	$(PY) bench/tournament.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .hypothesis

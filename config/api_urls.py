@@ -6,9 +6,11 @@ from rest_framework.routers import DefaultRouter
 
 from config.api import WhoAmIView
 from games.api import GameViewSet
+from tournament.api import TournamentViewSet
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
+router.register("tournaments", TournamentViewSet, basename="tournament")
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),

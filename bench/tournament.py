@@ -1,0 +1,70 @@
+"""Benchmark: simulate the seed format for 22, 300 and 2000 players through the real services.
+
+Runs on a throw-away SQLite database in a temporary directory (migrated at
+start), so it never touches your data. For each size it prints the wall time
+per stage, then the number of queries one standings request makes and its
+time, for the largest stage of the run (the preliminary groups). The query
+count must not grow with the number of players.
+
+Last line: ``tournament: players=2000 simulate_s=… standings_queries=… standings_ms=…``.
+Run: ``make bench`` or ``.venv/bin/python bench/tournament.py [--players 22 300 2000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[22, 300, 2000])
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="gomoku-bench-"))
+    os.environ["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ["CLOCK_ETA_TASKS"] = "false"
+
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournament.simulate import simulate
+    from tournament.standings import stage_standings
+
+    call_command("migrate", verbosity=0)
+    line = ""
+    for players in args.players:
+        started = time.perf_counter()
+        sim = simulate(players=players, seed=args.seed,
+                       on_stage=lambda r, n=players: print(f"  players={n} stage={r.stage.name!r} "
+                                                           f"groups={len(r.tables)} seconds={r.seconds:.2f}",
+                                                           flush=True))
+        total = time.perf_counter() - started
+        stage = sim.stages[0].stage
+        timings = []
+        for _ in range(5):
+            with CaptureQueriesContext(connection) as queries:
+                t0 = time.perf_counter()
+                stage_standings(stage)
+                timings.append((time.perf_counter() - t0) * 1000)
+        line = (f"tournament: players={players} simulate_s={total:.1f} standings_queries={len(queries)} "
+                f"standings_ms={statistics.median(timings):.1f}")
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

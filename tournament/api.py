@@ -1,0 +1,176 @@
+"""The tournament API: public reads (tournaments, stages, standings, schedule) and organizer actions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.access import require_organizer
+from games.models import Player
+from tournament import services
+from tournament.models import Match, Stage, Tournament
+from tournament.standings import stage_standings
+
+
+class StageSerializer(serializers.ModelSerializer[Stage]):
+    class Meta:
+        model = Stage
+        fields = ["id", "order", "name", "kind", "status", "draw_seed", "options"]
+
+
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+    stages = StageSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "name", "start_date", "end_date", "venue", "boards", "rules", "protocol", "forbidden_mode",
+                  "time_control", "mode", "win_points", "draw_points", "loss_points", "tiebreak", "status", "preset",
+                  "stages"]
+        read_only_fields = ["status", "stages"]
+
+
+class MatchSerializer(serializers.ModelSerializer[Match]):
+    first = serializers.CharField(source="first.player.name")
+    second = serializers.CharField(source="second.player.name")
+    games = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = ["id", "group", "round", "order", "first", "second", "board", "status", "winner", "best_of",
+                  "colour_toss", "games"]
+
+    def get_games(self, match: Match) -> list[int]:
+        return [mg.game_id for mg in match.match_games.all()]
+
+
+class TournamentCreateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=200)
+    preset = serializers.ChoiceField(choices=list(services.PRESETS), default="seed")
+    boards = serializers.IntegerField(min_value=1, max_value=500, required=False)
+
+
+class EntryRegisterSerializer(serializers.Serializer[Any]):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    name = serializers.CharField(max_length=100, required=False)
+    unit = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    rating = serializers.IntegerField(required=False, allow_null=True)
+
+
+class CsvSerializer(serializers.Serializer[Any]):
+    csv = serializers.CharField(max_length=200_000, help_text="rows of name,unit,rating")
+
+
+class StageActionSerializer(serializers.Serializer[Any]):
+    stage = serializers.IntegerField(help_text="the stage's id")
+    seed = serializers.IntegerField(required=False, help_text="draw: re-run a recorded draw")
+
+
+class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
+    """Tournaments: anyone reads; organizers create and run them."""
+
+    serializer_class = TournamentSerializer
+    queryset = Tournament.objects.prefetch_related("stages").order_by("-id")
+
+    def _input(self, cls: type[serializers.Serializer[Any]]) -> dict[str, Any]:
+        serializer = cls(data=self.request.data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+    @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer})
+    def create(self, request: Request) -> Response:
+        require_organizer(request.user)
+        data = self._input(TournamentCreateSerializer)
+        tournament = services.tournament_create(actor=request.user, **data)
+        return Response(TournamentSerializer(tournament).data, status=201)
+
+    @extend_schema(responses={200: dict})
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, pk: str) -> Response:
+        """Every stage's groups with rank, player, unit, W/D/L, points, tie-breaks and state."""
+        tournament = self.get_object()
+        return Response([{"stage": s.pk, "name": s.name, "kind": s.kind, "status": s.status,
+                          "groups": stage_standings(s)}
+                         for s in tournament.stages.exclude(status=Stage.Status.PENDING)])
+
+    @extend_schema(responses=MatchSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def schedule(self, request: Request, pk: str) -> Response:
+        """Matches on the boards now, then the ones waiting, in calling order."""
+        tournament = self.get_object()
+        matches = (Match.objects.filter(tournament=tournament).exclude(status=Match.Status.FINISHED)
+                   .select_related("first__player", "second__player").prefetch_related("match_games")
+                   .order_by("-status", "board", "group__stage__order", "round", "group__number", "order")[:200])
+        return Response(MatchSerializer(matches, many=True).data)
+
+    @extend_schema(request=EntryRegisterSerializer, responses={201: dict})
+    @action(detail=True, methods=["post"])
+    def register(self, request: Request, pk: str) -> Response:
+        require_organizer(request.user)
+        tournament = self.get_object()
+        data = self._input(EntryRegisterSerializer)
+        player = data.get("player")
+        if player is None:
+            if not data.get("name"):
+                raise serializers.ValidationError({"name": "Give a player id or a name."})
+            player = Player.objects.create(name=data["name"], unit=data["unit"], rating=data.get("rating"))
+        entry = services.register(tournament=tournament, player=player, actor=request.user)
+        return Response({"entry": entry.pk, "player": player.pk}, status=201)
+
+    @extend_schema(request=CsvSerializer, responses={201: dict})
+    @action(detail=True, methods=["post"], url_path="import-players")
+    def import_players(self, request: Request, pk: str) -> Response:
+        require_organizer(request.user)
+        entries = services.import_players(tournament=self.get_object(), text=self._input(CsvSerializer)["csv"],
+                                          actor=request.user)
+        return Response({"entries": [e.pk for e in entries]}, status=201)
+
+    def _stage(self, tournament: Tournament, data: dict[str, Any]) -> Stage:
+        stage = tournament.stages.filter(pk=data["stage"]).first()
+        if stage is None:
+            raise services.TournamentError("no_stage", "There is no such stage in this tournament.", 404)
+        return stage
+
+    @extend_schema(request=None, responses=TournamentSerializer)
+    @action(detail=True, methods=["post"])
+    def publish(self, request: Request, pk: str) -> Response:
+        require_organizer(request.user)
+        return Response(TournamentSerializer(services.publish(tournament=self.get_object(),
+                                                              actor=request.user)).data)
+
+    @extend_schema(request=StageActionSerializer, responses=StageSerializer)
+    @action(detail=True, methods=["post"])
+    def draw(self, request: Request, pk: str) -> Response:
+        require_organizer(request.user)
+        data = self._input(StageActionSerializer)
+        stage = services.draw_stage(stage=self._stage(self.get_object(), data), seed=data.get("seed"),
+                                    actor=request.user)
+        return Response(StageSerializer(stage).data)
+
+    @extend_schema(request=StageActionSerializer, responses=StageSerializer)
+    @action(detail=True, methods=["post"], url_path="undo-draw")
+    def undo_draw(self, request: Request, pk: str) -> Response:
+        require_organizer(request.user)
+        stage = services.undo_draw(stage=self._stage(self.get_object(), self._input(StageActionSerializer)),
+                                   actor=request.user)
+        return Response(StageSerializer(stage).data)
+
+    @extend_schema(request=StageActionSerializer, responses=StageSerializer)
+    @action(detail=True, methods=["post"], url_path="start-stage")
+    def start_stage(self, request: Request, pk: str) -> Response:
+        require_organizer(request.user)
+        stage = services.start_stage(stage=self._stage(self.get_object(), self._input(StageActionSerializer)),
+                                     actor=request.user)
+        return Response(StageSerializer(stage).data)
+
+    @extend_schema(request=StageActionSerializer, responses={200: dict})
+    @action(detail=True, methods=["post"])
+    def advance(self, request: Request, pk: str) -> Response:
+        require_organizer(request.user)
+        following = services.advance(stage=self._stage(self.get_object(), self._input(StageActionSerializer)),
+                                     actor=request.user)
+        return Response({"next_stage": StageSerializer(following).data if following else None})

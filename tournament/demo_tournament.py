@@ -1,0 +1,53 @@
+"""A demo tournament in the seed's format, part-way through its preliminary stage.
+
+The 22 demo players (accounts ``player01`` … ``player22``) are drawn into
+groups with a fixed seed and about half of the preliminary games are played
+with seeded results, so a new user sees real tables, boards and a live
+schedule at once. Idempotent: an existing demo tournament is left as it is.
+"""
+
+from __future__ import annotations
+
+import random
+
+from django.contrib.auth import get_user_model
+
+from games.enums import GameStatus
+from games.models import Game, Player
+from games.services import game_confirm_result, game_report_result
+from tournament import services
+from tournament.demo import PLAYER_COUNT
+from tournament.models import Tournament
+
+DEMO_NAME = "校园五子棋赛 Campus Gomoku Open (demo)"
+UNITS = ["一中 No.1 Middle School", "实验中学 Experimental School", "外国语学校 Foreign Languages School",
+         "师大附中 Normal University High", "少年宫 Children's Palace"]
+
+
+def load_demo_tournament(seed: int = 2026) -> Tournament:
+    existing = Tournament.objects.filter(name=DEMO_NAME).first()
+    if existing is not None:
+        return existing
+    rng = random.Random(seed)
+    users = get_user_model().objects
+    tournament = services.tournament_create(name=DEMO_NAME, preset="seed", venue="体育馆 Gym")
+    tournament.referees.set(users.filter(username__in=["referee1", "referee2"]))
+    for n in range(1, PLAYER_COUNT + 1):
+        user = users.filter(username=f"player{n:02d}").first()
+        player = Player.objects.filter(user=user).first() if user else None
+        if player is None:
+            player = Player.objects.create(name=f"棋手 Player {n:02d}", unit=UNITS[n % len(UNITS)],
+                                           rating=rng.randint(1300, 2200), user=user)
+        services.register(tournament=tournament, player=player)
+    services.publish(tournament=tournament)
+    stage = tournament.stages.get(order=1)
+    services.draw_stage(stage=stage, seed=seed)
+    services.start_stage(stage=stage)
+    for _wave in range(4):  # about half of the preliminary games
+        for game in Game.objects.filter(match_game__match__tournament=tournament,
+                                        status__in=GameStatus.active()).select_related("black", "white"):
+            roll = rng.random()
+            result, reason = ("draw", "agreement") if roll < 0.15 else (rng.choice(["black", "white"]), "five")
+            game_report_result(game_id=game.pk, reporter=game.black, result=result, reason=reason)
+            game_confirm_result(game_id=game.pk, player=game.white)
+    return tournament
