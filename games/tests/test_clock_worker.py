@@ -75,7 +75,7 @@ def test_last_instant_move_racing_the_timeout_task_has_exactly_one_outcome() -> 
         assert deadline is not None
         barrier = threading.Barrier(2)
 
-        def move() -> None:
+        def move(game: Game = game, deadline: Any = deadline, barrier: threading.Barrier = barrier) -> None:
             try:
                 barrier.wait()
                 game_act(game_id=game.pk, player=game.player_one, action="place h8", expected_ply=0,
@@ -85,7 +85,7 @@ def test_last_instant_move_racing_the_timeout_task_has_exactly_one_outcome() -> 
             finally:
                 connection.close()
 
-        def task() -> None:
+        def task(game: Game = game, deadline: Any = deadline, barrier: threading.Barrier = barrier) -> None:
             try:
                 barrier.wait()
                 game_settle(game_id=game.pk, at=deadline + timedelta(milliseconds=1), path="eta")
