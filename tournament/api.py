@@ -97,6 +97,12 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
                           "groups": stage_standings(s)}
                          for s in tournament.stages.exclude(status=Stage.Status.PENDING)])
 
+    @extend_schema(responses={200: dict})
+    @action(detail=True, methods=["get"])
+    def arena(self, request: Request, pk: str) -> Response:
+        """擂台赛: the table holder, the current streak and the longest streak."""
+        return Response(services.arena_summary(self.get_object()))
+
     @extend_schema(responses=MatchSerializer(many=True))
     @action(detail=True, methods=["get"])
     def schedule(self, request: Request, pk: str) -> Response:

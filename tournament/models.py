@@ -119,6 +119,8 @@ class Group(models.Model):
     advance = models.PositiveSmallIntegerField(default=2, help_text=_("how many of this group go on"))
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="playoffs",
                                help_text=_("the group whose tie this playoff decides"))
+    root = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                             help_text=_("the top-level group of a playoff tree"))
     members = models.ManyToManyField(Entry, through="GroupMember", related_name="groups")
 
     class Meta:
@@ -206,6 +208,32 @@ class AuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} {self.action}"
+
+
+class Appeal(models.Model):
+    """An appeal against a referee's ruling, decided finally by a committee of three."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        UPHELD = "upheld", _("upheld")
+        DISMISSED = "dismissed", _("dismissed")
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="appeals")
+    appellant = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    reason = models.CharField(max_length=500)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    committee = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="+")
+    decision = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["game"], condition=Q(status="open"),
+                                               name="appeal_one_open_per_game")]
+
+    def __str__(self) -> str:
+        return f"appeal on game {self.game_id}: {self.status}"
 
 
 class ArenaBout(models.Model):

@@ -153,8 +153,9 @@ def _make_group(stage: Stage, number: int, keys: list[Any], kind: str, *, advanc
     name = letters[(number - 1) % 26] + (str((number - 1) // 26) if number > 26 else "")
     if kind == Group.Kind.PLAYOFF and parent is not None:
         name = f"{parent.name} playoff {number}"
+    root = None if parent is None else (parent.root or parent)
     group = Group.objects.create(stage=stage, number=number, name=name, kind=kind, games_per_pair=games,
-                                 advance=advance, parent=parent)
+                                 advance=advance, parent=parent, root=root)
     GroupMember.objects.bulk_create([GroupMember(group=group, entry_id=k, position=i) for i, k in enumerate(keys)])
     tournament_id = stage.tournament_id
     if kind == Group.Kind.BEST_OF or (kind == Group.Kind.PLAYOFF and len(keys) == 2):
@@ -245,8 +246,9 @@ def call_matches(*, tournament: Tournament) -> list[Match]:
     called = []
     waiting = (Match.objects.filter(tournament=tournament, status=Match.Status.PENDING,
                                     group__stage__status=Stage.Status.RUNNING)
-               .select_related("group__stage").order_by("group__stage__order", "round", "group__number", "order"))
-    for match in waiting:
+               .select_related("group__stage", "first__player", "second__player")
+               .order_by("group__stage__order", "round", "group__number", "order"))
+    for match in waiting.iterator(chunk_size=64):  # usually the first few rows fill the free boards
         if not free_boards:
             break
         if match.first_id in playing or match.second_id in playing:
@@ -351,7 +353,7 @@ def create_playoffs(*, group: Group, actor: Any = None) -> list[Group]:
         return []
     created = []
     for tied in order.undecided:
-        number = group.playoffs.count() + Group.objects.filter(parent__parent=group).count() + 1
+        number = Group.objects.filter(root=group).count() + 1
         parent = order.playoff_parent.get(frozenset(tied), group)
         playoff = _make_group(group.stage, number, list(tied), Group.Kind.PLAYOFF, advance=0, games=1,
                               parent=parent)
@@ -389,7 +391,7 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
     stage.status = Stage.Status.FINISHED
     stage.save(update_fields=["status"])
     _audit(tournament, "advance", actor, stage=stage.pk, qualifiers=qualifiers)
-    if stage.kind == Stage.Kind.ROUND_ROBIN:
+    if stage.kind == Stage.Kind.ROUND_ROBIN or len(qualifiers) < 2:  # the final, or a single survivor
         Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
         _audit(tournament, "finish", actor)
         return None
@@ -401,3 +403,92 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
     return Stage.objects.create(tournament=tournament, order=stage.order + 1, name=name, kind=kind,
                                 options={"entries": qualifiers})
 
+
+
+# -- appeals and the arena ----------------------------------------------------------
+
+
+@transaction.atomic
+def appeal_file(*, game: Game, appellant: Player, reason: str, actor: Any = None) -> Any:
+    """A player appeals a referee's ruling on their game; the committee of three decides."""
+    from games.models import GameEvent
+    from tournament.models import Appeal
+
+    if appellant.pk not in (game.player_one_id, game.player_two_id):
+        raise TournamentError("not_your_game", _("You are not a player in this game."), 403)
+    if not GameEvent.objects.filter(game=game, kind="ruled").exists():
+        raise TournamentError("no_ruling", _("Only a referee's ruling can be appealed."), 409)
+    if not reason.strip():
+        raise TournamentError("reason_required", _("Say why you appeal."))
+    if Appeal.objects.filter(game=game).exclude(status=Appeal.Status.OPEN).exists():
+        raise TournamentError("appeal_decided", _("The committee has decided; its decision is final."), 409)
+    appeal, _created = Appeal.objects.get_or_create(game=game, status=Appeal.Status.OPEN,
+                                                    defaults={"appellant": appellant, "reason": reason[:500]})
+    match = Match.objects.filter(match_games__game=game).first()
+    if match is not None:
+        _audit(match.tournament, "appeal", actor, game=game.pk, appeal=appeal.pk)
+    return appeal
+
+
+@transaction.atomic
+def appeal_decide(*, appeal: Any, committee: list[Any], upheld: bool, decision: str, result: str = "",
+                  reason: str = "", actor: Any = None) -> Any:
+    """The committee of three decides, finally; an upheld appeal replaces the result (logged on the game)."""
+    from django.utils import timezone
+
+    from games.services import game_override
+    from tournament.models import Appeal
+
+    appeal = Appeal.objects.select_for_update().get(pk=appeal.pk)
+    if appeal.status != Appeal.Status.OPEN:
+        raise TournamentError("appeal_decided", _("The committee has decided; its decision is final."), 409)
+    if len({member.pk for member in committee}) != 3:
+        raise TournamentError("committee_of_three", _("An appeal is decided by a committee of three."))
+    if not decision.strip():
+        raise TournamentError("reason_required", _("Write the committee's decision."))
+    if upheld:
+        game_override(game_id=appeal.game_id, result=result, reason=reason or "referee",
+                      note=f"appeal {appeal.pk}: {decision}"[:500], actor=actor)
+    appeal.status = Appeal.Status.UPHELD if upheld else Appeal.Status.DISMISSED
+    appeal.decision = decision[:500]
+    appeal.decided_at = timezone.now()
+    appeal.save(update_fields=["status", "decision", "decided_at"])
+    appeal.committee.set(committee)
+    return appeal
+
+
+@transaction.atomic
+def arena_bout(*, tournament: Tournament, challenger: Player, winner: Player, holder: Player | None = None,
+               actor: Any = None) -> Any:
+    """擂台赛: a challenger plays the table holder (the last winner, or ``holder`` for the first bout)."""
+    from tournament.models import ArenaBout
+
+    last = ArenaBout.objects.filter(tournament=tournament).order_by("-id").first()
+    current = last.winner if last is not None else holder
+    if current is None:
+        raise TournamentError("no_holder", _("Name the first table holder."))
+    if challenger.pk == current.pk:
+        raise TournamentError("same_player", _("The holder cannot challenge themselves."))
+    if winner.pk not in (challenger.pk, current.pk):
+        raise TournamentError("bad_winner", _("The winner is the holder or the challenger."))
+    bout = ArenaBout.objects.create(tournament=tournament, holder=current, challenger=challenger, winner=winner)
+    _audit(tournament, "arena_bout", actor, bout=bout.pk)
+    return bout
+
+
+def arena_summary(tournament: Tournament) -> dict[str, Any]:
+    """The holder, the current streak and the longest streak (successful defences in a row)."""
+    from tournament.models import ArenaBout
+
+    bouts = list(ArenaBout.objects.filter(tournament=tournament).select_related("winner").order_by("id"))
+    best: tuple[int, Any] = (0, None)
+    streak, holder = 0, None
+    for bout in bouts:
+        if holder is not None and bout.winner_id == holder.pk:
+            streak += 1
+        else:
+            holder, streak = bout.winner, 1 if bout.winner_id == bout.holder_id else 0
+        if streak > best[0]:
+            best = (streak, holder)
+    return {"holder": holder.name if holder else None, "streak": streak,
+            "longest": {"player": best[1].name if best[1] else None, "defences": best[0]}, "bouts": len(bouts)}

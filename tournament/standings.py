@@ -12,6 +12,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Q
+
 from games.enums import GameStatus
 from tournament import formats
 from tournament.models import Group, GroupMember, Match, MatchGame, Stage, Tournament
@@ -31,20 +33,23 @@ class StageData:
     entries: dict[int, Any] = field(default_factory=dict)  # entry id -> (name, unit)
 
 
-def load_stage(stage: Stage) -> StageData:
+def load_stage(stage: Stage, root: Group | None = None) -> StageData:
+    """The stage's groups, members, matches and finished games; only one playoff tree with ``root``."""
     stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
-    groups = {g.pk: g for g in Group.objects.filter(stage=stage).order_by("number")}
+    scope = Q(stage=stage) if root is None else Q(pk=root.pk) | Q(root=root)
+    groups = {g.pk: g for g in Group.objects.filter(scope).order_by("number")}
     data = StageData(stage.tournament, stage, groups)
     for g in groups.values():
         if g.parent_id is not None:
             data.children[g.parent_id].append(g)
-    for m in GroupMember.objects.filter(group__stage=stage).select_related("entry__player").order_by("position"):
+    ids = list(groups)
+    for m in GroupMember.objects.filter(group_id__in=ids).select_related("entry__player").order_by("position"):
         data.members[m.group_id].append(m.entry_id)
         data.entries[m.entry_id] = (m.entry.player.name, m.entry.player.unit, m.entry.player_id)
-    for match in Match.objects.filter(group__stage=stage).order_by("round", "order"):
+    for match in Match.objects.filter(group_id__in=ids).order_by("round", "order"):
         data.matches[match.group_id].append(match)
     player_entry = {v[2]: k for k, v in data.entries.items()}
-    for link in (MatchGame.objects.filter(match__group__stage=stage, game__status=GameStatus.FINISHED)
+    for link in (MatchGame.objects.filter(match__group_id__in=ids, game__status=GameStatus.FINISHED)
                  .values("match__group_id", "game__black__id", "game__white__id", "game__result")):
         black, white = player_entry.get(link["game__black__id"]), player_entry.get(link["game__white__id"])
         if black is not None and white is not None and link["game__result"]:
@@ -125,7 +130,8 @@ def order_in(group: Group, data: StageData) -> Order:
 
 
 def group_order(group: Group) -> Order:
-    data = load_stage(group.stage)
+    """One top-level group's order, loading only that group and its playoffs."""
+    data = load_stage(group.stage, root=group)
     return order_in(data.groups[group.pk], data)
 
 

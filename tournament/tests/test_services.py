@@ -179,3 +179,56 @@ def test_standings_use_a_constant_number_of_queries(players: int) -> None:
         stage_standings(stage)
 
     assert len(queries) == 5
+
+
+@pytest.mark.parametrize("players", [2, 3, 5, 6, 7, 13])
+def test_small_fields_run_to_the_end(players: int) -> None:
+    sim = simulate(players=players, seed=players)
+
+    assert sim.tournament.status == "finished"
+    first = sim.stages[0].tables
+    assert sum(len(t["rows"]) for t in first) == players
+
+
+def test_arena_holder_keeps_the_table_and_the_longest_streak_is_kept() -> None:
+    tournament = services.tournament_create(name="arena")
+    a, b, c = (Player.objects.create(name=n) for n in "abc")
+    services.arena_bout(tournament=tournament, holder=a, challenger=b, winner=a)
+    services.arena_bout(tournament=tournament, challenger=c, winner=a)
+    services.arena_bout(tournament=tournament, challenger=b, winner=b)
+    services.arena_bout(tournament=tournament, challenger=c, winner=b)
+
+    summary = services.arena_summary(tournament)
+
+    assert summary == {"holder": "b", "streak": 1, "longest": {"player": "a", "defences": 2}, "bouts": 4}
+    with pytest.raises(services.TournamentError):
+        services.arena_bout(tournament=tournament, challenger=b, winner=b)
+
+
+def test_appeal_against_a_ruling_is_decided_finally_by_three() -> None:
+    from django.contrib.auth import get_user_model
+
+    from games.services import game_create, game_report_result, game_rule
+
+    one, two = Player.objects.create(name="x"), Player.objects.create(name="y")
+    game = game_create(player_one=one, player_two=two, mode="otb")
+    game_report_result(game_id=game.pk, reporter=one, result="black", reason="time")
+    with pytest.raises(services.TournamentError) as early:
+        services.appeal_file(game=game, appellant=two, reason="no ruling yet")
+    assert early.value.code == "no_ruling"
+    game_rule(game_id=game.pk, result="black", reason="time", note="flag fell")
+    appeal = services.appeal_file(game=game, appellant=two, reason="the clock was broken")
+    users = [get_user_model().objects.create_user(f"c{n}") for n in range(3)]
+
+    with pytest.raises(services.TournamentError) as two_only:
+        services.appeal_decide(appeal=appeal, committee=users[:2], upheld=True, decision="x", result="draw",
+                               reason="referee")
+    decided = services.appeal_decide(appeal=appeal, committee=users, upheld=True, decision="broken clock",
+                                     result="draw", reason="referee")
+
+    game.refresh_from_db()
+    assert two_only.value.code == "committee_of_three"
+    assert (decided.status, game.result) == ("upheld", "draw")
+    with pytest.raises(services.TournamentError) as final:
+        services.appeal_file(game=game, appellant=two, reason="again")
+    assert final.value.code == "appeal_decided"
