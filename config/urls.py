@@ -3,6 +3,8 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import views
+from games import views as game_views
+from tournament import views as pages
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
@@ -11,5 +13,17 @@ urlpatterns = [
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("", views.home, name="home"),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("t/<int:pk>/", pages.tournament_page, name="tournament"),
+    path("t/<int:pk>/standings/", pages.standings_fragment, name="tournament-standings"),
+    path("t/<int:pk>/schedule/", pages.schedule_fragment, name="tournament-schedule"),
+    path("t/<int:pk>/call-sheet/", pages.call_sheet, name="tournament-call-sheet"),
+    path("t/<int:pk>/result-sheets/", pages.result_sheets, name="tournament-result-sheets"),
+    path("t/<int:pk>/standings.csv", pages.standings_csv, name="tournament-standings-csv"),
+    path("t/<int:pk>/games.<str:fmt>", pages.records_export, name="tournament-records"),
+    path("g/<int:pk>/", game_views.game_page, name="game"),
+    path("g/<int:pk>/claim/", game_views.claim_tool, name="game-claim"),
+    path("me/", pages.player_console, name="player-console"),
+    path("referee/", pages.referee_console, name="referee-console"),
+    path("", pages.home, name="home"),
 ]

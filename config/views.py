@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
 from config import health
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
 
 
 @never_cache

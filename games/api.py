@@ -70,6 +70,11 @@ class PositionSerializer(serializers.Serializer[Any]):
     expects = serializers.CharField(help_text="the opening step awaited, or 'play'")
     legal_kinds = serializers.ListField(child=serializers.CharField())
     opening = serializers.CharField(allow_blank=True)
+    offers = serializers.ListField(child=serializers.CharField(), help_text="fifth-move offers awaiting a choice")
+    offer_count = serializers.IntegerField(allow_null=True, help_text="how many offers to place now")
+    declare_verdicts = serializers.DictField(help_text="Yamaguchi table: verdict for each N one may declare")
+    forbidden = serializers.DictField(help_text="black's forbidden points now, with their kind")
+    last_black_move = serializers.IntegerField(allow_null=True, help_text="claim mode: the move white may claim")
 
 
 class ClockSerializer(serializers.Serializer[Any]):
@@ -111,14 +116,21 @@ class GameDetailSerializer(GameSummarySerializer):
         state = services.game_state(game)
         opening = state.opening
         over = game.status == "finished"
+        board = state.board
+        expects = "over" if over else opening.expects
         return {
-            "size": state.board.size,
-            "stones": [str(m) for m in state.board.move_stack],
-            "to_move": str(state.board.turn if opening.finished else opening.next_color),
-            "actor": None if over else int(opening.actor),
-            "expects": "over" if over else opening.expects,
+            "size": board.size,
+            "stones": [str(m) for m in board.move_stack],
+            "to_move": str(board.turn if opening.finished else opening.next_color),
+            "actor": None if over else int(state.to_act),
+            "expects": expects,
             "legal_kinds": [] if over else [k.value for k in opening.legal_kinds()],
             "opening": opening_name(opening) or "",
+            "offers": [str(p) for p in opening.offers] if expects == "choose" else [],
+            "offer_count": opening.offer_count if expects == "offer" else None,
+            "declare_verdicts": _declare_verdicts(opening) if expects == "declare" else {},
+            "forbidden": _forbidden(game, board) if not over else {},
+            "last_black_move": _last_black_move(board),
         }
 
 
@@ -404,3 +416,31 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 def _received(request: Request) -> Any:
     """When the request reached the server (stamped by config.middleware.ReceivedAtMiddleware)."""
     return getattr(request, "received_at", None) or timezone.now()
+
+
+def _declare_verdicts(opening: Any) -> dict[str, str]:
+    from engine.openings import identify
+
+    stones = [m.point for m in opening.moves[:3] if m.point is not None]
+    found = identify(stones, include_52=True) if len(stones) == 3 else None
+    if found is None:
+        return {}
+    step = opening.current
+    high = step.high or opening.options.max_n  # 0 means "up to the options' maximum"
+    return {str(n): found.opening.yamaguchi_verdict(n).value for n in range(step.low, high + 1)}
+
+
+def _forbidden(game: Game, board: Any) -> dict[str, str]:
+    from engine import Color, find_rules
+
+    rules = find_rules(game.rules)
+    if not rules.black_forbidden or board.turn is not Color.BLACK:
+        return {}
+    return {str(p): str(kind) for p, kind in rules.forbidden_points(board).items()}
+
+
+def _last_black_move(board: Any) -> int | None:
+    for number in range(len(board.move_stack), 0, -1):
+        if number % 2 == 1 and board.move_stack[number - 1].point is not None:
+            return number
+    return None

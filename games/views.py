@@ -1,0 +1,73 @@
+"""Game pages: the live board for everyone, with the controls of whoever may act,
+and the referee's claim tool."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+
+from games.access import is_organizer, is_referee_of, player_of, visible_games
+from games.enums import GameResult, ResultReason
+from games.services import REPORTABLE_REASONS
+
+
+def labels() -> dict[str, str]:
+    """Words the page scripts show, in the request's language."""
+    return {
+        "black": _("Black"), "white": _("White"), "draw": _("Draw"), "your_turn": _("Your turn"),
+        "waiting": _("Waiting for the opponent"), "place": _("Click a point (or use the arrow keys and Enter) "
+                                                              "to place a stone."),
+        "pass": _("Pass"), "resign": _("Resign"), "confirm_resign": _("Resign this game?"),
+        "swap": _("Swap colours"), "no_swap": _("Keep colours"), "declare": _("Declare"),
+        "declare_help": _("How many fifth-move offers will you make? The table's verdict for each number:"),
+        "offer": _("Offer these points"), "offer_help": _("Click %(n)s points for the fifth move, then offer them."),
+        "choose_help": _("Click one of the offered points to keep it."),
+        "color_help": _("Choose your colour."), "swap2_help": _("Choose a colour, or place two more stones."),
+        "branch": _("Choose"), "draw_offer": _("Offer a draw"), "accept": _("Accept the draw"),
+        "decline": _("Decline"), "offer_pending": _("A draw offer is waiting for an answer."),
+        "claim": _("Claim a forbidden move (move %(n)s)"), "finished": _("Finished"),
+        "main": _("main time"), "overtime": _("overtime"), "stones_left": _("stones left"),
+        "offers_left": _("draw offers left"), "paused": _("paused"), "turn": _("this move"),
+        "show_forbidden": _("Show black's forbidden points"), "move": _("Move"),
+        "report": _("Report the result"), "confirm": _("Confirm"), "dispute": _("Dispute"),
+        "opponent_reported": _("Your opponent reported:"), "pause": _("Pause"), "resume": _("Resume"),
+        "add_time": _("Add 30 s to the turn"), "rule": _("Rule"), "verdict": _("Verdict"),
+        "upheld": _("upheld"), "rejected": _("rejected"), "late": _("too late"),
+        "double-three": _("double-three (三三)"), "double-four": _("double-four (四四)"),
+        "overline": _("overline (长连)"), "cursor": _("Cursor"), "empty": _("empty"),
+        "board_label": _("Board. Arrow keys move the cursor, Enter or Space places a stone."),
+        "selected": _("selected"), "claimed_point": _("Now click the claimed stone."),
+        "record_mode": _("Click the moves of the record in order, or paste them."),
+    }
+
+
+def game_page(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(visible_games(request.user).select_related("player_one", "player_two"), pk=pk)
+    player = player_of(request.user)
+    seat = None
+    if player is not None:
+        seat = 1 if player.pk == game.player_one_id else 2 if player.pk == game.player_two_id else None
+    config = {
+        "game": game.pk, "seat": seat, "player": player.pk if player else None,
+        "referee": is_referee_of(request.user, game) or is_organizer(request.user),
+        "players": {"1": str(game.player_one), "2": str(game.player_two)},
+        "ids": {"1": game.player_one_id, "2": game.player_two_id},
+        "labels": labels(),
+        "results": [{"value": v, "label": str(lbl)} for v, lbl in GameResult.choices],
+        "reasons": [{"value": r.value, "label": str(r.label)} for r in REPORTABLE_REASONS],
+    }
+    return render(request, "games/game.html", {"game": game, "config": config})
+
+
+@login_required
+def claim_tool(request: HttpRequest, pk: int) -> HttpResponse:
+    game = get_object_or_404(visible_games(request.user), pk=pk)
+    if not (is_referee_of(request.user, game) or is_organizer(request.user)):
+        raise Http404
+    config: dict[str, Any] = {"game": game.pk, "labels": labels(), "record": game.record_text}
+    return render(request, "games/claim.html", {"game": game, "config": config,
+                                                "reasons": [r for r in ResultReason]})

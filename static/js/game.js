@@ -1,0 +1,276 @@
+/* The game page: polls the game's API every second, draws the board, the record and
+ * both clocks, and offers the controls of whoever may act (players, referees). */
+(function () {
+  "use strict";
+  var config = JSON.parse(document.getElementById("game-config").textContent);
+  var L = config.labels;
+  var url = "/api/games/" + config.game + "/";
+  var data = null, fetchedAt = 0, upto = null, selected = [], busy = false;
+  var board = new window.GomokuBoard(document.getElementById("board"), { labels: L, onPoint: clicked });
+  var $ = function (id) { return document.getElementById(id); };
+  $("show-forbidden-label").textContent = L.show_forbidden;
+  $("show-forbidden").addEventListener("change", draw);
+
+  function csrf() {
+    var m = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie);
+    return m ? decodeURIComponent(m[1]) : "";
+  }
+
+  function fmt(template, values) {
+    return template.replace(/%\((\w+)\)s/g, function (_, k) { return values[k]; });
+  }
+
+  function post(action, body) {
+    if (busy) return Promise.resolve();
+    busy = true;
+    $("message").textContent = "";
+    return fetch(url + action + "/", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(),
+                 "Accept-Language": document.documentElement.lang },
+      body: JSON.stringify(body || {})
+    }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (json) {
+        if (!r.ok) { $("message").textContent = json.message || ("HTTP " + r.status); }
+        return json;
+      });
+    }).finally(function () { busy = false; load(); });
+  }
+
+  function load() {
+    return fetch(url, { credentials: "same-origin", headers: { "Accept-Language": document.documentElement.lang } })
+      .then(function (r) { return r.json(); })
+      .then(function (json) { if (json && json.position) { data = json; fetchedAt = Date.now(); draw(); } });
+  }
+
+  function mySeatActs() { return data && config.seat !== null && data.position.actor === config.seat; }
+
+  function myColour() {
+    if (!data || config.player === null) return null;
+    if (data.black === config.player) return "black";
+    if (data.white === config.player) return "white";
+    return null;
+  }
+
+  function clicked(point) {
+    if (!data || !mySeatActs() || data.status === "finished") return;
+    var expects = data.position.expects;
+    if (expects === "offer") {
+      var i = selected.indexOf(point);
+      if (i >= 0) selected.splice(i, 1); else selected.push(point);
+      draw();
+    } else if (expects === "choose") {
+      post("move", { ply: data.ply, action: "choose " + point });
+    } else if (expects === "place" || expects === "play" || expects === "swap2") {
+      post("move", { ply: data.ply, action: "place " + point });
+    }
+  }
+
+  function button(label, onclick, cls) {
+    var b = document.createElement("button");
+    b.type = "button"; b.textContent = label; b.className = cls || "";
+    b.addEventListener("click", onclick);
+    return b;
+  }
+
+  function para(text) { var p = document.createElement("p"); p.textContent = text; return p; }
+
+  function draw() {
+    if (!data) return;
+    var pos = data.position, stones = pos.stones;
+    var marks = {};
+    if ($("show-forbidden").checked) Object.keys(pos.forbidden || {}).forEach(function (p) { marks[p] = "forbidden"; });
+    (pos.offers || []).forEach(function (p) { marks[p] = "offer"; });
+    selected.forEach(function (p) { marks[p] = "selected"; });
+    board.render({ stones: stones, upto: upto, marks: marks });
+    drawRecord(stones);
+    drawStatus();
+    drawClocks();
+    drawControls();
+  }
+
+  function drawRecord(stones) {
+    var list = $("record");
+    list.innerHTML = "";
+    data.moves.forEach(function (m) {
+      var li = document.createElement("li");
+      li.textContent = (m.move_number ? m.move_number + ". " : "") + m.text + (m.foul ? " (" + (L[m.foul] || m.foul) + ")" : "");
+      list.appendChild(li);
+    });
+  }
+
+  function drawStatus() {
+    var pos = data.position, text;
+    if (data.status === "finished") {
+      text = L.finished + ": " + (L[data.result] || data.result) + " · " + data.result_reason +
+        (data.result_detail ? " (" + data.result_detail + ")" : "");
+    } else if (mySeatActs()) {
+      text = L.your_turn + (pos.opening ? " · " + pos.opening : "");
+    } else {
+      text = (config.players[String(pos.actor)] || "") + " · " + (L[pos.to_move] || pos.to_move) +
+        (pos.opening ? " · " + pos.opening : "");
+    }
+    $("status").textContent = text;
+  }
+
+  function ms(value) {
+    if (value === null || value === undefined) return "–";
+    var s = Math.max(0, Math.ceil(value / 1000));
+    return Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2);
+  }
+
+  function drawClocks() {
+    var c = data.clock, box = $("clocks");
+    box.innerHTML = "";
+    if (!c || !c.time_control || (c.time_control.main_ms === null && c.time_control.move_ms === null)) return;
+    var elapsed = c.status === "running" && !c.paused ? Date.now() - fetchedAt : 0;
+    [0, 1].forEach(function (seat) {
+      var acting = c.status === "running" && c.actor === seat;
+      var main = c.main_left[seat];
+      if (main !== null && acting && c.time_control.main_scope === "player") main -= elapsed;
+      if (main !== null && c.time_control.main_scope === "game" && c.status === "running") main -= elapsed;
+      var div = document.createElement("div");
+      div.className = "clock" + (acting ? " acting" : "");
+      div.setAttribute("data-seat", seat + 1);
+      var turn = acting && c.turn_left !== null ? " · " + L.turn + " " + ms(c.turn_left - elapsed) : "";
+      var phase = c.phase[seat] === "overtime" ? L.overtime + " (" + c.overtime_left[seat] + " " + L.stones_left + ")" : L.main + " " + ms(main);
+      div.textContent = config.players[String(seat + 1)] + ": " + phase + turn +
+        (c.paused ? " · " + L.paused : "") + " · " + c.offers_left[seat] + " " + L.offers_left;
+      box.appendChild(div);
+    });
+  }
+
+  function drawControls() {
+    var box = $("controls"), pos = data.position;
+    box.innerHTML = "";
+    if (data.status === "finished") return;
+    var seat = config.seat, clock = data.clock || {};
+    if (seat !== null && data.mode === "online") {
+      var pending = clock.paused === "offer";
+      if (pending && clock.offer_by !== seat - 1) {
+        box.appendChild(para(L.offer_pending));
+        box.appendChild(button(L.accept, function () { post("answer-draw", { accept: true }); }));
+        box.appendChild(button(L.decline, function () { post("answer-draw", { accept: false }); }));
+      } else if (mySeatActs()) {
+        drawTurn(box, pos);
+      } else {
+        box.appendChild(para(L.waiting));
+        if (!pending && pos.expects === "play" && clock.offers_left && clock.offers_left[seat - 1] > 0) {
+          box.appendChild(button(L.draw_offer, function () { post("offer-draw", {}); }));
+        }
+      }
+      if (data.forbidden_mode === "claim" && myColour() === "white" && pos.last_black_move && pos.expects === "play") {
+        box.appendChild(button(fmt(L.claim, { n: pos.last_black_move }), function () {
+          post("claim-forbidden", { move_number: pos.last_black_move });
+        }, "claim"));
+      }
+      box.appendChild(button(L.resign, function () { if (window.confirm(L.confirm_resign)) post("resign", {}); }, "danger"));
+    }
+    if (seat !== null && data.mode === "otb") drawReport(box);
+    if (config.referee) drawReferee(box);
+  }
+
+  function drawTurn(box, pos) {
+    var expects = pos.expects;
+    if (expects === "place" || expects === "play") {
+      box.appendChild(para(L.place));
+      if (pos.legal_kinds.indexOf("pass") >= 0 || expects === "play") {
+        box.appendChild(button(L.pass, function () { post("pass", { ply: data.ply }); }));
+      }
+    } else if (expects === "swap") {
+      box.appendChild(button(L.swap, function () { post("move", { ply: data.ply, action: "swap" }); }));
+      box.appendChild(button(L.no_swap, function () { post("move", { ply: data.ply, action: "no-swap" }); }));
+    } else if (expects === "declare") {
+      box.appendChild(para(L.declare_help));
+      var select = document.createElement("select");
+      select.setAttribute("aria-label", L.declare);
+      Object.keys(pos.declare_verdicts).forEach(function (n) {
+        var o = document.createElement("option");
+        o.value = n; o.textContent = n + " — " + pos.declare_verdicts[n];
+        select.appendChild(o);
+      });
+      if (!select.options.length) for (var n = 1; n <= 10; n++) { var o = document.createElement("option"); o.value = o.textContent = n; select.appendChild(o); }
+      box.appendChild(select);
+      box.appendChild(button(L.declare, function () { post("move", { ply: data.ply, action: "declare " + select.value }); }));
+    } else if (expects === "offer") {
+      box.appendChild(para(fmt(L.offer_help, { n: pos.offer_count })));
+      box.appendChild(button(L.offer + " (" + selected.length + ")", function () {
+        var points = selected.slice();
+        selected = [];
+        post("move", { ply: data.ply, action: "offer " + points.join(" ") });
+      }));
+    } else if (expects === "choose") {
+      box.appendChild(para(L.choose_help));
+    } else if (expects === "color" || expects === "swap2") {
+      box.appendChild(para(expects === "color" ? L.color_help : L.swap2_help));
+      ["black", "white"].forEach(function (c) {
+        box.appendChild(button(L[c], function () { post("move", { ply: data.ply, action: "color " + c }); }));
+      });
+    } else if (expects === "branch") {
+      [1, 2, 3].forEach(function (b) {
+        box.appendChild(button(L.branch + " " + b, function () { post("move", { ply: data.ply, action: "branch " + b }); }));
+      });
+    }
+  }
+
+  function select(options, label) {
+    var s = document.createElement("select");
+    s.setAttribute("aria-label", label);
+    options.forEach(function (o) { var opt = document.createElement("option"); opt.value = o.value; opt.textContent = o.label; s.appendChild(opt); });
+    return s;
+  }
+
+  function drawReport(box) {
+    var seat = config.seat, mine = config.ids[String(seat)];
+    var open = data.reports.filter(function (r) { return r.status === "pending" || r.status === "disputed"; })[0];
+    if (open && open.reporter !== mine && open.status === "pending") {
+      box.appendChild(para(L.opponent_reported + " " + (L[open.result] || open.result) + " · " + open.reason));
+      box.appendChild(button(L.confirm, function () { post("confirm-result", {}); }));
+      box.appendChild(button(L.dispute, function () { post("dispute-result", {}); }));
+      return;
+    }
+    var form = document.createElement("div");
+    form.className = "report";
+    var result = select(config.results, L.report), reason = select(config.reasons, L.report);
+    var record = document.createElement("textarea");
+    record.rows = 2; record.placeholder = "h8 h9 …"; record.setAttribute("aria-label", L.move);
+    form.appendChild(result); form.appendChild(reason); form.appendChild(record);
+    form.appendChild(button(L.report, function () {
+      post("report-result", { result: result.value, reason: reason.value, record: record.value });
+    }));
+    box.appendChild(form);
+  }
+
+  function drawReferee(box) {
+    var clock = data.clock || {};
+    if (data.mode === "online" && clock.status === "running") {
+      box.appendChild(button(clock.paused === "referee" ? L.resume : L.pause, function () {
+        post("clock", { op: clock.paused === "referee" ? "resume" : "pause" });
+      }));
+      box.appendChild(button(L.add_time, function () {
+        post("clock", { op: "add_time", seat: clock.actor + 1, ms: 30000, target: "turn" });
+      }));
+    }
+    var disputed = data.reports.some(function (r) { return r.status === "disputed"; });
+    if (disputed || data.mode === "otb") {
+      var result = select(config.results, L.rule), reason = select(config.reasons, L.rule);
+      box.appendChild(result); box.appendChild(reason);
+      box.appendChild(button(L.rule, function () { post("rule", { result: result.value, reason: reason.value }); }));
+    }
+  }
+
+  document.querySelectorAll("[data-step]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      if (!data) return;
+      var n = data.position.stones.length, cur = upto === null ? n : upto;
+      var step = b.getAttribute("data-step");
+      cur = step === "first" ? 0 : step === "prev" ? Math.max(0, cur - 1) : step === "next" ? Math.min(n, cur + 1) : n;
+      upto = cur === n ? null : cur;
+      draw();
+    });
+  });
+
+  load();
+  setInterval(load, 1000);
+  setInterval(drawClocks, 250);
+})();

@@ -1,0 +1,74 @@
+"""The pages render for each audience (the browser tests drive them for real)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.test import Client
+
+from games.models import Game
+from tournament.models import Tournament
+from tournament.standings import stage_standings
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo() -> Tournament:
+    call_command("load_demo", verbosity=0)
+    return Tournament.objects.get()
+
+
+def login(name: str) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(get_user_model().objects.get(username=name))
+    return client
+
+
+def test_public_pages_render(demo: Tournament) -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    game = Game.objects.filter(match_game__match__tournament=demo).first()
+    assert game is not None
+
+    for url in ["/", f"/t/{demo.pk}/", f"/t/{demo.pk}/standings/", f"/t/{demo.pk}/schedule/",
+                f"/t/{demo.pk}/call-sheet/", f"/t/{demo.pk}/result-sheets/", f"/g/{game.pk}/"]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+    page = client.get(f"/t/{demo.pk}/").content.decode()
+    assert demo.name in page and "Group A" in page and "Board 1" in page
+
+
+def test_standings_csv_matches_the_computed_standings(demo: Tournament) -> None:
+    body = Client().get(f"/t/{demo.pk}/standings.csv").content.decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(body)))
+
+    expected = [r for t in stage_standings(demo.stages.get()) for r in t["rows"]]
+    assert [(r["player"], int(r["points"])) for r in rows] == [(r["player"], r["points"]) for r in expected]
+
+
+def test_records_export(demo: Tournament) -> None:
+    text = Client().get(f"/t/{demo.pk}/games.txt").content.decode()
+    rif = Client().get(f"/t/{demo.pk}/games.rif").content.decode()
+
+    assert text.count("[Game ") == Game.objects.filter(match_game__match__tournament=demo).count()
+    assert rif.startswith("<?xml") and "<games>" in rif
+
+
+def test_consoles(demo: Tournament) -> None:
+    player = login("player01").get("/me/")
+    referee = login("referee1").get("/referee/")
+
+    assert player.status_code == 200 and b"My next match" in player.content
+    assert referee.status_code == 200 and b"Games in play" in referee.content
+    assert login("player02").get("/referee/").status_code == 404
+    assert Client().get("/me/").status_code == 302
+
+
+def test_pages_speak_chinese(demo: Tournament) -> None:
+    page = Client(HTTP_ACCEPT_LANGUAGE="zh-hans").get(f"/t/{demo.pk}/").content.decode()
+
+    assert "积分" in page or "分" in page
