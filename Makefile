@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
 
-.PHONY: install run test test-fast lint fmt typecheck bench clean
+.PHONY: install system-deps run test test-fast lint fmt typecheck bench clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -20,7 +20,10 @@ run: install
 	$(PY) manage.py load_demo
 	$(PY) scripts/run.py
 
-test: install
+system-deps:
+	scripts/system_deps.sh
+
+test: install system-deps
 	$(PY) -m pytest
 	$(PY) scripts/with_postgres.py $(PY) -m pytest -m pg_django
 

@@ -159,3 +159,37 @@ def clock_workers(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_pat
     yield start
     for worker in started:
         worker.stop()
+
+
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", ROOT / "var" / "test-artifacts"))
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright, headless. A missing browser fails the test, never skips it."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}: run scripts/system_deps.sh (make test does)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop in this thread; the ORM calls the tests make are still synchronous.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def screenshot() -> Any:
+    """Save a full-page screenshot as a test artefact (var/test-artifacts/<name>.png)."""
+
+    def take(page: Any, name: str) -> Path:
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -116,7 +116,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "player-console"
+LOGOUT_REDIRECT_URL = "home"
 
 # Internationalisation: store UTC, show Beijing time by default.
 LANGUAGE_CODE = env_str("LANGUAGE_CODE", "zh-hans").lower()

@@ -94,7 +94,10 @@
     list.innerHTML = "";
     data.moves.forEach(function (m) {
       var li = document.createElement("li");
-      li.textContent = (m.move_number ? m.move_number + ". " : "") + m.text + (m.foul ? " (" + (L[m.foul] || m.foul) + ")" : "");
+      var mark = m.color === "black" ? "● " : m.color === "white" ? "○ " : "";
+      var text = m.kind === "place" ? m.text.slice(6) : m.text;
+      li.textContent = mark + text + (m.foul ? " (" + (L[m.foul] || m.foul) + ")" : "");
+      if (m.move_number) li.setAttribute("title", L.move + " " + m.move_number);
       list.appendChild(li);
     });
   }
