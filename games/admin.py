@@ -1,6 +1,14 @@
-from django.contrib import admin
+from typing import Any
 
+from django import forms
+from django.contrib import admin, messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
+
+from games.enums import GameResult, ResultReason
 from games.models import ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
+from games.services import GameError, game_override
 
 
 @admin.register(Player)
@@ -17,12 +25,41 @@ class MoveInline(admin.TabularInline):
     fields = readonly_fields
 
 
+class OverrideForm(forms.Form):
+    result = forms.ChoiceField(label=_("Result"), choices=GameResult.choices)
+    reason = forms.ChoiceField(label=_("Reason"), choices=ResultReason.choices, initial=ResultReason.REFEREE)
+    note = forms.CharField(label=_("Why"), max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ["id", "player_one", "player_two", "rules", "protocol", "status", "result", "result_reason"]
     list_filter = ["status", "rules", "protocol", "mode"]
     inlines = [MoveInline]
-    readonly_fields = ["ply", "status", "result", "result_reason", "result_detail", "black", "white", "finished_at"]
+    readonly_fields = ["ply", "status", "result", "result_reason", "result_detail", "black", "white", "finished_at",
+                       "clock", "deadline", "clock_version", "adjudicated_by"]
+    actions = ["override_result"]
+
+    @admin.action(description=_("Override the result (with a reason)"), permissions=["override"])
+    def override_result(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
+        """The organizer's correction: every selected game gets the result, the reason and the note."""
+        form = OverrideForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            for game in queryset:
+                try:
+                    game_override(game_id=game.pk, actor=request.user, interface="admin", **form.cleaned_data)
+                except GameError as exc:
+                    self.message_user(request, f"#{game.pk}: {exc.message}", messages.ERROR)
+                else:
+                    self.message_user(request, f"#{game.pk}: {_('result overridden')}", messages.SUCCESS)
+            return None
+        return render(request, "admin/games/override.html", {
+            **self.admin_site.each_context(request), "form": form, "games": queryset,
+            "title": _("Override the result"), "action": "override_result",
+            "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME)})
+
+    def has_override_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.has_perm("games.override_result"))
 
 
 @admin.register(ForbiddenClaim)

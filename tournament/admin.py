@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games.services import GameError
@@ -35,12 +41,51 @@ def _run(modeladmin: Any, request: Any, queryset: Any, fn: Any, label: str) -> N
             modeladmin.message_user(request, f"{obj}: {label}", messages.SUCCESS)
 
 
+class CsvForm(forms.Form):
+    csv = forms.CharField(label=_("Players (CSV: name, unit, rating)"), widget=forms.Textarea(attrs={"rows": 12}))
+
+
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "status", "preset", "boards", "start_date", "venue"]
+    list_display = ["name", "status", "preset", "boards", "start_date", "venue", "links"]
     inlines = [StageInline, EntryInline]
     filter_horizontal = ["referees"]
     actions = ["publish"]
+
+    @admin.display(description=_("Pages and exports"))
+    def links(self, obj: Tournament) -> str:
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">{}</a> · <a href="{}">CSV</a> · <a href="{}">{}</a> · '
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
+            reverse("tournament", args=[obj.pk]), _("public page"),
+            reverse("admin:tournament_import_players", args=[obj.pk]), _("import players"),
+            reverse("tournament-standings-csv", args=[obj.pk]),
+            reverse("tournament-records", args=[obj.pk, "txt"]), _("records"),
+            reverse("tournament-call-sheet", args=[obj.pk]), _("call sheet"),
+            reverse("tournament-result-sheets", args=[obj.pk]), _("result sheets"))
+
+    def get_urls(self) -> list[Any]:
+        extra = [path("<int:pk>/import-players/", self.admin_site.admin_view(self.import_players),
+                      name="tournament_import_players")]
+        return extra + super().get_urls()
+
+    def import_players(self, request: HttpRequest, pk: int) -> HttpResponse:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        if not self.has_change_permission(request, tournament):
+            raise PermissionDenied
+        form = CsvForm(request.POST or None)
+        if form.is_valid():
+            try:
+                entries = services.import_players(tournament=tournament, text=form.cleaned_data["csv"],
+                                                  actor=request.user)
+            except GameError as exc:
+                form.add_error("csv", exc.message)
+            else:
+                self.message_user(request, _("%(n)s players registered.") % {"n": len(entries)}, messages.SUCCESS)
+                return redirect("admin:tournament_tournament_change", pk)
+        return render(request, "admin/tournament/import_players.html", {
+            **self.admin_site.each_context(request), "form": form, "tournament": tournament,
+            "title": _("Import players")})
 
     @admin.action(description=_("Publish"))
     def publish(self, request: Any, queryset: Any) -> None:
