@@ -191,3 +191,33 @@ def test_reported_and_confirmed_result_reaches_the_public_standings_within_two_s
     expect(row.locator("td").nth(7)).to_have_text("2", timeout=2000)
     assert time.monotonic() - confirmed_at < 2.0
     screenshot(public, "standings-after-confirmed-result")
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_every_page_renders_in_the_browser_and_is_saved(live_server: Any, browser: Any, screenshot: Any,
+                                                        language: str) -> None:
+    call_command("load_demo", verbosity=0)
+    users = get_user_model().objects
+    for name in ("player01", "referee1"):
+        user = users.get(username=name)
+        user.set_password(PASSWORD)
+        user.save()
+    tournament = Tournament.objects.get()
+    game = Game.objects.filter(match_game__match__tournament=tournament, status="finished").first()
+    assert game is not None
+    errors: list[str] = []
+    public = open_page(browser, live_server.url, language=language)
+    public.on("pageerror", lambda exc: errors.append(str(exc)))
+    pages = {"home": "/", "tournament": f"/t/{tournament.pk}/", "game": f"/g/{game.pk}/",
+             "call-sheet": f"/t/{tournament.pk}/call-sheet/", "result-sheets": f"/t/{tournament.pk}/result-sheets/",
+             "login": "/accounts/login/"}
+    for name, path in pages.items():
+        public.goto(live_server.url + path)
+        expect(public.locator("html")).to_have_attribute("lang", language)
+        screenshot(public, f"{name}-{language}")
+    for username, path, name in (("player01", "/me/", "player-console"), ("referee1", "/referee/", "referee-console")):
+        page = open_page(browser, live_server.url, users.get(username=username), language)
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(live_server.url + path)
+        screenshot(page, f"{name}-{language}")
+    assert errors == []
