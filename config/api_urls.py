@@ -1,10 +1,10 @@
 """The /api/ root: each app adds its router here."""
 
 from django.urls import include, path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from config.api import WhoAmIView
+from config.security import ObtainToken
 from games.api import GameViewSet
 from tournament.api import TournamentViewSet
 
@@ -13,7 +13,7 @@ router.register("games", GameViewSet, basename="game")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", ObtainToken.as_view(), name="api-token"),
     path("me/", WhoAmIView.as_view(), name="api-me"),
     path("", include(router.urls)),
 ]

@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.middleware.DependencyDownMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -84,6 +85,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Redis: the run command starts an embedded server and exports REDIS_URL;
 # without it we point at the conventional local port.
 REDIS_URL = env_redis_url("REDIS_URL", "redis://127.0.0.1:6379/0")
+# Rate limits count in Redis when a Redis is configured (shared by every web process); else in memory.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}
+    if os.environ.get("REDIS_URL") else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_SERIALIZER = "json"
@@ -120,6 +127,28 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "player-console"
 LOGOUT_REDIRECT_URL = "home"
 
+# Sessions and API tokens expire; failed logins are limited per account and per address.
+SESSION_COOKIE_AGE = env_int("SESSION_HOURS", 12) * 3600
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+API_TOKEN_HOURS = env_int("API_TOKEN_HOURS", 24)
+LOGIN_FAILURES_ALLOWED = env_int("LOGIN_FAILURES_ALLOWED", 5)  # per account and per address, in the window
+LOGIN_FAILURE_WINDOW_S = env_int("LOGIN_FAILURE_WINDOW_S", 300)
+
+# Behind HTTPS (a proxy terminating TLS): secure cookies, HSTS, redirects. `manage.py check --deploy` is clean.
+HTTPS = env_bool("HTTPS", False)
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
 # Internationalisation: store UTC, show Beijing time by default.
 LANGUAGE_CODE = env_str("LANGUAGE_CODE", "zh-hans").lower()
 LANGUAGES = [("zh-hans", _("Simplified Chinese")), ("en", _("English"))]
@@ -150,12 +179,16 @@ WHITENOISE_USE_FINDERS = True
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first: an anonymous write gets 401 with a WWW-Authenticate header.
-        "rest_framework.authentication.TokenAuthentication",
+        "config.authentication.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "moves": env_str("THROTTLE_MOVES", "120/min"),  # per user; a fast game needs a few a minute
+        "login": env_str("THROTTLE_LOGIN", "10/min"),  # token requests per client address
+    },
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }

@@ -1,10 +1,14 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config import views
+from config.security import AdminLoginForm, LoginForm
 from games import views as game_views
 from tournament import views as pages
+
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
@@ -13,6 +17,7 @@ urlpatterns = [
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("t/<int:pk>/", pages.tournament_page, name="tournament"),
     path("t/<int:pk>/standings/", pages.standings_fragment, name="tournament-standings"),

@@ -17,6 +17,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.security import MoveThrottle
 from engine.protocols import opening_name
 from games import services
 from games.access import acting_player, is_organizer, require_organizer, require_referee, visible_games
@@ -224,6 +225,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     """Games: public read, actions for the players, referees and organizers they concern."""
 
     serializer_class = GameDetailSerializer
+    throttle_scope = "moves"
+    throttle_classes = [MoveThrottle]
 
     def get_queryset(self) -> Any:
         games = visible_games(self.request.user).select_related("player_one", "player_two")
