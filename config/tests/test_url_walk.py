@@ -1,0 +1,244 @@
+"""Every URL pattern × every role, against the intended matrix.
+
+Roles: an anonymous visitor, the player whose game it is, another player, a
+referee of another tournament, and the organizer. Each request runs on a
+fresh state (a rolled-back transaction), so one role's action cannot change
+another's answer. A new URL pattern fails ``test_every_url_pattern_is_in_the_matrix``
+until its intended answers are written down here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group as Role
+from django.core.cache import cache
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.test import APIClient
+
+from games.models import Game, Player
+from games.services import game_act, game_create, game_offer_draw, game_report_result
+from tournament import services
+from tournament.models import Tournament
+
+pytestmark = pytest.mark.django_db
+ROLES = ("anonymous", "player", "other_player", "other_referee", "organizer")
+T01_H8 = ["g8", "a1", "i8", "c1", "h9", "e1", "h10", "k1", "h8"]
+
+
+class World:
+    """Users, two tournaments and the games the requests act on."""
+
+    def __init__(self) -> None:
+        users = get_user_model().objects
+        self.users: dict[str, Any] = {}
+        for name, role in [("player", "player"), ("other_player", "player"), ("opponent", "player"),
+                           ("referee", "referee"), ("other_referee", "referee"), ("organizer", "organizer")]:
+            user = users.create_user(name, password="walk-pass-1", is_staff=role == "organizer")
+            user.groups.add(Role.objects.get(name=role))
+            self.users[name] = user
+        self.me = Player.objects.create(name="Me", user=self.users["player"])
+        self.opponent = Player.objects.create(name="Opponent", user=self.users["opponent"])
+        Player.objects.create(name="Other", user=self.users["other_player"])
+        self.tournament = services.tournament_create(name="Walk open")
+        services.publish(tournament=self.tournament)
+        self.tournament.referees.add(self.users["referee"])
+        elsewhere = services.tournament_create(name="Elsewhere")
+        elsewhere.referees.add(self.users["other_referee"])
+        self.draft = services.tournament_create(name="Draft cup")
+        for n in range(4):
+            services.register(tournament=self.tournament, player=Player.objects.create(name=f"E{n}"))
+
+    def game(self, kind: str) -> Game:
+        """A fresh game in the state an action needs; the player is seat one unless said otherwise."""
+        one, two = (self.opponent, self.me) if kind == "claimable" else (self.me, self.opponent)
+        game = game_create(player_one=one, player_two=two, mode="otb" if kind in ("otb", "reported") else "online",
+                           forbidden_mode="claim" if kind == "claimable" else "auto",
+                           time_control="quick" if kind == "timed" else None)
+        game.referees.add(self.users["referee"])
+        moves = {"claimable": T01_H8, "offered": ["h8", "h9"]}.get(kind, [])
+        for ply, point in enumerate(moves):
+            game = game_act(game_id=game.pk, player=one if ply % 2 == 0 else two, action=f"place {point}",
+                            expected_ply=ply)
+        if kind == "offered":  # the opponent just moved (h9) and offers a draw; the player answers
+            game_offer_draw(game_id=game.pk, player=self.opponent)
+        if kind == "reported":
+            game_report_result(game_id=game.pk, reporter=self.opponent, result="white", reason="resignation")
+        if kind == "timed":
+            game_act(game_id=game.pk, player=self.me, action="place h8", expected_ply=0)
+        return game
+
+    def client(self, role: str) -> Client:
+        client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+        if role != "anonymous":
+            client.force_login(self.users[role])
+        return client
+
+
+A, P, OP, OR, O = ROLES
+Expect = dict[str, set[int]]
+
+
+def same(*codes: int) -> Expect:
+    return {role: set(codes) for role in ROLES}
+
+
+def matrix(anon: int | set[int], player: int | set[int], other: int | set[int], other_ref: int | set[int],
+           organizer: int | set[int]) -> Expect:
+    def s(v: int | set[int]) -> set[int]:
+        return v if isinstance(v, set) else {v}
+
+    return {A: s(anon), P: s(player), OP: s(other), OR: s(other_ref), O: s(organizer)}
+
+
+WRITE = matrix(401, 403, 403, 403, {200, 201})
+ORGANIZER_ONLY = WRITE
+
+# name -> (method, path builder, body builder, expected answers per role)
+Case = tuple[str, Callable[[World], str], Callable[[World], dict[str, Any]], Expect]
+
+
+def game_action(action: str, kind: str, body: dict[str, Any], expect: Expect) -> Case:
+    return ("post", lambda w: f"/api/games/{w.game(kind).pk}/{action}/", lambda w: body, expect)
+
+
+def t(path: str) -> Callable[[World], str]:
+    return lambda w: path.format(t=w.tournament.pk, stage=w.tournament.stages.get().pk)
+
+
+NONE: Callable[[World], dict[str, Any]] = lambda w: {}  # noqa: E731
+
+CASES: dict[str, Case] = {
+    "home": ("get", lambda w: "/", NONE, same(200)),
+    "healthz": ("get", lambda w: "/healthz", NONE, same(200, 503)),
+    "set_language": ("post", lambda w: "/i18n/setlang/", lambda w: {"language": "en"}, same(302)),
+    "login": ("get", lambda w: "/accounts/login/", NONE, same(200)),
+    "logout": ("post", lambda w: "/accounts/logout/", NONE, same(302)),
+    "password_change": ("get", lambda w: "/accounts/password_change/", NONE, matrix(302, 200, 200, 200, 200)),
+    "password_change_done": ("get", lambda w: "/accounts/password_change/done/", NONE,
+                             matrix(302, 200, 200, 200, 200)),
+    "tournament": ("get", t("/t/{t}/"), NONE, same(200)),
+    "page-standings": ("get", t("/t/{t}/standings/"), NONE, same(200)),
+    "page-schedule": ("get", t("/t/{t}/schedule/"), NONE, same(200)),
+    "tournament-call-sheet": ("get", t("/t/{t}/call-sheet/"), NONE, same(200)),
+    "tournament-result-sheets": ("get", t("/t/{t}/result-sheets/"), NONE, same(200)),
+    "tournament-standings-csv": ("get", t("/t/{t}/standings.csv"), NONE, same(200)),
+    "tournament-records": ("get", t("/t/{t}/games.txt"), NONE, same(200)),
+    "game": ("get", lambda w: f"/g/{w.game('online').pk}/", NONE, same(200)),
+    "game-claim": ("get", lambda w: f"/g/{w.game('otb').pk}/claim/", NONE, matrix(302, 404, 404, 404, 200)),
+    "player-console": ("get", lambda w: "/me/", NONE, matrix(302, 200, 200, 200, 200)),
+    "referee-console": ("get", lambda w: "/referee/", NONE, matrix(302, 404, 404, 200, 200)),
+    "api-root": ("get", lambda w: "/api/", NONE, same(200)),
+    "schema": ("get", lambda w: "/api/schema/", NONE, same(200)),
+    "api-docs": ("get", lambda w: "/api/docs/", NONE, same(200)),
+    "api-token": ("post", lambda w: "/api/auth/token/", lambda w: {"username": "player", "password": "x"},
+                  same(400)),
+    "api-me": ("get", lambda w: "/api/me/", NONE, matrix(401, 200, 200, 200, 200)),
+    "game-list": ("post", lambda w: "/api/games/",
+                  lambda w: {"player_one": w.me.pk, "player_two": w.opponent.pk}, WRITE),
+    "game-import-record": ("post", lambda w: "/api/games/import/",
+                           lambda w: {"text": '[Black "A"]\n[White "B"]\n\nh8 h9'}, WRITE),
+    "game-detail": ("get", lambda w: f"/api/games/{w.game('online').pk}/", NONE, same(200)),
+    "game-record": ("get", lambda w: f"/api/games/{w.game('online').pk}/record/", NONE, same(200)),
+    "game-move": game_action("move", "online", {"ply": 0, "point": "h8", "seat": 1},
+                             matrix(401, 200, 403, 403, 200)),
+    "game-pass-": game_action("pass", "online", {"ply": 0, "seat": 1}, matrix(401, 200, 403, 403, 200)),
+    "game-resign": game_action("resign", "online", {"seat": 1}, matrix(401, 200, 403, 403, 200)),
+    "game-offer-draw": game_action("offer-draw", "timed", {"seat": 1}, matrix(401, 200, 403, 403, 200)),
+    "game-answer-draw": game_action("answer-draw", "offered", {"accept": False, "seat": 1},
+                                    matrix(401, 200, 403, 403, 200)),
+    "game-claim-forbidden": game_action("claim-forbidden", "claimable", {"move_number": 9},
+                                        matrix(401, 201, 403, 403, 201)),
+    "game-clock-action": game_action("clock", "timed", {"op": "pause"}, matrix(401, 403, 403, 403, 200)),
+    "game-report-result": game_action("report-result", "otb", {"result": "draw", "reason": "agreement", "seat": 1},
+                                      matrix(401, 201, 403, 403, 201)),
+    "game-confirm-result": game_action("confirm-result", "reported", {"seat": 1}, matrix(401, 200, 403, 403, 200)),
+    "game-dispute-result": game_action("dispute-result", "reported", {"seat": 1}, matrix(401, 200, 403, 403, 200)),
+    "game-rule": game_action("rule", "reported", {"result": "draw", "reason": "referee"},
+                             matrix(401, 403, 403, 403, 200)),
+    "game-override": game_action("override", "reported", {"result": "draw", "reason": "referee", "note": "walk"},
+                                 ORGANIZER_ONLY),
+    "tournament-list": ("post", lambda w: "/api/tournaments/", lambda w: {"name": "New"}, WRITE),
+    "tournament-detail": ("get", t("/api/tournaments/{t}/"), NONE, same(200)),
+    "tournament-standings": ("get", t("/api/tournaments/{t}/standings/"), NONE, same(200)),
+    "tournament-schedule": ("get", t("/api/tournaments/{t}/schedule/"), NONE, same(200)),
+    "tournament-arena": ("get", t("/api/tournaments/{t}/arena/"), NONE, same(200)),
+    "tournament-publish": ("post", t("/api/tournaments/{t}/publish/"), NONE, WRITE),
+    "tournament-register": ("post", t("/api/tournaments/{t}/register/"), lambda w: {"name": "Late"}, WRITE),
+    "tournament-import-players": ("post", t("/api/tournaments/{t}/import-players/"),
+                                  lambda w: {"csv": "Newcomer,Club,\n"}, WRITE),
+    "tournament-draw": ("post", t("/api/tournaments/{t}/draw/"), lambda w: {"stage": w.tournament.stages.get().pk},
+                        WRITE),
+    "tournament-undo-draw": ("post", t("/api/tournaments/{t}/undo-draw/"),
+                             lambda w: {"stage": w.tournament.stages.get().pk}, matrix(401, 403, 403, 403, 409)),
+    "tournament-start-stage": ("post", t("/api/tournaments/{t}/start-stage/"),
+                               lambda w: {"stage": w.tournament.stages.get().pk}, matrix(401, 403, 403, 403, 409)),
+    "tournament-advance": ("post", t("/api/tournaments/{t}/advance/"),
+                           lambda w: {"stage": w.tournament.stages.get().pk}, matrix(401, 403, 403, 403, 409)),
+}
+
+
+def url_names() -> set[str]:
+    names: set[str] = set()
+
+    def walk(patterns: list[Any], namespace: str = "") -> None:
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                walk(p.url_patterns, f"{p.namespace}:" if p.namespace else namespace)
+            elif isinstance(p, URLPattern) and p.name:
+                names.add(namespace + p.name)
+
+    walk(get_resolver().url_patterns)
+    return names
+
+
+def test_every_url_pattern_is_in_the_matrix() -> None:
+    missing = {n for n in url_names() if not n.startswith("admin:")} - set(CASES)
+    assert missing == set()
+
+
+@pytest.fixture
+def world() -> World:
+    cache.clear()
+    return World()
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_url_answers_each_role_as_intended(world: World, name: str) -> None:
+    method, path_of, body_of, expected = CASES[name]
+    answers = {}
+    for role in ROLES:
+        with transaction.atomic():
+            path, body = path_of(world), body_of(world)
+            client = world.client(role)
+            if method == "get":
+                response = client.get(path)
+            else:
+                response = client.post(path, body, format="json")
+            answers[role] = response.status_code
+            if path.startswith("/api/") and response.status_code >= 400:
+                assert response.json().get("message"), (role, response.content)
+            transaction.set_rollback(True)
+    assert {r: answers[r] for r in ROLES if answers[r] not in expected[r]} == {}, answers
+
+
+def test_draft_tournaments_are_hidden_from_everyone_but_the_organizer(world: World) -> None:
+    answers = {role: world.client(role).get(f"/t/{world.draft.pk}/").status_code for role in ROLES}
+
+    assert answers == {A: 404, P: 404, OP: 404, OR: 404, O: 200}
+
+
+def test_admin_is_for_the_organizer_only(world: World) -> None:
+    admin_pages = ["/admin/", "/admin/games/game/", "/admin/games/gameevent/", "/admin/tournament/tournament/",
+                   "/admin/tournament/stage/", "/admin/tournament/match/", "/admin/tournament/auditlog/",
+                   f"/admin/tournament/tournament/{world.tournament.pk}/change/",
+                   f"/admin/tournament/tournament/{world.tournament.pk}/import-players/"]
+    for page in admin_pages:
+        answers = {role: world.client(role).get(page).status_code for role in ROLES}
+        assert answers == {A: 302, P: 302, OP: 302, OR: 302, O: 200}, (page, answers)
+    assert Tournament.objects.count() == 3
