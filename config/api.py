@@ -51,10 +51,15 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, ValidationError):
         fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
         response.data = {"code": "invalid", "message": _("Some of the input is not valid."), "fields": fields}
-    elif isinstance(exc, APIException):
+        return response
+    if isinstance(exc, APIException):
         detail = exc.detail
         message = str(detail) if not isinstance(detail, (dict, list)) else str(exc.default_detail)
-        response.data = {"code": _code(exc), "message": message}
+        code = _code(exc)
+    else:  # Django's Http404 and PermissionDenied, already turned into a response by DRF
+        message = str((response.data or {}).get("detail", "")) or _("The request was refused.")
+        code = {404: "not_found", 403: "permission_denied"}.get(response.status_code, "error")
+    response.data = {"code": code, "message": message}
     return response
 
 

@@ -44,7 +44,8 @@ class ObtainToken(ObtainAuthToken):
     throttle_classes = [LoginThrottle]
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        username = str(request.data.get("username", ""))
+        data = request.data if hasattr(request.data, "get") else {}
+        username = str(data.get("username", ""))
         blocked = login_blocked(request, username)
         if blocked:
             raise exceptions.Throttled(wait=blocked, detail=too_many_attempts(blocked))

@@ -9,6 +9,8 @@ from games import views as game_views
 from tournament import views as pages
 
 admin.site.login_form = AdminLoginForm
+handler404 = "config.views.not_found"
+handler500 = "config.views.server_error"
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.defaults import page_not_found
+from django.views.defaults import server_error as default_server_error
 
 from config import health
 
@@ -23,3 +26,17 @@ def healthz(request: HttpRequest) -> JsonResponse:
     healthy = all(probe.ok for probe in checks.values())
     body = {"ok": healthy, **{name: probe.as_dict() for name, probe in checks.items()}}
     return JsonResponse(body, status=200 if healthy else 503)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """404: JSON with a code and a message under /api/, the usual page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "not_found", "message": _("There is nothing at this address.")}, status=404)
+    return page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """500: JSON under /api/ (never a traceback), the usual page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "server_error", "message": _("Something went wrong on our side.")}, status=500)
+    return default_server_error(request)

@@ -80,7 +80,7 @@ class World:
         return client
 
 
-A, P, OP, OR, O = ROLES
+A, P, OP, OR, ORG = ROLES
 Expect = dict[str, set[int]]
 
 
@@ -93,7 +93,7 @@ def matrix(anon: int | set[int], player: int | set[int], other: int | set[int], 
     def s(v: int | set[int]) -> set[int]:
         return v if isinstance(v, set) else {v}
 
-    return {A: s(anon), P: s(player), OP: s(other), OR: s(other_ref), O: s(organizer)}
+    return {A: s(anon), P: s(player), OP: s(other), OR: s(other_ref), ORG: s(organizer)}
 
 
 WRITE = matrix(401, 403, 403, 403, {200, 201})
@@ -216,10 +216,7 @@ def test_url_answers_each_role_as_intended(world: World, name: str) -> None:
         with transaction.atomic():
             path, body = path_of(world), body_of(world)
             client = world.client(role)
-            if method == "get":
-                response = client.get(path)
-            else:
-                response = client.post(path, body, format="json")
+            response = client.get(path) if method == "get" else client.post(path, body, format="json")
             answers[role] = response.status_code
             if path.startswith("/api/") and response.status_code >= 400:
                 assert response.json().get("message"), (role, response.content)
@@ -230,7 +227,7 @@ def test_url_answers_each_role_as_intended(world: World, name: str) -> None:
 def test_draft_tournaments_are_hidden_from_everyone_but_the_organizer(world: World) -> None:
     answers = {role: world.client(role).get(f"/t/{world.draft.pk}/").status_code for role in ROLES}
 
-    assert answers == {A: 404, P: 404, OP: 404, OR: 404, O: 200}
+    assert answers == {A: 404, P: 404, OP: 404, OR: 404, ORG: 200}
 
 
 def test_admin_is_for_the_organizer_only(world: World) -> None:
@@ -240,5 +237,5 @@ def test_admin_is_for_the_organizer_only(world: World) -> None:
                    f"/admin/tournament/tournament/{world.tournament.pk}/import-players/"]
     for page in admin_pages:
         answers = {role: world.client(role).get(page).status_code for role in ROLES}
-        assert answers == {A: 302, P: 302, OP: 302, OR: 302, O: 200}, (page, answers)
+        assert answers == {A: 302, P: 302, OP: 302, OR: 302, ORG: 200}, (page, answers)
     assert Tournament.objects.count() == 3
