@@ -143,8 +143,7 @@ def clock_workers(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_pat
                    CLOCK_SLACK_MS="100", DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(ROOT))
         hostname = f"{name}-{len(started)}@%h"
         log = tmp_path / f"{name}-{len(started)}.log"
-        worker = celery_worker(env, log=log, pool="prefork", concurrency=2, hostname=hostname,
-                               queues="clock").start()
+        worker = celery_worker(env, log=log, hostname=hostname, queues="clock").start()
         started.append(worker)
 
         def answers() -> bool:

@@ -56,12 +56,19 @@ class ThrowawayPostgres:
             self.root.chmod(0o700)
         self._run("initdb", "-D", str(self.datadir), "-U", "postgres", "-A", "trust", "--no-sync",
                   "-E", "UTF8", "--locale", "C")
-        options = (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
+        self.resume()
+        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", self.database)
+        return self
+
+    def pause(self) -> None:
+        """Stop the server (a fault drill); :meth:`resume` starts it again with the same data."""
+        self._run("pg_ctl", "-D", str(self.datadir), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        options = (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=300 "
                    "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
         self._run("pg_ctl", "-D", str(self.datadir), "-o", options, "-l", str(self.root / "log"),
                   "-w", "start")
-        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", self.database)
-        return self
 
     def stop(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):

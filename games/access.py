@@ -37,6 +37,18 @@ def visible_games(user: Any) -> QuerySet[Game]:
     return games.filter(visible).distinct()
 
 
+def can_see(user: Any, game: Game) -> bool:
+    """The object-level twin of :func:`visible_games`: public, or yours as player, referee or organizer."""
+    if game.is_public:
+        return True
+    if not user.is_authenticated:
+        return False
+    player = player_of(user)
+    if player is not None and player.pk in (game.player_one_id, game.player_two_id):
+        return True
+    return is_referee_of(user, game) or is_organizer(user)
+
+
 def acting_player(user: Any, game: Game, seat: int | None = None) -> Player:
     """The player a request acts for: the user's own seat; organizers may name a seat."""
     if seat is not None and is_organizer(user):

@@ -10,17 +10,26 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.security import MoveThrottle
 from engine.protocols import opening_name
 from games import services
-from games.access import acting_player, is_organizer, require_organizer, require_referee, visible_games
+from games.access import (
+    acting_player,
+    can_see,
+    is_organizer,
+    require_organizer,
+    require_referee,
+    visible_games,
+)
 from games.enums import ForbiddenMode, GameMode, GameResult, ResultReason
 from games.exports import export_plain, export_rif
 from games.models import ForbiddenClaim, Game, Move, Player, ResultReport
@@ -96,17 +105,16 @@ class ClockSerializer(serializers.Serializer[Any]):
     time_control = serializers.DictField()
 
 
-class GameDetailSerializer(GameSummarySerializer):
-    protocol_options = serializers.JSONField(read_only=True)
+class GameStateSerializer(serializers.ModelSerializer[Game]):
+    """What an action changes: status, result, colours, the position and the clock (no record)."""
+
     position = serializers.SerializerMethodField()
     clock = serializers.SerializerMethodField()
-    moves = MoveSerializer(many=True, read_only=True)
-    claims = ClaimSerializer(many=True, read_only=True)
-    reports = ReportSerializer(many=True, read_only=True)
 
-    class Meta(GameSummarySerializer.Meta):
-        fields = [*GameSummarySerializer.Meta.fields, "protocol_options", "record_text", "position", "clock",
-                  "moves", "claims", "reports"]
+    class Meta:
+        model = Game
+        fields = ["id", "ply", "status", "result", "result_reason", "result_detail", "black", "white", "position",
+                  "clock"]
 
     @extend_schema_field(ClockSerializer)  # type: ignore[misc]
     def get_clock(self, game: Game) -> dict[str, Any]:
@@ -133,6 +141,18 @@ class GameDetailSerializer(GameSummarySerializer):
             "forbidden": _forbidden(game, board) if not over else {},
             "last_black_move": _last_black_move(board),
         }
+
+
+
+class GameDetailSerializer(GameSummarySerializer, GameStateSerializer):
+    protocol_options = serializers.JSONField(read_only=True)
+    moves = MoveSerializer(many=True, read_only=True)
+    claims = ClaimSerializer(many=True, read_only=True)
+    reports = ReportSerializer(many=True, read_only=True)
+
+    class Meta(GameSummarySerializer.Meta):
+        fields = [*GameSummarySerializer.Meta.fields, "protocol_options", "record_text", "position", "clock",
+                  "moves", "claims", "reports"]
 
 
 class CreateSerializer(serializers.Serializer[Any]):
@@ -232,15 +252,30 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         games = visible_games(self.request.user).select_related("player_one", "player_two")
         if self.action == "list":
             return games.order_by("-id")
-        return games.prefetch_related("moves", "claims", "reports")
+        if self.action == "retrieve":
+            return games.prefetch_related("moves", "claims", "reports")
+        return games
 
     def get_serializer_class(self) -> Any:
         return GameSummarySerializer if self.action == "list" else GameDetailSerializer
 
+    def get_object(self) -> Game:
+        """Actions load the bare game and check who may see it without a join over every role."""
+        if self.action in ("retrieve", "list"):
+            return super().get_object()  # type: ignore[no-any-return]
+        game = Game.objects.filter(pk=self.kwargs["pk"]).first() if str(self.kwargs["pk"]).isdigit() else None
+        if game is None or not can_see(self.request.user, game):
+            raise NotFound(_("There is no such game."))
+        self.check_object_permissions(self.request, game)
+        return game
+
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self.get_object()
-        services.game_settle(game_id=game.pk, at=_received(request), path="lazy_read")
-        return self._detail(game)
+        at = _received(request)
+        if game.deadline is not None and game.deadline < at:  # a clock ran out and nobody has settled it yet
+            services.game_settle(game_id=game.pk, at=at, path="lazy_read")
+            game = self.get_object()
+        return Response(GameDetailSerializer(game, context={"request": request}).data)
 
     def _input(self, serializer_class: type[serializers.Serializer[Any]]) -> dict[str, Any]:
         serializer = serializer_class(data=self.request.data)
@@ -248,19 +283,21 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return dict(serializer.validated_data)
 
     def _detail(self, game: Game) -> Response:
-        fresh = self.get_queryset().get(pk=game.pk)
-        return Response(GameDetailSerializer(fresh, context={"request": self.request}).data)
+        """The game after an action: its state, position and clock (GET the game for the whole record)."""
+        return Response(GameStateSerializer(game, context={"request": self.request}).data)
+
+    def _full(self, game: Game, status: int = 200) -> Response:
+        fresh = visible_games(self.request.user).prefetch_related("moves", "claims", "reports").get(pk=game.pk)
+        return Response(GameDetailSerializer(fresh, context={"request": self.request}).data, status=status)
 
     @extend_schema(request=CreateSerializer, responses={201: GameDetailSerializer})
     def create(self, request: Request) -> Response:
         require_organizer(request.user)
         data = self._input(CreateSerializer)
         game = services.game_create(actor=request.user, **data)
-        response = self._detail(game)
-        response.status_code = 201
-        return response
+        return self._full(game, 201)
 
-    @extend_schema(request=MoveInputSerializer, responses=GameDetailSerializer)
+    @extend_schema(request=MoveInputSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def move(self, request: Request, pk: str) -> Response:
         game = self.get_object()
@@ -271,7 +308,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                                  at=_received(request))
         return self._detail(game)
 
-    @extend_schema(request=PassInputSerializer, responses=GameDetailSerializer)
+    @extend_schema(request=PassInputSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"], url_path="pass")
     def pass_(self, request: Request, pk: str) -> Response:
         game = self.get_object()
@@ -281,7 +318,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                                   at=_received(request))
         return self._detail(game)
 
-    @extend_schema(request=SeatSerializer, responses=GameDetailSerializer)
+    @extend_schema(request=SeatSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def resign(self, request: Request, pk: str) -> Response:
         game = self.get_object()
@@ -290,7 +327,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                                     actor=request.user, interface=INTERFACE)
         return self._detail(game)
 
-    @extend_schema(request=SeatSerializer, responses=GameDetailSerializer)
+    @extend_schema(request=SeatSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"], url_path="offer-draw")
     def offer_draw(self, request: Request, pk: str) -> Response:
         """The player who has just moved offers a draw (at most two per game); the clocks stop."""
@@ -300,7 +337,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                                         at=_received(request), actor=request.user, interface=INTERFACE)
         return self._detail(game)
 
-    @extend_schema(request=AnswerInputSerializer, responses=GameDetailSerializer)
+    @extend_schema(request=AnswerInputSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"], url_path="answer-draw")
     def answer_draw(self, request: Request, pk: str) -> Response:
         game = self.get_object()
@@ -310,7 +347,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             at=_received(request), actor=request.user, interface=INTERFACE)
         return self._detail(game)
 
-    @extend_schema(request=ClockInputSerializer, responses=GameDetailSerializer)
+    @extend_schema(request=ClockInputSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"], url_path="clock")
     def clock_action(self, request: Request, pk: str) -> Response:
         """Referees: start, pause or resume the clock, or add time to a seat's main time or current turn."""
@@ -351,7 +388,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             reason=data["reason"], record=data["record"], actor=request.user, interface=INTERFACE)
         return Response(ReportSerializer(report).data, status=201)
 
-    @extend_schema(request=SeatSerializer, responses=GameDetailSerializer)
+    @extend_schema(request=SeatSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"], url_path="confirm-result")
     def confirm_result(self, request: Request, pk: str) -> Response:
         game = self.get_object()
@@ -370,7 +407,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             actor=request.user, interface=INTERFACE)
         return Response(ReportSerializer(report).data)
 
-    @extend_schema(request=RuleInputSerializer, responses=GameDetailSerializer)
+    @extend_schema(request=RuleInputSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def rule(self, request: Request, pk: str) -> Response:
         game = self.get_object()
@@ -379,7 +416,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         game = services.game_rule(game_id=game.pk, actor=request.user, interface=INTERFACE, **data)
         return self._detail(game)
 
-    @extend_schema(request=OverrideInputSerializer, responses=GameDetailSerializer)
+    @extend_schema(request=OverrideInputSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def override(self, request: Request, pk: str) -> Response:
         game = self.get_object()
@@ -411,9 +448,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         require_organizer(request.user)
         data = self._input(ImportInputSerializer)
         game = services.game_import(text=data["text"], actor=request.user, interface=INTERFACE)
-        response = self._detail(game)
-        response.status_code = 201
-        return response
+        return self._full(game, 201)
 
 
 def _received(request: Request) -> Any:

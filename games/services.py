@@ -8,8 +8,10 @@ nothing. Every way a game ends goes through :func:`game_finish`.
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -57,7 +59,6 @@ class GameState:
 
     opening: OpeningState
     board: Board
-    moves: list[Move]
 
     def holder(self, color: Color) -> Seat:
         return self.opening.holder(color)
@@ -72,19 +73,54 @@ def _options(game: Game) -> Options:
     return Options(**game.protocol_options)
 
 
+# Positions by (game, ply): a record only ever grows, so a ply names one position for good.
+_POSITIONS: OrderedDict[tuple[int, int], tuple[OpeningState, Board]] = OrderedDict()
+_POSITIONS_LOCK = threading.Lock()
+_POSITIONS_KEPT = 4096
+
+
+def _position_key(game: Game, ply: int | None = None) -> tuple[Any, ...]:
+    # The creation instant guards against a primary key reused after a rolled-back insert.
+    return (game.pk, game.created_at, game.ply if ply is None else ply)
+
+
+def _remember(key: tuple[Any, ...], state: GameState) -> None:
+    """Keep a committed position (never one seen inside a transaction that may still roll back)."""
+    with _POSITIONS_LOCK:
+        _POSITIONS[key] = (state.opening, state.board.copy())
+        _POSITIONS.move_to_end(key)
+        while len(_POSITIONS) > _POSITIONS_KEPT:
+            _POSITIONS.popitem(last=False)
+
+
+def _remember_on_commit(game: Game, state: GameState) -> None:
+    key, snapshot = _position_key(game), GameState(state.opening, state.board.copy())
+    transaction.on_commit(lambda: _remember(key, snapshot))
+
+
 def game_state(game: Game) -> GameState:
-    """Replay the record: opening actions through the protocol, then board moves."""
+    """The position after the game's ``ply`` actions: the opening, then the board moves.
+
+    Replays the record from the database, or takes the position from a small
+    per-process cache (it cannot go stale: the record is append-only).
+    """
+    with _POSITIONS_LOCK:
+        known = _POSITIONS.get(_position_key(game))
+    if known is not None:
+        return GameState(known[0], known[1].copy())
     opening = start(game.protocol, _options(game))
-    moves = list(game.moves.order_by("ply"))
     board_moves: list[str] = []
-    for move in moves:
-        action = Action.parse(move.text)
+    for player_number, text in game.moves.filter(ply__lte=game.ply).order_by("ply").values_list(
+            "player_number", "text"):
+        action = Action.parse(text)
         if not opening.finished:
-            opening = apply(opening, Seat(move.player_number), action)
+            opening = apply(opening, Seat(player_number), action)
         else:
             board_moves.append("pass" if action.kind is Kind.PASS else str(action.points[0]))
-    board = Board.replay([*(str(m) for m in opening.moves), *board_moves])
-    return GameState(opening, board, moves)
+    state = GameState(opening, Board.replay([*(str(m) for m in opening.moves), *board_moves]))
+    if not transaction.get_connection().in_atomic_block:
+        _remember(_position_key(game), state)
+    return state
 
 
 def seat_of(game: Game, player: Player) -> Seat:
@@ -120,8 +156,9 @@ def _clock(game: Game) -> clock.ClockState:
 
 
 def _log_clock(game: Game, events: list[clock.Event], interface: str, actor: Any = None) -> None:
-    for event in events:
-        _log(game, "clock", actor, interface, op=event.op, at=event.at, args=event.args)
+    GameEvent.objects.bulk_create([
+        GameEvent(game=game, kind="clock", actor=actor, interface=interface,
+                  data={"op": e.op, "at": e.at, "args": e.args}) for e in events])
 
 
 def _clock_apply(game: Game, state: clock.ClockState, events: list[clock.Event], interface: str = "system",
@@ -156,7 +193,7 @@ def _clock_turn(game: Game, seat: Seat, at: datetime, next_actor: Seat, interfac
 
 
 def _schedule(game: Game) -> None:
-    """After commit, ask a worker to adjudicate at the deadline (the sweeper covers a failed publish)."""
+    """After commit, make sure a worker adjudicates at the deadline (the sweeper covers a failed publish)."""
     if game.deadline is None or not settings.CLOCK_ETA_TASKS:
         return
     game_id, version, deadline = game.pk, game.clock_version, game.deadline
@@ -179,11 +216,20 @@ def game_settle(*, game_id: int, at: datetime | None = None, path: str = "lazy_r
     ``stale`` (the task is about an older version) or ``finished``.
     """
     game = Game.objects.select_for_update().filter(pk=game_id).first()
-    if game is None or game.status not in GameStatus.active():
+    if game is None:
+        return "finished"
+    return _settle_locked(game, at or timezone.now(), path, expected_version)
+
+
+def _settle_locked(game: Game, at: datetime, path: str, expected_version: int | None = None) -> str:
+    """:func:`game_settle` on a game already locked by the caller's transaction."""
+    if game.status not in GameStatus.active():
         return "finished"
     if expected_version is not None and game.clock_version != expected_version:
         return "stale"
-    at = at or timezone.now()
+    grace = timedelta(milliseconds=_control(game).grace_ms)
+    if game.deadline is None or game.deadline - grace >= at:  # nothing can be due yet: no work, no writes
+        return "not_due"
     state, events = clock.settle(_clock(game), _control(game), ms(at))
     if not events:
         return "not_due"
@@ -389,15 +435,21 @@ def game_act(*, game_id: int, player: Player, action: Action | str, expected_ply
     foul, two passes, a full board or exhausted overtime.
     """
     at = at or timezone.now()
-    game_settle(game_id=game_id, at=at, path="lazy_write")
-    return _game_act(game_id=game_id, player=player, action=action, expected_ply=expected_ply, actor=actor,
+    game = _game_act(game_id=game_id, player=player, action=action, expected_ply=expected_ply, actor=actor,
                      interface=interface, at=at)
+    if game is None:  # the clock ran out before the action arrived; the loss on time is committed
+        raise GameError("time_over", _("Time ran out; the game is over."), 409)
+    return game
 
 
 @transaction.atomic
 def _game_act(*, game_id: int, player: Player, action: Action | str, expected_ply: int, actor: Any,
-              interface: str, at: datetime) -> Game:
+              interface: str, at: datetime) -> Game | None:
     game = _lock(game_id)
+    if _settle_locked(game, at, "lazy_write") == "applied":
+        game.refresh_from_db()
+        if game.status not in GameStatus.active():
+            return None
     _require_active(game)
     if game.ply != expected_ply:
         raise GameError("stale_ply", _("The game has moved on; reload and try again."), 409)
@@ -435,7 +487,8 @@ def _opening_action(game: Game, state: GameState, seat: Seat, action: Action, ex
     _sync_colours(game, state)
     if after.finished:
         game.status = GameStatus.PLAYING
-    game.save()
+    game.save(update_fields=_TURN_FIELDS)
+    _remember_on_commit(game, GameState(after, Board.replay(list(after.moves))))
     _log(game, "action", actor, interface, action=str(action), seat=int(seat))
     return _after_turn(game, actor, interface)
 
@@ -463,6 +516,7 @@ def _board_move(game: Game, state: GameState, seat: Seat, action: Action, expect
     move = _record(game, expected_ply=expected_ply, seat=seat, action=action, color=color,
                    move_number=board.ply + 1, foul=foul, readings=readings)
     board.push("pass" if action.kind is Kind.PASS else action.points[0])
+    _remember_on_commit(game, GameState(state.opening, board))
     _log(game, "move", actor, interface, action=str(action), move_number=move.move_number, foul=foul)
     result = rules.outcome(board)
     if result is not None and result.termination.value == "forbidden":
@@ -476,8 +530,11 @@ def _board_move(game: Game, state: GameState, seat: Seat, action: Action, expect
                                actor=actor)
         reason = ResultReason.FULL_BOARD if result.termination.value == "full-board" else ResultReason.TWO_PASSES
         return game_finish(game=game, result=GameResult.DRAW, reason=reason, actor=actor)
-    game.save()
+    game.save(update_fields=_TURN_FIELDS)
     return _after_turn(game, actor, interface)
+
+
+_TURN_FIELDS = ["black", "white", "status", "clock", "clock_version", "deadline"]
 
 
 def _after_turn(game: Game, actor: Any, interface: str) -> Game:

@@ -1,13 +1,17 @@
-"""Celery tasks that adjudicate clocks: one per deadline, and a sweep every second.
+"""Celery tasks that adjudicate clocks: a task waiting for each game's deadline, and a sweep every second.
 
 Both call :func:`games.services.game_settle`, which is idempotent: a stale,
-early or repeated task changes nothing (clocks.md §6.6-6.7).
+early or repeated task changes nothing to the game (clocks.md §6.6-6.7).
+Two markers in Redis per game (``clock-due:<game>``, its current deadline,
+and ``clock-task:<game>``, when the task now waiting is due) keep one task
+per game pending rather than one per move: a move that pushes the deadline
+later sends nothing, and the waiting task sends itself on to the new deadline.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from celery import shared_task
@@ -23,25 +27,87 @@ logger = logging.getLogger(__name__)
 SWEEP_BATCH = 500
 
 
+ANY_VERSION = -1  # a task that follows a game's deadline, whatever moves were made since it was sent
+
+
 @shared_task(name="games.adjudicate", acks_late=True, ignore_result=True)
 def adjudicate(game_id: int, version: int) -> str:
-    """Settle ``game_id`` if its clock is still at ``version``; an early task re-enqueues itself."""
-    outcome = game_settle(game_id=game_id, path="eta", expected_version=version)
-    if outcome == "not_due":
-        game = Game.objects.filter(pk=game_id, clock_version=version).only("deadline").first()
+    """Settle ``game_id`` if its clock is still at ``version`` (or at any version: ``ANY_VERSION``).
+
+    A stale or early task changes nothing. If the game's deadline has moved
+    later (moves were made), the task sends itself on to the new deadline
+    without touching the database, so each game keeps one task pending
+    instead of one per move.
+    """
+    markers = _markers()
+    due = None
+    if markers is not None:
+        try:
+            markers.delete(_pending_key(game_id))
+            raw = markers.get(_due_key(game_id))
+            due = float(raw) if raw is not None else None
+        except Exception:
+            logger.warning("clock task markers unavailable", exc_info=True)
+    if due is not None and due > timezone.now().timestamp() + 0.02:
+        _publish(game_id, ANY_VERSION, due)
+        return "stale"
+    outcome = game_settle(game_id=game_id, path="eta", expected_version=None if version == ANY_VERSION else version)
+    if outcome in ("not_due", "stale"):
+        game = Game.objects.filter(pk=game_id, status__in=GameStatus.active()).only("deadline").first()
         if game is not None and game.deadline is not None:
-            enqueue(game_id, version, game.deadline)
+            enqueue(game_id, ANY_VERSION, game.deadline)
     return outcome
 
 
-def enqueue(game_id: int, version: int, deadline: datetime) -> bool:
-    """Ask a worker to settle the game just after ``deadline``; False when the broker cannot be reached.
+_redis: Any = None
 
-    A failed publish loses nothing: the sweeper and the lazy checks settle the game.
+
+def _markers() -> Any:
+    """Redis for the per-game markers (None when it cannot be reached: then every move sends a task)."""
+    global _redis
+    if _redis is None:
+        import redis
+
+        _redis = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5, socket_timeout=0.5)
+    return _redis
+
+
+def _pending_key(game_id: int) -> str:
+    return f"clock-task:{game_id}"  # the instant the task now waiting for this game is due
+
+
+def _due_key(game_id: int) -> str:
+    return f"clock-due:{game_id}"  # the instant the game's current deadline (plus slack) passes
+
+
+def enqueue(game_id: int, version: int, deadline: datetime) -> bool:
+    """Make sure a worker settles the game just after ``deadline``; True when a task was sent.
+
+    Records the deadline; sends a task only if none waits for an earlier (or
+    the same) instant, because that task will follow the deadline. A failed
+    publish loses nothing: the sweeper and the lazy checks settle the game.
     """
     if not settings.CLOCK_ETA_TASKS:
         return False
-    eta = deadline + timedelta(milliseconds=settings.CLOCK_SLACK_MS)
+    when = (deadline + timedelta(milliseconds=settings.CLOCK_SLACK_MS)).timestamp()
+    ttl = max(1, int(when - timezone.now().timestamp()) + 60)
+    try:
+        markers = _markers()
+        markers.set(_due_key(game_id), when, ex=ttl)
+        waiting = markers.get(_pending_key(game_id))
+        if waiting is not None and float(waiting) <= when:
+            return False
+    except Exception:
+        logger.warning("clock task markers unavailable; sending anyway", exc_info=True)
+    return _publish(game_id, version, when)
+
+
+def _publish(game_id: int, version: int, when: float) -> bool:
+    eta = datetime.fromtimestamp(when, tz=UTC)
+    try:
+        _markers().set(_pending_key(game_id), when, ex=max(1, int(when - timezone.now().timestamp()) + 5))
+    except Exception:
+        logger.warning("clock task markers unavailable", exc_info=True)
     try:
         adjudicate.apply_async((game_id, version), eta=eta, expires=eta + timedelta(minutes=10), retry=False)
     except Exception:

@@ -1,0 +1,158 @@
+"""The whole stack for benchmarks and fault drills: a throw-away PostgreSQL, an
+embedded Redis, gunicorn with several workers, a Celery worker and Celery beat.
+
+Every part can be stopped and started again while the others run, which is
+what the fault drills do. The bench process itself talks to the same database
+(Django set up in-process) to create fixtures and to check the results.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from config.processes import EmbeddedRedis, Service, celery_beat, celery_worker, free_port, wait_until  # noqa: E402
+from config.testing import ThrowawayPostgres  # noqa: E402
+
+
+class Stack:
+    def __init__(self, web_workers: int = 2, web_threads: int = 8, throttle_moves: str = "100000/min") -> None:
+        self.workdir = Path(tempfile.mkdtemp(prefix="gomoku-stack-"))
+        self.web_workers, self.web_threads = web_workers, web_threads
+        self.port = free_port()
+        self.postgres = ThrowawayPostgres()
+        self.redis: EmbeddedRedis | None = None
+        self.web: Service | None = None
+        self.worker: Service | None = None
+        self.beat: Service | None = None
+        self.throttle_moves = throttle_moves
+        self.env: dict[str, str] = {}
+
+    # -- lifecycle ------------------------------------------------------------------
+
+    def start(self) -> Stack:
+        self.postgres.start()
+        self.redis = EmbeddedRedis(log=self.workdir / "redis.log").start()
+        self.env = dict(os.environ, DATABASE_URL=self.postgres.url, REDIS_URL=self.redis.url,
+                        DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(ROOT), DEBUG="false",
+                        THROTTLE_MOVES=self.throttle_moves, THROTTLE_LOGIN="100000/min",
+                        LOGIN_FAILURES_ALLOWED="100000", VAR_DIR=str(self.workdir / "var"),
+                        CLOCK_ETA_TASKS=os.environ.get("CLOCK_ETA_TASKS", "true"))
+        os.environ.update({k: self.env[k] for k in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE",
+                                                     "THROTTLE_MOVES", "VAR_DIR")})
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        self.start_web()
+        self.start_worker()
+        self.start_beat()
+        return self
+
+    def stop(self) -> None:
+        for service in (self.web, self.worker, self.beat, self.redis):
+            if service is not None:
+                service.stop()
+        from django.db import connections
+
+        connections.close_all()
+        self.postgres.stop()
+
+    def start_web(self) -> None:
+        # The web tier runs at a lower priority than the clock worker: under overload, adjudicating a
+        # timeout on time matters more than answering a request a few milliseconds sooner.
+        self.web = Service("web", ["nice", "-n", "10", sys.executable, "-m", "gunicorn", "config.wsgi:application",
+                                   "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.web_workers),
+                                   "--worker-class", "gthread", "--threads", str(self.web_threads),
+                                   "--keep-alive", "30", "--timeout", "60", "--log-level", "warning"],
+                           env=self.env, cwd=str(ROOT), log=self.workdir / "web.log").start()
+        wait_until(self._web_answers, 60, "the web server")
+
+    def start_worker(self) -> None:
+        self.worker = celery_worker(self.env, log=self.workdir / "worker.log",
+                                    hostname=f"bench-{time.monotonic_ns()}@%h").start()
+        time.sleep(0.5)
+
+    def start_beat(self) -> None:
+        self.beat = celery_beat(self.env, self.workdir / "beat-schedule", log=self.workdir / "beat.log").start()
+
+    def restart_redis(self) -> None:
+        """Redis without persistence: every queued task is lost, as on a real crash."""
+        assert self.redis is not None
+        self.redis.stop()
+        self.redis = EmbeddedRedis(port=self.redis.port, log=self.workdir / "redis.log").start()
+
+    def _web_answers(self) -> bool:
+        try:
+            status, _body, _ms = self.request(None, "GET", "/api/")
+            return status == 200
+        except OSError:
+            return False
+
+    # -- HTTP -------------------------------------------------------------------------
+
+    def connection(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+
+    def request(self, conn: http.client.HTTPConnection | None, method: str, path: str, token: str | None = None,
+                body: dict[str, Any] | None = None) -> tuple[int, Any, float]:
+        """One request; returns (status, parsed body, milliseconds)."""
+        own = conn is None
+        conn = conn or self.connection()
+        headers = {"Accept-Language": "en"}
+        if token:
+            headers["Authorization"] = f"Token {token}"
+        data = None
+        if body is not None:
+            data = json.dumps(body)
+            headers["Content-Type"] = "application/json"
+        started = time.perf_counter()
+        try:
+            conn.request(method, path, body=data, headers=headers)
+            response = conn.getresponse()
+            raw = response.read()
+        finally:
+            if own:
+                conn.close()
+        elapsed = (time.perf_counter() - started) * 1000
+        try:
+            parsed = json.loads(raw) if raw else None
+        except ValueError:
+            parsed = raw.decode(errors="replace")
+        return response.status, parsed, elapsed
+
+
+def make_players(count: int, prefix: str) -> list[tuple[Any, str]]:
+    """``count`` player accounts with API tokens: [(Player, token key)]."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from rest_framework.authtoken.models import Token
+
+    from games.models import Player
+
+    user_model = get_user_model()
+    users = user_model.objects.bulk_create([user_model(username=f"{prefix}{n}") for n in range(count)])
+    users = list(user_model.objects.filter(username__startswith=prefix).order_by("id"))
+    role = Group.objects.get(name="player")
+    role.user_set.add(*users)
+    players = Player.objects.bulk_create([Player(name=u.username, user=u) for u in users])
+    tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
+    return list(zip(players, [t.key for t in tokens], strict=True))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
