@@ -13,6 +13,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from config.processes import EmbeddedRedis, Service, celery_beat, celery_worker, free_port, wait_until  # noqa: E402
+from config.processes import (  # noqa: E402
+    EmbeddedRedis,
+    Service,
+    Supervisor,
+    celery_beat,
+    celery_worker,
+    free_port,
+    wait_until,
+)
 from config.testing import ThrowawayPostgres  # noqa: E402
 
 
@@ -36,6 +45,9 @@ class Stack:
         self.beat: Service | None = None
         self.throttle_moves = throttle_moves
         self.env: dict[str, str] = {}
+        self.supervisor = Supervisor()
+        self.restarted: list[str] = []
+        self._watching = threading.Event()
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -58,9 +70,19 @@ class Stack:
         self.start_web()
         self.start_worker()
         self.start_beat()
+        self._watching.set()
+        threading.Thread(target=self._watch, daemon=True).start()
         return self
 
+    def _watch(self) -> None:
+        """Restart the worker or beat if they die (as systemd would), while the drills let it."""
+        while self._watching.is_set():
+            self.supervisor.services = [s for s in (self.worker, self.beat) if s is not None]
+            self.restarted += self.supervisor.check()
+            time.sleep(0.5)
+
     def stop(self) -> None:
+        self._watching.clear()
         for service in (self.web, self.worker, self.beat, self.redis):
             if service is not None:
                 service.stop()
@@ -80,9 +102,13 @@ class Stack:
         wait_until(self._web_answers, 60, "the web server")
 
     def start_worker(self) -> None:
-        self.worker = celery_worker(self.env, log=self.workdir / "worker.log",
-                                    hostname=f"bench-{time.monotonic_ns()}@%h").start()
-        time.sleep(0.5)
+        """Start a worker and wait until it answers (a restarted worker sweeps as soon as it is ready)."""
+        from config.celery import app
+
+        name = f"bench-{time.monotonic_ns()}"
+        self.worker = celery_worker(self.env, log=self.workdir / "worker.log", hostname=f"{name}@%h").start()
+        wait_until(lambda: any(name in next(iter(r)) for r in app.control.ping(timeout=0.5) or []), 60,
+                   "the celery worker")
 
     def start_beat(self) -> None:
         self.beat = celery_beat(self.env, self.workdir / "beat-schedule", log=self.workdir / "beat.log").start()

@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from config.processes import EmbeddedRedis, Service, celery_beat, celery_worker  # noqa: E402
+from config.processes import EmbeddedRedis, Service, Supervisor, celery_beat, celery_worker  # noqa: E402
 
 HOST, PORT = "127.0.0.1", int(os.environ.get("PORT", "8000"))
 
@@ -53,27 +53,32 @@ def main() -> int:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
+    supervisor = Supervisor()
     try:
         if "REDIS_URL" not in env:
             port = int(env["REDIS_PORT"]) if "REDIS_PORT" in env else None
             redis_server = EmbeddedRedis(port=port, log=logs / "redis.log")
-            services.append(redis_server.start())
+            services.append(supervisor.watch(redis_server.start()))
             env["REDIS_URL"] = redis_server.url
-        services.append(celery_worker(env, log=logs / "celery-worker.log").start())
-        services.append(celery_beat(env, var / "celerybeat-schedule", log=logs / "celery-beat.log").start())
-        services.append(Service(
+        services.append(supervisor.watch(celery_worker(env, log=logs / "celery-worker.log").start()))
+        services.append(supervisor.watch(
+            celery_beat(env, var / "celerybeat-schedule", log=logs / "celery-beat.log").start()))
+        # One process per core, threads for requests that wait on the database (see bench/load.py).
+        services.append(supervisor.watch(Service(
             "web",
             [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"{HOST}:{PORT}",
-             "--workers", "2", "--access-logfile", "-"],
+             "--workers", "2", "--worker-class", "gthread", "--threads", "8", "--access-logfile", "-"],
             env=env, cwd=str(ROOT), log=logs / "web.log",
-        ).start())
+        ).start()))
         print(banner(env["REDIS_URL"]), flush=True)
         print(f"Logs: {logs}/", flush=True)
         while not stopping:
-            for service in services:
-                if not service.running():
-                    print(f"{service.name} exited; stopping everything (see {logs}/)", flush=True)
-                    stopping = True
+            try:
+                for line in supervisor.check():
+                    print(f"{line} (see {logs}/)", flush=True)
+            except RuntimeError as exc:
+                print(f"{exc}; stopping everything (see {logs}/)", flush=True)
+                stopping = True
             time.sleep(0.5)
     finally:
         for service in reversed(services):
