@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cksum requirements.txt | cut -d' ' -f1)
 
-.PHONY: install system-deps run test test-fast lint fmt typecheck bench clean
+.PHONY: install system-deps run test test-fast lint fmt typecheck bench load drills clean
 
 $(STAMP): requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,6 +44,12 @@ typecheck: install
 bench: install
 	$(PY) bench/engine.py
 	$(PY) bench/tournament.py
+
+load: install system-deps
+	$(PY) bench/load.py
+
+drills: install system-deps
+	$(PY) bench/drills.py
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .hypothesis
