@@ -232,3 +232,19 @@ def test_appeal_against_a_ruling_is_decided_finally_by_three() -> None:
     with pytest.raises(services.TournamentError) as final:
         services.appeal_file(game=game, appellant=two, reason="again")
     assert final.value.code == "appeal_decided"
+
+
+def test_in_every_group_each_pair_plays_twice_with_colours_swapped() -> None:
+    from collections import Counter
+
+    sim = simulate(players=13, seed=5)
+    stage = sim.stages[0].stage
+
+    for group in stage.groups.filter(kind=Group.Kind.ROUND_ROBIN, parent__isnull=True):
+        colours: Counter[tuple[int, int]] = Counter()
+        for game in Game.objects.filter(match_game__match__group=group):
+            colours[(game.black_id, game.white_id)] += 1
+        members = list(group.memberships.values_list("entry__player_id", flat=True))
+        pairs = [(a, b) for i, a in enumerate(members) for b in members[i + 1:]]
+        assert all(colours[(a, b)] == 1 and colours[(b, a)] == 1 for a, b in pairs), colours
+        assert sum(colours.values()) == 2 * len(pairs)
