@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.access import require_organizer
-from games.models import Player
+from games.access import is_organizer, player_of, require_organizer
+from games.models import Game, Player
 from tournament import services
-from tournament.models import Match, Stage, Tournament
+from tournament.models import Appeal, Match, Stage, Tournament
 from tournament.standings import stage_standings
 
 
@@ -65,6 +67,28 @@ class CsvSerializer(serializers.Serializer[Any]):
     csv = serializers.CharField(max_length=200_000, help_text="rows of name,unit,rating")
 
 
+class AppealSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField(help_text="a game of this tournament that a referee ruled on")
+    reason = serializers.CharField(max_length=500)
+
+
+class DecisionSerializer(serializers.Serializer[Any]):
+    appeal = serializers.IntegerField()
+    committee = serializers.ListField(child=serializers.IntegerField(), min_length=3, max_length=3,
+                                      help_text="the three members' user ids")
+    upheld = serializers.BooleanField()
+    decision = serializers.CharField(max_length=500)
+    result = serializers.ChoiceField(choices=["black", "white", "draw"], required=False)
+    reason = serializers.CharField(max_length=20, required=False, default="referee")
+
+
+class BoutSerializer(serializers.Serializer[Any]):
+    challenger = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    winner = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    holder = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False,
+                                                help_text="the first table holder, for the first bout")
+
+
 class StageActionSerializer(serializers.Serializer[Any]):
     stage = serializers.IntegerField(help_text="the stage's id")
     seed = serializers.IntegerField(required=False, help_text="draw: re-run a recorded draw")
@@ -102,6 +126,48 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     def arena(self, request: Request, pk: str) -> Response:
         """擂台赛: the table holder, the current streak and the longest streak."""
         return Response(services.arena_summary(self.get_object()))
+
+    @extend_schema(request=BoutSerializer, responses={201: dict})
+    @action(detail=True, methods=["post"], url_path="arena-bout")
+    def arena_bout(self, request: Request, pk: str) -> Response:
+        """擂台赛: record a bout (the organizer or one of the tournament's referees)."""
+        tournament = self.get_object()
+        if not (is_organizer(request.user) or tournament.referees.filter(pk=request.user.pk).exists()):
+            raise services.TournamentError("not_referee", _("Only the organizer and the referees may do this."), 403)
+        data = self._input(BoutSerializer)
+        services.arena_bout(tournament=tournament, actor=request.user, **data)
+        return Response(services.arena_summary(tournament), status=201)
+
+    @extend_schema(request=AppealSerializer, responses={201: dict})
+    @action(detail=True, methods=["post"])
+    def appeal(self, request: Request, pk: str) -> Response:
+        """A player appeals a referee's ruling on their game to the appeals committee."""
+        tournament = self.get_object()
+        data = self._input(AppealSerializer)
+        game = Game.objects.filter(pk=data["game"], match_game__match__tournament=tournament).first()
+        player = player_of(request.user)
+        if game is None:
+            raise services.TournamentError("no_game", _("There is no such game in this tournament."), 404)
+        if player is None:
+            raise services.TournamentError("not_your_game", _("You are not a player in this game."), 403)
+        appeal = services.appeal_file(game=game, appellant=player, reason=data["reason"], actor=request.user)
+        return Response({"appeal": appeal.pk, "status": appeal.status}, status=201)
+
+    @extend_schema(request=DecisionSerializer, responses={200: dict})
+    @action(detail=True, methods=["post"], url_path="decide-appeal")
+    def decide_appeal(self, request: Request, pk: str) -> Response:
+        """The organizer records the committee's final decision."""
+        require_organizer(request.user)
+        tournament = self.get_object()
+        data = self._input(DecisionSerializer)
+        appeal = Appeal.objects.filter(pk=data["appeal"], game__match_game__match__tournament=tournament).first()
+        if appeal is None:
+            raise services.TournamentError("no_appeal", _("There is no such appeal in this tournament."), 404)
+        committee = list(get_user_model().objects.filter(pk__in=data["committee"]))
+        appeal = services.appeal_decide(appeal=appeal, committee=committee, upheld=data["upheld"],
+                                        decision=data["decision"], result=data.get("result", ""),
+                                        reason=data["reason"], actor=request.user)
+        return Response({"appeal": appeal.pk, "status": appeal.status, "decision": appeal.decision})
 
     @extend_schema(responses=MatchSerializer(many=True))
     @action(detail=True, methods=["get"])

@@ -16,7 +16,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group as Role
 from django.core.cache import cache
-from django.db import transaction
+from django.db import models, transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
@@ -53,6 +53,25 @@ class World:
         self.draft = services.tournament_create(name="Draft cup")
         for n in range(4):
             services.register(tournament=self.tournament, player=Player.objects.create(name=f"E{n}"))
+        # A second tournament under way, where the player has a game on a board (appeals, arena).
+        self.played = services.tournament_create(name="Played cup")
+        self.played.referees.add(self.users["referee"])
+        for player in (self.me, self.opponent, Player.objects.create(name="P3"), Player.objects.create(name="P4")):
+            services.register(tournament=self.played, player=player)
+        stage = self.played.stages.get()
+        services.draw_stage(stage=stage, seed=1)
+        services.start_stage(stage=stage)
+        self.played_game = Game.objects.filter(match_game__match__tournament=self.played).filter(
+            models.Q(player_one=self.me) | models.Q(player_two=self.me)).first()
+
+    def ruled_game(self) -> Game:
+        from games.services import game_rule
+
+        assert self.played_game is not None
+        return game_rule(game_id=self.played_game.pk, result="white", reason="referee", note="walk")
+
+    def appeal(self) -> Any:
+        return services.appeal_file(game=self.ruled_game(), appellant=self.me, reason="walk")
 
     def game(self, kind: str) -> Game:
         """A fresh game in the state an action needs; the player is seat one unless said otherwise."""
@@ -178,6 +197,17 @@ CASES: dict[str, Case] = {
                              lambda w: {"stage": w.tournament.stages.get().pk}, matrix(401, 403, 403, 403, 409)),
     "tournament-start-stage": ("post", t("/api/tournaments/{t}/start-stage/"),
                                lambda w: {"stage": w.tournament.stages.get().pk}, matrix(401, 403, 403, 403, 409)),
+    "tournament-arena-bout": ("post", lambda w: f"/api/tournaments/{w.played.pk}/arena-bout/",
+                              lambda w: {"holder": w.me.pk, "challenger": w.opponent.pk, "winner": w.opponent.pk},
+                              matrix(401, 403, 403, 403, 201)),
+    "tournament-appeal": ("post", lambda w: f"/api/tournaments/{w.played.pk}/appeal/",
+                          lambda w: {"game": w.ruled_game().pk, "reason": "the flag had not fallen"},
+                          matrix(401, 201, 403, 403, 403)),
+    "tournament-decide-appeal": ("post", lambda w: f"/api/tournaments/{w.played.pk}/decide-appeal/",
+                                 lambda w: {"appeal": w.appeal().pk, "upheld": False, "decision": "ruling stands",
+                                            "committee": [w.users[n].pk for n in ("referee", "other_referee",
+                                                                                  "organizer")]},
+                                 ORGANIZER_ONLY),
     "tournament-advance": ("post", t("/api/tournaments/{t}/advance/"),
                            lambda w: {"stage": w.tournament.stages.get().pk}, matrix(401, 403, 403, 403, 409)),
 }
@@ -238,4 +268,4 @@ def test_admin_is_for_the_organizer_only(world: World) -> None:
     for page in admin_pages:
         answers = {role: world.client(role).get(page).status_code for role in ROLES}
         assert answers == {A: 302, P: 302, OP: 302, OR: 302, ORG: 200}, (page, answers)
-    assert Tournament.objects.count() == 3
+    assert Tournament.objects.count() == 4
