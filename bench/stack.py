@@ -57,7 +57,8 @@ class Stack:
         self.env = dict(os.environ, DATABASE_URL=self.postgres.url, REDIS_URL=self.redis.url,
                         DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(ROOT), DEBUG="false",
                         THROTTLE_MOVES=self.throttle_moves, THROTTLE_LOGIN="100000/min",
-                        LOGIN_FAILURES_ALLOWED="100000", VAR_DIR=str(self.workdir / "var"),
+                        LOGIN_FAILURES_ALLOWED="100000", LOGIN_FAILURES_PER_ADDRESS="100000",
+                        VAR_DIR=str(self.workdir / "var"),
                         CLOCK_ETA_TASKS=os.environ.get("CLOCK_ETA_TASKS", "true"))
         os.environ.update({k: self.env[k] for k in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE",
                                                      "THROTTLE_MOVES", "VAR_DIR")})

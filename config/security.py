@@ -80,7 +80,9 @@ def login_blocked(request: Any, username: str) -> int:
     except Exception:  # the cache is down: fail open
         logger.warning("login rate limit unavailable", exc_info=True)
         return 0
-    if any(n >= settings.LOGIN_FAILURES_ALLOWED for n in counts.values()):
+    account, address = _keys(request, username)
+    if counts.get(account, 0) >= settings.LOGIN_FAILURES_ALLOWED or \
+            counts.get(address, 0) >= settings.LOGIN_FAILURES_PER_ADDRESS:
         return settings.LOGIN_FAILURE_WINDOW_S
     return 0
 

@@ -133,7 +133,9 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 API_TOKEN_HOURS = env_int("API_TOKEN_HOURS", 24)
-LOGIN_FAILURES_ALLOWED = env_int("LOGIN_FAILURES_ALLOWED", 5)  # per account and per address, in the window
+LOGIN_FAILURES_ALLOWED = env_int("LOGIN_FAILURES_ALLOWED", 5)  # per account, in the window
+# Per client address: higher, because a club's players may all come through one address (a school's NAT).
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50)
 LOGIN_FAILURE_WINDOW_S = env_int("LOGIN_FAILURE_WINDOW_S", 300)
 
 # Behind HTTPS (a proxy terminating TLS): secure cookies, HSTS, redirects. `manage.py check --deploy` is clean.

@@ -140,3 +140,14 @@ def test_database_outage_answers_503_with_a_message(monkeypatch: pytest.MonkeyPa
     assert api.status_code == 503 and api.json() == {
         "code": "unavailable", "message": "The database is unavailable; try again in a moment."}
     assert page.status_code == 503 and b"database is unavailable" in page.content
+
+
+def test_failures_on_other_accounts_from_one_address_do_not_lock_out_a_player(settings: Any) -> None:
+    get_user_model().objects.create_user("innocent", password="right-pass-2")
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    for n in range(settings.LOGIN_FAILURES_PER_ADDRESS - 1):
+        client.post("/accounts/login/", {"username": f"typo{n}", "password": "wrong"})
+
+    client.post("/accounts/login/", {"username": "innocent", "password": "right-pass-2"})
+
+    assert "_auth_user_id" in client.session
