@@ -19,6 +19,15 @@ from tournament import formats
 from tournament.models import Group, GroupMember, Match, MatchGame, Stage, Tournament
 
 
+@dataclass(frozen=True)
+class MatchRow:
+    status: str
+    best_of: bool
+    first_id: int
+    second_id: int
+    winner_id: int | None
+
+
 @dataclass
 class StageData:
     """Everything a stage's standings need, loaded in five queries."""
@@ -27,7 +36,7 @@ class StageData:
     stage: Stage
     groups: dict[int, Group]
     members: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
-    matches: dict[int, list[Match]] = field(default_factory=lambda: defaultdict(list))
+    matches: dict[int, list[MatchRow]] = field(default_factory=lambda: defaultdict(list))
     games: dict[int, list[formats.Played]] = field(default_factory=lambda: defaultdict(list))
     children: dict[int, list[Group]] = field(default_factory=lambda: defaultdict(list))
     entries: dict[int, Any] = field(default_factory=dict)  # entry id -> (name, unit)
@@ -43,11 +52,15 @@ def load_stage(stage: Stage, root: Group | None = None) -> StageData:
         if g.parent_id is not None:
             data.children[g.parent_id].append(g)
     ids = list(groups)
-    for m in GroupMember.objects.filter(group_id__in=ids).select_related("entry__player").order_by("position"):
-        data.members[m.group_id].append(m.entry_id)
-        data.entries[m.entry_id] = (m.entry.player.name, m.entry.player.unit, m.entry.player_id)
-    for match in Match.objects.filter(group_id__in=ids).order_by("round", "order"):
-        data.matches[match.group_id].append(match)
+    # Plain rows rather than model instances: building thousands of instances was most of the time.
+    for group_id, entry_id, name, unit, player_id in GroupMember.objects.filter(group_id__in=ids).order_by(
+            "position").values_list("group_id", "entry_id", "entry__player__name", "entry__player__unit",
+                                    "entry__player_id"):
+        data.members[group_id].append(entry_id)
+        data.entries[entry_id] = (name, unit, player_id)
+    for row in Match.objects.filter(group_id__in=ids).order_by("round", "order").values_list(
+            "group_id", "status", "best_of", "first_id", "second_id", "winner_id"):
+        data.matches[row[0]].append(MatchRow(*row[1:]))
     player_entry = {v[2]: k for k, v in data.entries.items()}
     for link in (MatchGame.objects.filter(match__group_id__in=ids, game__status=GameStatus.FINISHED)
                  .values("match__group_id", "game__black__id", "game__white__id", "game__result")):
