@@ -127,9 +127,12 @@ class GameStateSerializer(serializers.ModelSerializer[Game]):
         over = game.status == "finished"
         board = state.board
         expects = "over" if over else opening.expects
+        stones = [str(m) for m in board.move_stack]
+        if not stones and game.mode == GameMode.OVER_THE_BOARD and game.record_text:
+            stones = game.record_text.split()  # an over-the-board game's record, as settled
         return {
             "size": board.size,
-            "stones": [str(m) for m in board.move_stack],
+            "stones": stones,
             "to_move": str(board.turn if opening.finished else opening.next_color),
             "actor": None if over else int(state.to_act),
             "expects": expects,

@@ -24,6 +24,19 @@ UNITS = ["一中 No.1 Middle School", "实验中学 Experimental School", "外�
          "师大附中 Normal University High", "少年宫 Children's Palace"]
 
 
+def demo_record(winner: str, rng: random.Random) -> str:
+    """A short record in which ``winner`` makes a five on a random row (the loser's stones wander below)."""
+    letters = "abcdefghijklmno"
+    row, col = rng.randint(6, 14), rng.randint(0, 10)
+    five = [f"{letters[col + i]}{row}" for i in range(5)]
+    other = [f"{letters[(col + 2 * i) % 15]}{row - 4}" for i in range(5)]  # never four in a row
+    if winner == "black":
+        moves = [m for pair in zip(five, other, strict=True) for m in pair][:-1]
+    else:
+        moves = [m for pair in zip(other, five, strict=True) for m in pair]
+    return " ".join(moves)
+
+
 def load_demo_tournament(seed: int = 2026) -> Tournament:
     existing = Tournament.objects.filter(name=DEMO_NAME).first()
     if existing is not None:
@@ -48,6 +61,7 @@ def load_demo_tournament(seed: int = 2026) -> Tournament:
                                         status__in=GameStatus.active()).select_related("black", "white"):
             roll = rng.random()
             result, reason = ("draw", "agreement") if roll < 0.15 else (rng.choice(["black", "white"]), "five")
-            game_report_result(game_id=game.pk, reporter=game.black, result=result, reason=reason)
+            record = demo_record(result, rng) if reason == "five" else ""
+            game_report_result(game_id=game.pk, reporter=game.black, result=result, reason=reason, record=record)
             game_confirm_result(game_id=game.pk, player=game.white)
     return tournament

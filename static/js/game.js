@@ -92,6 +92,14 @@
   function drawRecord(stones) {
     var list = $("record");
     list.innerHTML = "";
+    if (!data.moves.length) {  // an over-the-board game: its settled record, stone by stone
+      stones.forEach(function (p, i) {
+        var li = document.createElement("li");
+        li.textContent = (i % 2 === 0 ? "● " : "○ ") + p;
+        list.appendChild(li);
+      });
+      return;
+    }
     data.moves.forEach(function (m) {
       var li = document.createElement("li");
       var mark = m.color === "black" ? "● " : m.color === "white" ? "○ " : "";
@@ -125,6 +133,7 @@
   function drawClocks() {
     var c = data.clock, box = $("clocks");
     box.innerHTML = "";
+    if (data.mode !== "online") return;  // over the board, the clock on the table counts
     if (!c || !c.time_control || (c.time_control.main_ms === null && c.time_control.move_ms === null)) return;
     var elapsed = c.status === "running" && !c.paused ? Date.now() - fetchedAt : 0;
     [0, 1].forEach(function (seat) {
