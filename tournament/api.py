@@ -89,6 +89,13 @@ class BoutSerializer(serializers.Serializer[Any]):
                                                 help_text="the first table holder, for the first bout")
 
 
+class TossSerializer(serializers.Serializer[Any]):
+    match = serializers.IntegerField()
+    grabber = serializers.IntegerField(help_text="the entry id of the player who grabbed the stones")
+    guess = serializers.ChoiceField(choices=["odd", "even"])
+    count = serializers.IntegerField(min_value=1, max_value=361)
+
+
 class StageActionSerializer(serializers.Serializer[Any]):
     stage = serializers.IntegerField(help_text="the stage's id")
     seed = serializers.IntegerField(required=False, help_text="draw: re-run a recorded draw")
@@ -137,6 +144,23 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         data = self._input(BoutSerializer)
         services.arena_bout(tournament=tournament, actor=request.user, **data)
         return Response(services.arena_summary(tournament), status=201)
+
+    @extend_schema(request=TossSerializer, responses={200: dict})
+    @action(detail=True, methods=["post"], url_path="colour-toss")
+    def colour_toss(self, request: Request, pk: str) -> Response:
+        """猜先 at the table for a best-of-three or playoff match, before its first game."""
+        tournament = self.get_object()
+        if not (is_organizer(request.user) or tournament.referees.filter(pk=request.user.pk).exists()):
+            raise services.TournamentError("not_referee", _("Only the organizer and the referees may do this."), 403)
+        data = self._input(TossSerializer)
+        match = Match.objects.filter(pk=data["match"], tournament=tournament).select_related("tournament").first()
+        grabber = tournament.entries.filter(pk=data["grabber"]).first()
+        if match is None or grabber is None:
+            raise services.TournamentError("no_match", _("There is no such match or player in this tournament."),
+                                           404)
+        match = services.record_colour_toss(match=match, grabber=grabber, guess=data["guess"], count=data["count"],
+                                            actor=request.user)
+        return Response({"match": match.pk, "colour_toss": match.colour_toss})
 
     @extend_schema(request=AppealSerializer, responses={201: dict})
     @action(detail=True, methods=["post"])

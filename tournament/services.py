@@ -295,6 +295,31 @@ def _next_game(match: Match, tournament: Tournament) -> Game:
     return game
 
 
+@transaction.atomic
+def record_colour_toss(*, match: Match, grabber: Entry, guess: str, count: int, actor: Any = None) -> Match:
+    """猜先 at the table: ``grabber`` grabs ``count`` stones, the other guesses odd or even; right plays black.
+
+    Recorded before the match's first game is created (the first game takes its colours from it);
+    without a record, the colours are drawn by lot with a recorded seed.
+    """
+    match = Match.objects.select_for_update().get(pk=match.pk)
+    if not match.best_of:
+        raise TournamentError("no_toss", _("Colours in a group pairing are fixed: game 1 to the first-named."))
+    if match.match_games.exists():
+        raise TournamentError("toss_too_late", _("The first game has begun; its colours stand."), 409)
+    if grabber.pk not in (match.first_id, match.second_id):
+        raise TournamentError("not_in_match", _("The grabber must be one of the two players."))
+    if guess not in ("odd", "even") or not 1 <= count <= 361:
+        raise TournamentError("bad_toss", _("The guess is odd or even, and the count is between 1 and 361."))
+    grabber_index = 0 if grabber.pk == match.first_id else 1
+    right = (count % 2 == 1) == (guess == "odd")
+    match.colour_toss = {"grabber": grabber_index, "count": count, "guess": guess, "guess_right": int(right),
+                         "black": 1 - grabber_index if right else grabber_index, "recorded": True}
+    match.save(update_fields=["colour_toss"])
+    _audit(match.tournament, "colour_toss", actor, match=match.pk, **match.colour_toss)
+    return match
+
+
 def _winner_index(game: Game, match: Match) -> int | None:
     if game.result == GameResult.DRAW:
         return None

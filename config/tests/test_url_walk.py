@@ -64,6 +64,21 @@ class World:
         self.played_game = Game.objects.filter(match_game__match__tournament=self.played).filter(
             models.Q(player_one=self.me) | models.Q(player_two=self.me)).first()
 
+    @property
+    def tossable(self) -> Any:
+        """A best-of-three not yet on a board, in a tournament the other referee does not run."""
+        from tournament.models import Match
+
+        cached = getattr(self, "_tossable", None)
+        if cached is not None and Match.objects.filter(pk=cached.pk).exists():  # same role's path and body
+            return cached
+        t = services.tournament_create(name="Toss cup", boards=1)
+        for name in ("T1", "T2"):
+            services.register(tournament=t, player=Player.objects.create(name=name))
+        services.draw_stage(stage=t.stages.get(), seed=2)
+        self._tossable = Match.objects.get(tournament=t)
+        return self._tossable
+
     def ruled_game(self) -> Game:
         from games.services import game_rule
 
@@ -200,6 +215,9 @@ CASES: dict[str, Case] = {
     "tournament-arena-bout": ("post", lambda w: f"/api/tournaments/{w.played.pk}/arena-bout/",
                               lambda w: {"holder": w.me.pk, "challenger": w.opponent.pk, "winner": w.opponent.pk},
                               matrix(401, 403, 403, 403, 201)),
+    "tournament-colour-toss": ("post", lambda w: f"/api/tournaments/{w.tossable.tournament_id}/colour-toss/",
+                               lambda w: {"match": w.tossable.pk, "grabber": w.tossable.first_id, "guess": "odd",
+                                          "count": 5}, matrix(401, 403, 403, 403, 200)),
     "tournament-appeal": ("post", lambda w: f"/api/tournaments/{w.played.pk}/appeal/",
                           lambda w: {"game": w.ruled_game().pk, "reason": "the flag had not fallen"},
                           matrix(401, 201, 403, 403, 403)),

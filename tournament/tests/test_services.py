@@ -248,3 +248,27 @@ def test_in_every_group_each_pair_plays_twice_with_colours_swapped() -> None:
         pairs = [(a, b) for i, a in enumerate(members) for b in members[i + 1:]]
         assert all(colours[(a, b)] == 1 and colours[(b, a)] == 1 for a, b in pairs), colours
         assert sum(colours.values()) == 2 * len(pairs)
+
+
+def test_a_recorded_colour_toss_decides_game_one_and_colours_then_alternate() -> None:
+    tournament = services.tournament_create(name="toss", boards=1)
+    a, b = Player.objects.create(name="A"), Player.objects.create(name="B")
+    entry_a = services.register(tournament=tournament, player=a)
+    services.register(tournament=tournament, player=b)
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=3)  # two players: a best-of-three
+    match = Match.objects.get(group__stage=stage)
+    grabber_is_first = match.first_id == entry_a.pk
+
+    services.record_colour_toss(match=match, grabber=entry_a, guess="odd", count=7)  # B guessed right: B black
+    services.start_stage(stage=stage)
+
+    first_game = Game.objects.get(match_game__match=match)
+    assert (first_game.black, first_game.white) == (b, a)
+    finish(first_game, "black")
+    second = Game.objects.filter(match_game__match=match).order_by("-pk").first()
+    assert second is not None and (second.black, second.white) == (a, b)
+    assert Match.objects.get(pk=match.pk).colour_toss["grabber"] == (0 if grabber_is_first else 1)
+    with pytest.raises(services.TournamentError) as late:
+        services.record_colour_toss(match=match, grabber=entry_a, guess="even", count=4)
+    assert late.value.code == "toss_too_late"
