@@ -52,11 +52,9 @@ def celery_worker_process(
     celery_app_on_redis: object, redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Service]:
     """A real ``celery worker`` process consuming from the test Redis."""
-    env = dict(os.environ, REDIS_URL=redis_server.url, DJANGO_SETTINGS_MODULE="config.settings",
-               PYTHONPATH=str(ROOT))
+    env = dict(os.environ, REDIS_URL=redis_server.url, DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(ROOT))
     log = tmp_path_factory.mktemp("celery") / "worker.log"
-    worker = celery_worker(env, log=log, pool="solo", concurrency=1, hostname="test-worker@%h",
-                           queues="celery").start()
+    worker = celery_worker(env, log=log, pool="solo", concurrency=1, hostname="test-worker@%h", queues="celery").start()
     app = celery_app_on_redis
 
     def answers() -> bool:
@@ -130,8 +128,9 @@ def test_database_url() -> str:
 
 
 @pytest.fixture
-def clock_workers(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_path: Path,
-                  settings: Any) -> Iterator[Any]:
+def clock_workers(
+    redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_path: Path, settings: Any
+) -> Iterator[Any]:
     """Start real workers on the ``clock`` queue, against this test's database; all stopped afterwards."""
     settings.CLOCK_ETA_TASKS = True
     settings.CLOCK_SLACK_MS = 100
@@ -139,8 +138,14 @@ def clock_workers(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_pat
     started: list[Service] = []
 
     def start(name: str = "clock") -> Service:
-        env = dict(os.environ, REDIS_URL=redis_server.url, DATABASE_URL=test_database_url(),
-                   CLOCK_SLACK_MS="100", DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(ROOT))
+        env = dict(
+            os.environ,
+            REDIS_URL=redis_server.url,
+            DATABASE_URL=test_database_url(),
+            CLOCK_SLACK_MS="100",
+            DJANGO_SETTINGS_MODULE="config.settings",
+            PYTHONPATH=str(ROOT),
+        )
         hostname = f"{name}-{len(started)}@%h"
         log = tmp_path / f"{name}-{len(started)}.log"
         worker = celery_worker(env, log=log, hostname=hostname, queues="clock").start()
@@ -162,8 +167,15 @@ def clock_workers(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_pat
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", ROOT / "var" / "test-artifacts"))
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="session")

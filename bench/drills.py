@@ -61,8 +61,13 @@ class Drill:
         self.games: list[tuple[int, str, str]] = []
         for n in range(active + abandoned):
             (one, t1), (two, t2) = players[2 * n], players[2 * n + 1]
-            game = game_create(player_one=one, player_two=two, rules="freestyle",
-                               time_control={"preset": "quick", "move_ms": MOVE_MS}, start_clock_at=self.started)
+            game = game_create(
+                player_one=one,
+                player_two=two,
+                rules="freestyle",
+                time_control={"preset": "quick", "move_ms": MOVE_MS},
+                start_clock_at=self.started,
+            )
             self.games.append((game.pk, t1, t2))
         self.active = self.games[:active]
         self.abandoned = [pk for pk, _a, _b in self.games[active:]]
@@ -79,8 +84,9 @@ class Drill:
         while not self.stop.is_set() and points:
             try:
                 conn = conn or self.stack.connection()
-                status, body, _ms = self.stack.request(conn, "POST", f"/api/games/{pk}/move/", tokens[ply % 2],
-                                                       {"ply": ply, "point": points[-1]})
+                status, body, _ms = self.stack.request(
+                    conn, "POST", f"/api/games/{pk}/move/", tokens[ply % 2], {"ply": ply, "point": points[-1]}
+                )
             except OSError:
                 conn = None
                 time.sleep(0.2)
@@ -137,10 +143,19 @@ class Drill:
                 worst = max(worst, (game.finished_at - due).total_seconds())
         server_errors = sum(n for status, n in self.tally.statuses.items() if status >= 500 and status != 503)
         acknowledged_total = sum(map(len, self.tally.acknowledged.values()))
-        return {"drill": self.name, "games": len(self.games), "acknowledged": acknowledged_total,
-                "lost": lost, "doubled": doubled, "stuck": stuck, "worst_s": worst, "server_errors": server_errors,
-                "unavailable_503": self.tally.statuses.get(503, 0), "unclear": len(self.tally.bad_bodies),
-                "samples": self.tally.bad_bodies[:2]}
+        return {
+            "drill": self.name,
+            "games": len(self.games),
+            "acknowledged": acknowledged_total,
+            "lost": lost,
+            "doubled": doubled,
+            "stuck": stuck,
+            "worst_s": worst,
+            "server_errors": server_errors,
+            "unavailable_503": self.tally.statuses.get(503, 0),
+            "unclear": len(self.tally.bad_bodies),
+            "samples": self.tally.bad_bodies[:2],
+        }
 
 
 def drill_worker(stack: Stack) -> dict[str, Any]:
@@ -203,10 +218,13 @@ def main() -> int:
             r = DRILLS[name](stack)
             ok = r["lost"] == r["doubled"] == r["stuck"] == r["server_errors"] == r["unclear"] == 0
             failed |= not ok
-            print(f"drill={r['drill']} games={r['games']} moves_acknowledged={r['acknowledged']} lost={r['lost']} "
-                  f"doubled={r['doubled']} stuck={r['stuck']} worst_settle_after_due_s={r['worst_s']:.2f} "
-                  f"5xx={r['server_errors']} clear_503={r['unavailable_503']} unclear_errors={r['unclear']} "
-                  f"{'ok' if ok else 'FAILED ' + str(r['samples'])}", flush=True)
+            print(
+                f"drill={r['drill']} games={r['games']} moves_acknowledged={r['acknowledged']} lost={r['lost']} "
+                f"doubled={r['doubled']} stuck={r['stuck']} worst_settle_after_due_s={r['worst_s']:.2f} "
+                f"5xx={r['server_errors']} clear_503={r['unavailable_503']} unclear_errors={r['unclear']} "
+                f"{'ok' if ok else 'FAILED ' + str(r['samples'])}",
+                flush=True,
+            )
     finally:
         stack.stop()
     return 1 if failed else 0

@@ -68,8 +68,7 @@ def play_game(rng: random.Random, rules: Renju, max_stones: int) -> list[Board]:
         candidates = [p for p in candidates if p.on_board(SIZE) and board.is_empty(p)]
         scored = sorted(
             candidates,
-            key=lambda p: -(shape_score(board, p, color) * 2 + shape_score(board, p, color.other)
-                            + rng.random() * 6),
+            key=lambda p: -(shape_score(board, p, color) * 2 + shape_score(board, p, color.other) + rng.random() * 6),
         )
         for point in scored[:40]:
             outcome = rules.move_outcome(board, point)
@@ -134,8 +133,10 @@ def main() -> int:
     t0 = time.perf_counter()
     positions = build_positions(args.positions, args.seed)
     stones = [b.stone_count for b in positions]
-    print(f"positions: {len(positions)} (stones {min(stones)}-{max(stones)}, median {statistics.median(stones)}), "
-          f"built in {time.perf_counter() - t0:.1f}s, seed {args.seed}")
+    print(
+        f"positions: {len(positions)} (stones {min(stones)}-{max(stones)}, median {statistics.median(stones)}), "
+        f"built in {time.perf_counter() - t0:.1f}s, seed {args.seed}"
+    )
 
     clear_cache()
     cold, found = time_maps(positions)
@@ -147,9 +148,7 @@ def main() -> int:
 
     subset = positions[: args.pypi_positions]
     code = {2: 3, 3: 2, 4: 1}  # our OVERLINE/DOUBLE_FOUR/DOUBLE_THREE -> renju package codes
-    disagreements = sum(
-        {i: code[c] for i, c in Judge(b).forbidden_map().items()} != pypi_map(b) for b in subset
-    )
+    disagreements = sum({i: code[c] for i, c in Judge(b).forbidden_map().items()} != pypi_map(b) for b in subset)
     pypi_runs = []
     for _ in range(3):
         start = time.perf_counter()
@@ -157,8 +156,10 @@ def main() -> int:
             pypi_map(board)
         pypi_runs.append(len(subset) / (time.perf_counter() - start))
     maps_med, checks_med, pypi_med = statistics.median(maps), statistics.median(checks), statistics.median(pypi_runs)
-    print(f"pypi renju (Piskvork judge port) on {len(subset)} positions: {pypi_med:,.1f} maps/s; "
-          f"positions where the maps differ: {disagreements}")
+    print(
+        f"pypi renju (Piskvork judge port) on {len(subset)} positions: {pypi_med:,.1f} maps/s; "
+        f"positions where the maps differ: {disagreements}"
+    )
     print(f"ratio this engine / pypi renju: {maps_med / pypi_med:,.0f}x")
     print(f"engine: maps_per_s={maps_med:.0f} checks_per_s={checks_med:.0f} pypi_renju_maps_per_s={pypi_med:.1f}")
     return 0

@@ -43,8 +43,13 @@ def run(stack: Stack, games: int, seconds: float, seed: int) -> dict[str, Any]:
     created = []
     for n in range(games):
         (one, token_one), (two, token_two) = players[2 * n], players[2 * n + 1]
-        game = game_create(player_one=one, player_two=two, rules="freestyle",
-                           time_control={"preset": "quick", "move_ms": MOVE_MS}, start_clock_at=now)
+        game = game_create(
+            player_one=one,
+            player_two=two,
+            rules="freestyle",
+            time_control={"preset": "quick", "move_ms": MOVE_MS},
+            start_clock_at=now,
+        )
         created.append((game.pk, token_one, token_two))
     abandoned = {pk for pk, _a, _b in created[::10]}
     move_ms: list[float] = []
@@ -61,8 +66,9 @@ def run(stack: Stack, games: int, seconds: float, seed: int) -> dict[str, Any]:
         try:
             while time.monotonic() < stop_at and empty:
                 point = empty.pop()
-                status, body, ms = stack.request(conn, "POST", f"/api/games/{game_id}/move/", tokens[ply % 2],
-                                                 {"ply": ply, "point": point})
+                status, body, ms = stack.request(
+                    conn, "POST", f"/api/games/{game_id}/move/", tokens[ply % 2], {"ply": ply, "point": point}
+                )
                 if status != 200:
                     mine_e.append(f"move {status} {body}")
                     break
@@ -84,8 +90,11 @@ def run(stack: Stack, games: int, seconds: float, seed: int) -> dict[str, Any]:
                 base_ms.extend(mine_b)
                 errors.extend(mine_e)
 
-    threads = [threading.Thread(target=play, args=(pk, (a, b), random.Random(seed + pk)))
-               for pk, a, b in created if pk not in abandoned]
+    threads = [
+        threading.Thread(target=play, args=(pk, (a, b), random.Random(seed + pk)))
+        for pk, a, b in created
+        if pk not in abandoned
+    ]
     started = time.monotonic()
     for thread in threads:
         thread.start()
@@ -101,12 +110,22 @@ def run(stack: Stack, games: int, seconds: float, seed: int) -> dict[str, Any]:
         if game.finished_at is not None:
             lateness.append((game.finished_at - deadline).total_seconds())
     p99, base_p99 = percentile(move_ms, 99), percentile(base_ms, 99)
-    return {"games": games, "moves": len(move_ms), "moves_per_s": len(move_ms) / elapsed,
-            "p50_ms": percentile(move_ms, 50), "p99_ms": p99, "baseline_p50_ms": percentile(base_ms, 50),
-            "baseline_p99_ms": base_p99, "ratio": p99 / base_p99 if base_p99 else 0.0, "errors": len(errors),
-            "late": late, "abandoned": len(abandoned), "lateness_max_s": max(lateness, default=0.0),
-            "adjudicated_by": sorted({g.adjudicated_by for g in Game.objects.filter(pk__in=abandoned)}),
-            "error_samples": errors[:3]}
+    return {
+        "games": games,
+        "moves": len(move_ms),
+        "moves_per_s": len(move_ms) / elapsed,
+        "p50_ms": percentile(move_ms, 50),
+        "p99_ms": p99,
+        "baseline_p50_ms": percentile(base_ms, 50),
+        "baseline_p99_ms": base_p99,
+        "ratio": p99 / base_p99 if base_p99 else 0.0,
+        "errors": len(errors),
+        "late": late,
+        "abandoned": len(abandoned),
+        "lateness_max_s": max(lateness, default=0.0),
+        "adjudicated_by": sorted({g.adjudicated_by for g in Game.objects.filter(pk__in=abandoned)}),
+        "error_samples": errors[:3],
+    }
 
 
 def main() -> int:
@@ -121,13 +140,19 @@ def main() -> int:
     try:
         for games in args.games:
             r = run(stack, games, args.seconds, args.seed)
-            print(f"  games={r['games']} moves={r['moves']} move_p50_ms={r['p50_ms']:.1f} "
-                  f"baseline_p50_ms={r['baseline_p50_ms']:.1f} abandoned={r['abandoned']} "
-                  f"lateness_max_s={r['lateness_max_s']:.2f} adjudicated_by={r['adjudicated_by']} "
-                  f"error_samples={r['error_samples']}", flush=True)
-            print(f"load: games={r['games']} moves_per_s={r['moves_per_s']:.1f} p99_ms={r['p99_ms']:.1f} "
-                  f"baseline_p99_ms={r['baseline_p99_ms']:.1f} ratio={r['ratio']:.2f} errors={r['errors']} "
-                  f"late={r['late']}", flush=True)
+            print(
+                f"  games={r['games']} moves={r['moves']} move_p50_ms={r['p50_ms']:.1f} "
+                f"baseline_p50_ms={r['baseline_p50_ms']:.1f} abandoned={r['abandoned']} "
+                f"lateness_max_s={r['lateness_max_s']:.2f} adjudicated_by={r['adjudicated_by']} "
+                f"error_samples={r['error_samples']}",
+                flush=True,
+            )
+            print(
+                f"load: games={r['games']} moves_per_s={r['moves_per_s']:.1f} p99_ms={r['p99_ms']:.1f} "
+                f"baseline_p99_ms={r['baseline_p99_ms']:.1f} ratio={r['ratio']:.2f} errors={r['errors']} "
+                f"late={r['late']}",
+                flush=True,
+            )
     finally:
         stack.stop()
     return 0

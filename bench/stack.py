@@ -54,14 +54,26 @@ class Stack:
     def start(self) -> Stack:
         self.postgres.start()
         self.redis = EmbeddedRedis(log=self.workdir / "redis.log").start()
-        self.env = dict(os.environ, DATABASE_URL=self.postgres.url, REDIS_URL=self.redis.url,
-                        DJANGO_SETTINGS_MODULE="config.settings", PYTHONPATH=str(ROOT), DEBUG="false",
-                        THROTTLE_MOVES=self.throttle_moves, THROTTLE_LOGIN="100000/min",
-                        LOGIN_FAILURES_ALLOWED="100000", LOGIN_FAILURES_PER_ADDRESS="100000",
-                        VAR_DIR=str(self.workdir / "var"),
-                        CLOCK_ETA_TASKS=os.environ.get("CLOCK_ETA_TASKS", "true"))
-        os.environ.update({k: self.env[k] for k in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE",
-                                                     "THROTTLE_MOVES", "VAR_DIR")})
+        self.env = dict(
+            os.environ,
+            DATABASE_URL=self.postgres.url,
+            REDIS_URL=self.redis.url,
+            DJANGO_SETTINGS_MODULE="config.settings",
+            PYTHONPATH=str(ROOT),
+            DEBUG="false",
+            THROTTLE_MOVES=self.throttle_moves,
+            THROTTLE_LOGIN="100000/min",
+            LOGIN_FAILURES_ALLOWED="100000",
+            LOGIN_FAILURES_PER_ADDRESS="100000",
+            VAR_DIR=str(self.workdir / "var"),
+            CLOCK_ETA_TASKS=os.environ.get("CLOCK_ETA_TASKS", "true"),
+        )
+        os.environ.update(
+            {
+                k: self.env[k]
+                for k in ("DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE", "THROTTLE_MOVES", "VAR_DIR")
+            }
+        )
         import django
 
         django.setup()
@@ -95,11 +107,35 @@ class Stack:
     def start_web(self) -> None:
         # The web tier runs at a lower priority than the clock worker: under overload, adjudicating a
         # timeout on time matters more than answering a request a few milliseconds sooner.
-        self.web = Service("web", ["nice", "-n", "10", sys.executable, "-m", "gunicorn", "config.wsgi:application",
-                                   "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.web_workers),
-                                   "--worker-class", "gthread", "--threads", str(self.web_threads),
-                                   "--keep-alive", "30", "--timeout", "60", "--log-level", "warning"],
-                           env=self.env, cwd=str(ROOT), log=self.workdir / "web.log").start()
+        self.web = Service(
+            "web",
+            [
+                "nice",
+                "-n",
+                "10",
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "config.wsgi:application",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                str(self.web_workers),
+                "--worker-class",
+                "gthread",
+                "--threads",
+                str(self.web_threads),
+                "--keep-alive",
+                "30",
+                "--timeout",
+                "60",
+                "--log-level",
+                "warning",
+            ],
+            env=self.env,
+            cwd=str(ROOT),
+            log=self.workdir / "web.log",
+        ).start()
         wait_until(self._web_answers, 60, "the web server")
 
     def start_worker(self) -> None:
@@ -108,8 +144,9 @@ class Stack:
 
         name = f"bench-{time.monotonic_ns()}"
         self.worker = celery_worker(self.env, log=self.workdir / "worker.log", hostname=f"{name}@%h").start()
-        wait_until(lambda: any(name in next(iter(r)) for r in app.control.ping(timeout=0.5) or []), 60,
-                   "the celery worker")
+        wait_until(
+            lambda: any(name in next(iter(r)) for r in app.control.ping(timeout=0.5) or []), 60, "the celery worker"
+        )
 
     def start_beat(self) -> None:
         self.beat = celery_beat(self.env, self.workdir / "beat-schedule", log=self.workdir / "beat.log").start()
@@ -132,8 +169,14 @@ class Stack:
     def connection(self) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
 
-    def request(self, conn: http.client.HTTPConnection | None, method: str, path: str, token: str | None = None,
-                body: dict[str, Any] | None = None) -> tuple[int, Any, float]:
+    def request(
+        self,
+        conn: http.client.HTTPConnection | None,
+        method: str,
+        path: str,
+        token: str | None = None,
+        body: dict[str, Any] | None = None,
+    ) -> tuple[int, Any, float]:
         """One request; returns (status, parsed body, milliseconds)."""
         own = conn is None
         conn = conn or self.connection()

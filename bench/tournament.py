@@ -48,10 +48,13 @@ def main() -> int:
     line = ""
     for players in args.players:
         started = time.perf_counter()
-        sim = simulate(players=players, seed=args.seed,
-                       on_stage=lambda r, n=players: print(f"  players={n} stage={r.stage.name!r} "
-                                                           f"groups={len(r.tables)} seconds={r.seconds:.2f}",
-                                                           flush=True))
+        sim = simulate(
+            players=players,
+            seed=args.seed,
+            on_stage=lambda r, n=players: print(
+                f"  players={n} stage={r.stage.name!r} groups={len(r.tables)} seconds={r.seconds:.2f}", flush=True
+            ),
+        )
         total = time.perf_counter() - started
         stage = sim.stages[0].stage
         timings = []
@@ -60,8 +63,10 @@ def main() -> int:
                 t0 = time.perf_counter()
                 stage_standings(stage)
                 timings.append((time.perf_counter() - t0) * 1000)
-        line = (f"tournament: players={players} simulate_s={total:.1f} standings_queries={len(queries)} "
-                f"standings_ms={statistics.median(timings):.1f}")
+        line = (
+            f"tournament: players={players} simulate_s={total:.1f} standings_queries={len(queries)} "
+            f"standings_ms={statistics.median(timings):.1f}"
+        )
         print(line, flush=True)
     return 0
 

@@ -72,9 +72,7 @@ def env_database(name: str, default_sqlite: Path) -> dict[str, Any]:
         }
     scheme = urlparse(raw).scheme
     if scheme not in {"sqlite", "postgres", "postgresql", "pgsql"}:
-        raise ImproperlyConfigured(
-            f"{name} must be a sqlite:/// or postgres:// URL, got {raw!r}"
-        )
+        raise ImproperlyConfigured(f"{name} must be a sqlite:/// or postgres:// URL, got {raw!r}")
     try:
         config: dict[str, Any] = dict(dj_database_url.parse(raw, conn_max_age=60))
     except Exception as exc:  # dj-database-url raises several types

@@ -34,9 +34,7 @@ def probe_database() -> Probe:
 def probe_redis(url: str | None = None) -> Probe:
     timeout = settings.HEALTHZ_TIMEOUT_S
     try:
-        client = redis.Redis.from_url(
-            url or settings.REDIS_URL, socket_connect_timeout=timeout, socket_timeout=timeout
-        )
+        client = redis.Redis.from_url(url or settings.REDIS_URL, socket_connect_timeout=timeout, socket_timeout=timeout)
         client.ping()
     except Exception as exc:
         return Probe(False, f"{type(exc).__name__}: {exc}")

@@ -48,8 +48,14 @@ def wait_until(predicate: object, timeout: float, what: str) -> None:
 class Service:
     """A child process in its own process group, stopped with its children."""
 
-    def __init__(self, name: str, argv: Sequence[str], env: dict[str, str] | None = None,
-                 cwd: str | None = None, log: Path | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        argv: Sequence[str],
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        log: Path | None = None,
+    ) -> None:
         self.name = name
         self.argv = list(argv)
         self.env = env
@@ -61,8 +67,12 @@ class Service:
         out = open(self.log, "ab") if self.log else None  # noqa: SIM115 - the child keeps its copy
         try:
             self.proc = subprocess.Popen(
-                self.argv, env=self.env, cwd=self.cwd, stdout=out,
-                stderr=subprocess.STDOUT if out else None, start_new_session=True,
+                self.argv,
+                env=self.env,
+                cwd=self.cwd,
+                stdout=out,
+                stderr=subprocess.STDOUT if out else None,
+                start_new_session=True,
             )
         finally:
             if out:
@@ -103,8 +113,21 @@ class EmbeddedRedis(Service):
         self.workdir = tempfile.mkdtemp(prefix="gomoku-redis-")
         super().__init__(
             "redis",
-            [redis_server_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
-             "--save", "", "--appendonly", "no", "--dir", self.workdir, "--daemonize", "no"],
+            [
+                redis_server_binary(),
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                self.workdir,
+                "--daemonize",
+                "no",
+            ],
             log=log,
         )
 
@@ -126,8 +149,14 @@ class EmbeddedRedis(Service):
         return self
 
 
-def celery_worker(env: dict[str, str], log: Path | None = None, pool: str = "threads",
-                  concurrency: int = 8, hostname: str = "worker@%h", queues: str = "celery,clock") -> Service:
+def celery_worker(
+    env: dict[str, str],
+    log: Path | None = None,
+    pool: str = "threads",
+    concurrency: int = 8,
+    hostname: str = "worker@%h",
+    queues: str = "celery,clock",
+) -> Service:
     """A worker; clock tasks travel on their own ``clock`` queue (clocks.md §6.6).
 
     Threads by default: clock tasks wait on the database, not the CPU, and a
@@ -137,20 +166,38 @@ def celery_worker(env: dict[str, str], log: Path | None = None, pool: str = "thr
     """
     return Service(
         "celery-worker",
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
-         "--pool", pool, "--concurrency", str(concurrency), "--hostname", hostname, "--queues", queues,
-         # No gossip or mingle: they add a second of start-up and nothing a single-queue deployment needs.
-         "--without-gossip", "--without-mingle"],
-        env=env, log=log,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--loglevel",
+            "INFO",
+            "--pool",
+            pool,
+            "--concurrency",
+            str(concurrency),
+            "--hostname",
+            hostname,
+            "--queues",
+            queues,
+            # No gossip or mingle: they add a second of start-up and nothing a single-queue deployment needs.
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        env=env,
+        log=log,
     )
 
 
 def celery_beat(env: dict[str, str], schedule: Path, log: Path | None = None) -> Service:
     return Service(
         "celery-beat",
-        [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO",
-         "--schedule", str(schedule)],
-        env=env, log=log,
+        [sys.executable, "-m", "celery", "-A", "config", "beat", "--loglevel", "INFO", "--schedule", str(schedule)],
+        env=env,
+        log=log,
     )
 
 
@@ -183,7 +230,8 @@ class Supervisor:
                 continue
             if len(self.restarts) >= self.max_restarts:
                 raise RuntimeError(
-                    f"{service.name} keeps exiting ({self.max_restarts} restarts in {self.window:.0f} s)")
+                    f"{service.name} keeps exiting ({self.max_restarts} restarts in {self.window:.0f} s)"
+                )
             self.restarts.append(now)
             service.start()
             done.append(f"{service.name} exited; restarted it")

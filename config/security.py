@@ -81,8 +81,10 @@ def login_blocked(request: Any, username: str) -> int:
         logger.warning("login rate limit unavailable", exc_info=True)
         return 0
     account, address = _keys(request, username)
-    if counts.get(account, 0) >= settings.LOGIN_FAILURES_ALLOWED or \
-            counts.get(address, 0) >= settings.LOGIN_FAILURES_PER_ADDRESS:
+    if (
+        counts.get(account, 0) >= settings.LOGIN_FAILURES_ALLOWED
+        or counts.get(address, 0) >= settings.LOGIN_FAILURES_PER_ADDRESS
+    ):
         return settings.LOGIN_FAILURE_WINDOW_S
     return 0
 

@@ -54,8 +54,20 @@ class ThrowawayPostgres:
             user = pwd.getpwnam(self.run_as)
             os.chown(self.root, user.pw_uid, user.pw_gid)
             self.root.chmod(0o700)
-        self._run("initdb", "-D", str(self.datadir), "-U", "postgres", "-A", "trust", "--no-sync",
-                  "-E", "UTF8", "--locale", "C")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.datadir),
+            "-U",
+            "postgres",
+            "-A",
+            "trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
+            "--locale",
+            "C",
+        )
         self.resume()
         self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", self.database)
         return self
@@ -65,10 +77,11 @@ class ThrowawayPostgres:
         self._run("pg_ctl", "-D", str(self.datadir), "-m", "fast", "-w", "stop")
 
     def resume(self) -> None:
-        options = (f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=300 "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off")
-        self._run("pg_ctl", "-D", str(self.datadir), "-o", options, "-l", str(self.root / "log"),
-                  "-w", "start")
+        options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c max_connections=300 "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        )
+        self._run("pg_ctl", "-D", str(self.datadir), "-o", options, "-l", str(self.root / "log"), "-w", "start")
 
     def stop(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):

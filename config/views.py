@@ -17,11 +17,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
     database = health.probe_database()
     redis_probe = health.probe_redis()
     # Without Redis there is no broker, so the worker cannot be reached either.
-    celery = (
-        health.probe_celery()
-        if redis_probe.ok
-        else health.Probe(False, "broker (Redis) is down")
-    )
+    celery = health.probe_celery() if redis_probe.ok else health.Probe(False, "broker (Redis) is down")
     checks = {"database": database, "redis": redis_probe, "celery": celery}
     healthy = all(probe.ok for probe in checks.values())
     body = {"ok": healthy, **{name: probe.as_dict() for name, probe in checks.items()}}

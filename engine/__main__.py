@@ -90,9 +90,11 @@ def build_parser() -> argparse.ArgumentParser:
     def add_rule_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--rule", default="renju", choices=sorted(RULES), help="rule set (default: renju)")
         p.add_argument(
-            "--three-reading", default="rif", choices=["rif", "legal"],
+            "--three-reading",
+            default="rif",
+            choices=["rif", "legal"],
             help="decision D1: a three whose straight-four point also makes five is no three "
-                 "(rif, default) or a real three (legal)",
+            "(rif, default) or a real three (legal)",
         )
 
     forbidden = sub.add_parser("forbidden", help="black's forbidden points for each move list on stdin")

@@ -125,9 +125,7 @@ def load_openings() -> tuple[Opening, ...]:
     openings = []
     for item in data["openings"]:
         stones = tuple(Point.parse(item["stones"][k]["point"]) for k in ("1", "2", "3"))
-        ranges = tuple(
-            (r["min"], r["max"], r["verdict"]) for r in item["yamaguchi_offerings_seed000"]["ranges"]
-        )
+        ranges = tuple((r["min"], r["max"], r["verdict"]) for r in item["yamaguchi_offerings_seed000"]["ranges"])
         openings.append(
             Opening(
                 number=item["index"],

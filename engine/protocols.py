@@ -231,15 +231,22 @@ def protocol_steps(name: str, options: Options) -> tuple[Step, ...]:
     tables: dict[str, Callable[[], tuple[Step, ...]]] = {
         "none": lambda: (),
         "free-swap3": lambda: (
-            Step("place", "P1"), Step("place", "P2"), Step("place", "P1"), Step("swap", "white"),
+            Step("place", "P1"),
+            Step("place", "P2"),
+            Step("place", "P1"),
+            Step("swap", "white"),
         ),
         "rif": lambda: _rif_family("5x5", declare=False, offers=2),
         "yamaguchi": lambda: _rif_family("5x5", declare=True),
         "yamaguchi-52": lambda: _rif_family("7x7", declare=True),
         "yamaguchi-variation": lambda: _rif_family("7x7", declare=True, second_by="P2"),
         "tarannikov": lambda: (
-            *_taran_prefix(), Step("place", "white", "7x7"), Step("swap", "black"),
-            Step("place", "black", "9x9"), Step("swap", "white"), Step("place", "white"),
+            *_taran_prefix(),
+            Step("place", "white", "7x7"),
+            Step("swap", "black"),
+            Step("place", "black", "9x9"),
+            Step("swap", "white"),
+            Step("place", "white"),
         ),
         "taraguchi": lambda: _tara(5),
         "taraguchi-10": lambda: _tara(10),
@@ -248,15 +255,22 @@ def protocol_steps(name: str, options: Options) -> tuple[Step, ...]:
         "soosorv-8": lambda: _jonsson(8),
         "swap1": lambda: (*_swap_start(options), Step("color", "P2")),
         "swap2": lambda: (
-            *_swap_start(options), Step("swap2", "P2"), Step("place", "P2"), Step("color", "P1"),
+            *_swap_start(options),
+            Step("swap2", "P2"),
+            Step("place", "P2"),
+            Step("color", "P1"),
         ),
         "chinese": lambda: _rif_family(
-            "5x5", declare=options.chinese_declared,
+            "5x5",
+            declare=options.chinese_declared,
             offers=None if options.chinese_declared else options.chinese_offers,
         ),
         "chinese-assigned": lambda: (
-            Step("place", "P1", "assigned"), Step("place", "P1", "assigned"), Step("place", "P1", "assigned"),
-            Step("place", "white"), *_fifth_offers(options.chinese_offers),
+            Step("place", "P1", "assigned"),
+            Step("place", "P1", "assigned"),
+            Step("place", "P1", "assigned"),
+            Step("place", "white"),
+            *_fifth_offers(options.chinese_offers),
         ),
     }
     try:
@@ -266,8 +280,21 @@ def protocol_steps(name: str, options: Options) -> tuple[Step, ...]:
 
 
 PROTOCOLS = (
-    "none", "free-swap3", "rif", "yamaguchi", "yamaguchi-52", "yamaguchi-variation", "tarannikov",
-    "taraguchi", "taraguchi-10", "jonsson", "soosorv", "soosorv-8", "swap1", "swap2", "chinese",
+    "none",
+    "free-swap3",
+    "rif",
+    "yamaguchi",
+    "yamaguchi-52",
+    "yamaguchi-variation",
+    "tarannikov",
+    "taraguchi",
+    "taraguchi-10",
+    "jonsson",
+    "soosorv",
+    "soosorv-8",
+    "swap1",
+    "swap2",
+    "chinese",
     "chinese-assigned",
 )
 

@@ -36,8 +36,20 @@ class GameAdmin(admin.ModelAdmin):
     list_display = ["id", "player_one", "player_two", "rules", "protocol", "status", "result", "result_reason"]
     list_filter = ["status", "rules", "protocol", "mode"]
     inlines = [MoveInline]
-    readonly_fields = ["ply", "status", "result", "result_reason", "result_detail", "black", "white", "finished_at",
-                       "clock", "deadline", "clock_version", "adjudicated_by"]
+    readonly_fields = [
+        "ply",
+        "status",
+        "result",
+        "result_reason",
+        "result_detail",
+        "black",
+        "white",
+        "finished_at",
+        "clock",
+        "deadline",
+        "clock_version",
+        "adjudicated_by",
+    ]
     actions = ["override_result"]
 
     @admin.action(description=_("Override the result (with a reason)"), permissions=["override"])
@@ -53,10 +65,18 @@ class GameAdmin(admin.ModelAdmin):
                 else:
                     self.message_user(request, f"#{game.pk}: {_('result overridden')}", messages.SUCCESS)
             return None
-        return render(request, "admin/games/override.html", {
-            **self.admin_site.each_context(request), "form": form, "games": queryset,
-            "title": _("Override the result"), "action": "override_result",
-            "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME)})
+        return render(
+            request,
+            "admin/games/override.html",
+            {
+                **self.admin_site.each_context(request),
+                "form": form,
+                "games": queryset,
+                "title": _("Override the result"),
+                "action": "override_result",
+                "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
+            },
+        )
 
     def has_override_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm("games.override_result"))
@@ -72,8 +92,18 @@ class ForbiddenClaimAdmin(admin.ModelAdmin):
 class ResultReportAdmin(admin.ModelAdmin):
     list_display = ["game", "reporter", "result", "reason", "status", "created_at", "answered_at"]
     list_filter = ["status", "reason"]
-    readonly_fields = ["game", "reporter", "reported_by", "result", "reason", "record", "status", "note",
-                       "answered_by", "answered_at"]
+    readonly_fields = [
+        "game",
+        "reporter",
+        "reported_by",
+        "result",
+        "reason",
+        "record",
+        "status",
+        "note",
+        "answered_by",
+        "answered_at",
+    ]
 
     def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False  # reports are settled by new events, never removed

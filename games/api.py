@@ -67,9 +67,26 @@ class GameSummarySerializer(serializers.ModelSerializer[Game]):
 
     class Meta:
         model = Game
-        fields = ["id", "player_one", "player_two", "black", "white", "rules", "protocol", "forbidden_mode", "mode",
-                  "status", "result", "result_reason", "result_detail", "ply", "board_number", "is_public",
-                  "created_at", "finished_at"]
+        fields = [
+            "id",
+            "player_one",
+            "player_two",
+            "black",
+            "white",
+            "rules",
+            "protocol",
+            "forbidden_mode",
+            "mode",
+            "status",
+            "result",
+            "result_reason",
+            "result_detail",
+            "ply",
+            "board_number",
+            "is_public",
+            "created_at",
+            "finished_at",
+        ]
 
 
 class PositionSerializer(serializers.Serializer[Any]):
@@ -113,8 +130,18 @@ class GameStateSerializer(serializers.ModelSerializer[Game]):
 
     class Meta:
         model = Game
-        fields = ["id", "ply", "status", "result", "result_reason", "result_detail", "black", "white", "position",
-                  "clock"]
+        fields = [
+            "id",
+            "ply",
+            "status",
+            "result",
+            "result_reason",
+            "result_detail",
+            "black",
+            "white",
+            "position",
+            "clock",
+        ]
 
     @extend_schema_field(ClockSerializer)  # type: ignore[misc]
     def get_clock(self, game: Game) -> dict[str, Any]:
@@ -146,7 +173,6 @@ class GameStateSerializer(serializers.ModelSerializer[Game]):
         }
 
 
-
 class GameDetailSerializer(GameSummarySerializer, GameStateSerializer):
     protocol_options = serializers.JSONField(read_only=True)
     moves = MoveSerializer(many=True, read_only=True)
@@ -154,8 +180,16 @@ class GameDetailSerializer(GameSummarySerializer, GameStateSerializer):
     reports = ReportSerializer(many=True, read_only=True)
 
     class Meta(GameSummarySerializer.Meta):
-        fields = [*GameSummarySerializer.Meta.fields, "protocol_options", "record_text", "position", "clock",
-                  "moves", "claims", "reports"]
+        fields = [
+            *GameSummarySerializer.Meta.fields,
+            "protocol_options",
+            "record_text",
+            "position",
+            "clock",
+            "moves",
+            "claims",
+            "reports",
+        ]
 
 
 class CreateSerializer(serializers.Serializer[Any]):
@@ -168,19 +202,22 @@ class CreateSerializer(serializers.Serializer[Any]):
     mode = serializers.ChoiceField(choices=GameMode.choices, default=GameMode.ONLINE)
     board_number = serializers.IntegerField(required=False, min_value=1)
     is_public = serializers.BooleanField(default=True)
-    time_control = serializers.JSONField(required=False, help_text="a preset name (quick, cn-15m, rif-90+30 …) "
-                                                                   "or custom options")
+    time_control = serializers.JSONField(
+        required=False, help_text="a preset name (quick, cn-15m, rif-90+30 …) or custom options"
+    )
 
 
 class SeatSerializer(serializers.Serializer[Any]):
-    seat = serializers.IntegerField(required=False, min_value=1, max_value=2,
-                                    help_text="organizers only: act for seat 1 or 2")
+    seat = serializers.IntegerField(
+        required=False, min_value=1, max_value=2, help_text="organizers only: act for seat 1 or 2"
+    )
 
 
 class MoveInputSerializer(SeatSerializer):
     ply = serializers.IntegerField(min_value=0, help_text="the game's ply you saw; a stale one gets 409")
-    action = serializers.CharField(required=False, max_length=200,
-                                   help_text="e.g. 'place h8', 'swap', 'declare 3', 'offer h10 j7', 'choose h10'")
+    action = serializers.CharField(
+        required=False, max_length=200, help_text="e.g. 'place h8', 'swap', 'declare 3', 'offer h10 j7', 'choose h10'"
+    )
     point = serializers.CharField(required=False, max_length=4, help_text="shorthand for 'place <point>'")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -195,11 +232,13 @@ class PassInputSerializer(SeatSerializer):
 
 class ClaimInputSerializer(serializers.Serializer[Any]):
     move_number = serializers.IntegerField(required=False, min_value=1, help_text="black's move in the game record")
-    record = serializers.CharField(required=False, allow_blank=True, max_length=2000,
-                                   help_text="referees: the moves before the claimed stone")
+    record = serializers.CharField(
+        required=False, allow_blank=True, max_length=2000, help_text="referees: the moves before the claimed stone"
+    )
     point = serializers.CharField(required=False, max_length=4, help_text="referees: the claimed stone")
-    moves_after = serializers.IntegerField(required=False, default=0, min_value=0,
-                                           help_text="referees: moves played after the claimed stone")
+    moves_after = serializers.IntegerField(
+        required=False, default=0, min_value=0, help_text="referees: moves played after the claimed stone"
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if "move_number" not in attrs and "point" not in attrs:
@@ -241,7 +280,7 @@ class ClockInputSerializer(serializers.Serializer[Any]):
 
 
 class ImportInputSerializer(serializers.Serializer[Any]):
-    text = serializers.CharField(max_length=20000, help_text="the plain record: [Key \"value\"] lines, then moves")
+    text = serializers.CharField(max_length=20000, help_text='the plain record: [Key "value"] lines, then moves')
 
 
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Game]):
@@ -306,9 +345,15 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         game = self.get_object()
         data = self._input(MoveInputSerializer)
         text = data.get("action") or f"place {data['point']}"
-        game = services.game_act(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
-                                 action=text, expected_ply=data["ply"], actor=request.user, interface=INTERFACE,
-                                 at=_received(request))
+        game = services.game_act(
+            game_id=game.pk,
+            player=acting_player(request.user, game, data.get("seat")),
+            action=text,
+            expected_ply=data["ply"],
+            actor=request.user,
+            interface=INTERFACE,
+            at=_received(request),
+        )
         return self._detail(game)
 
     @extend_schema(request=PassInputSerializer, responses=GameStateSerializer)
@@ -316,9 +361,14 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def pass_(self, request: Request, pk: str) -> Response:
         game = self.get_object()
         data = self._input(PassInputSerializer)
-        game = services.game_pass(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
-                                  expected_ply=data["ply"], actor=request.user, interface=INTERFACE,
-                                  at=_received(request))
+        game = services.game_pass(
+            game_id=game.pk,
+            player=acting_player(request.user, game, data.get("seat")),
+            expected_ply=data["ply"],
+            actor=request.user,
+            interface=INTERFACE,
+            at=_received(request),
+        )
         return self._detail(game)
 
     @extend_schema(request=SeatSerializer, responses=GameStateSerializer)
@@ -326,8 +376,12 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def resign(self, request: Request, pk: str) -> Response:
         game = self.get_object()
         data = self._input(SeatSerializer)
-        game = services.game_resign(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
-                                    actor=request.user, interface=INTERFACE)
+        game = services.game_resign(
+            game_id=game.pk,
+            player=acting_player(request.user, game, data.get("seat")),
+            actor=request.user,
+            interface=INTERFACE,
+        )
         return self._detail(game)
 
     @extend_schema(request=SeatSerializer, responses=GameStateSerializer)
@@ -336,8 +390,13 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         """The player who has just moved offers a draw (at most two per game); the clocks stop."""
         game = self.get_object()
         data = self._input(SeatSerializer)
-        game = services.game_offer_draw(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
-                                        at=_received(request), actor=request.user, interface=INTERFACE)
+        game = services.game_offer_draw(
+            game_id=game.pk,
+            player=acting_player(request.user, game, data.get("seat")),
+            at=_received(request),
+            actor=request.user,
+            interface=INTERFACE,
+        )
         return self._detail(game)
 
     @extend_schema(request=AnswerInputSerializer, responses=GameStateSerializer)
@@ -346,8 +405,13 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         game = self.get_object()
         data = self._input(AnswerInputSerializer)
         game = services.game_answer_draw(
-            game_id=game.pk, player=acting_player(request.user, game, data.get("seat")), accept=data["accept"],
-            at=_received(request), actor=request.user, interface=INTERFACE)
+            game_id=game.pk,
+            player=acting_player(request.user, game, data.get("seat")),
+            accept=data["accept"],
+            at=_received(request),
+            actor=request.user,
+            interface=INTERFACE,
+        )
         return self._detail(game)
 
     @extend_schema(request=ClockInputSerializer, responses=GameStateSerializer)
@@ -357,9 +421,16 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         game = self.get_object()
         require_referee(request.user, game)
         data = self._input(ClockInputSerializer)
-        game = services.game_clock_action(game_id=game.pk, op=data["op"], seat=data.get("seat"),
-                                          ms_added=data["ms"], target=data["target"], at=_received(request),
-                                          actor=request.user, interface=INTERFACE)
+        game = services.game_clock_action(
+            game_id=game.pk,
+            op=data["op"],
+            seat=data.get("seat"),
+            ms_added=data["ms"],
+            target=data["target"],
+            at=_received(request),
+            actor=request.user,
+            interface=INTERFACE,
+        )
         return self._detail(game)
 
     @extend_schema(request=ClaimInputSerializer, responses={201: ClaimSerializer})
@@ -370,15 +441,25 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         data = self._input(ClaimInputSerializer)
         if "point" in data:
             require_referee(request.user, game)
-            claim = services.game_referee_claim(game_id=game.pk, record=data.get("record", ""), point=data["point"],
-                                                moves_after=data["moves_after"], actor=request.user,
-                                                interface=INTERFACE)
+            claim = services.game_referee_claim(
+                game_id=game.pk,
+                record=data.get("record", ""),
+                point=data["point"],
+                moves_after=data["moves_after"],
+                actor=request.user,
+                interface=INTERFACE,
+            )
         else:
             claimant = None
             if not is_organizer(request.user) and not game.referees.filter(pk=request.user.pk).exists():
                 claimant = acting_player(request.user, game)
-            claim = services.game_claim_forbidden(game_id=game.pk, move_number=data["move_number"],
-                                                  claimant=claimant, actor=request.user, interface=INTERFACE)
+            claim = services.game_claim_forbidden(
+                game_id=game.pk,
+                move_number=data["move_number"],
+                claimant=claimant,
+                actor=request.user,
+                interface=INTERFACE,
+            )
         return Response(ClaimSerializer(claim).data, status=201)
 
     @extend_schema(request=ReportInputSerializer, responses={201: ReportSerializer})
@@ -387,8 +468,14 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         game = self.get_object()
         data = self._input(ReportInputSerializer)
         report = services.game_report_result(
-            game_id=game.pk, reporter=acting_player(request.user, game, data.get("seat")), result=data["result"],
-            reason=data["reason"], record=data["record"], actor=request.user, interface=INTERFACE)
+            game_id=game.pk,
+            reporter=acting_player(request.user, game, data.get("seat")),
+            result=data["result"],
+            reason=data["reason"],
+            record=data["record"],
+            actor=request.user,
+            interface=INTERFACE,
+        )
         return Response(ReportSerializer(report).data, status=201)
 
     @extend_schema(request=SeatSerializer, responses=GameStateSerializer)
@@ -396,8 +483,12 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def confirm_result(self, request: Request, pk: str) -> Response:
         game = self.get_object()
         data = self._input(SeatSerializer)
-        game = services.game_confirm_result(game_id=game.pk, player=acting_player(request.user, game, data.get("seat")),
-                                            actor=request.user, interface=INTERFACE)
+        game = services.game_confirm_result(
+            game_id=game.pk,
+            player=acting_player(request.user, game, data.get("seat")),
+            actor=request.user,
+            interface=INTERFACE,
+        )
         return self._detail(game)
 
     @extend_schema(request=DisputeInputSerializer, responses=ReportSerializer)
@@ -406,8 +497,12 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         game = self.get_object()
         data = self._input(DisputeInputSerializer)
         report = services.game_dispute_result(
-            game_id=game.pk, player=acting_player(request.user, game, data.get("seat")), note=data["note"],
-            actor=request.user, interface=INTERFACE)
+            game_id=game.pk,
+            player=acting_player(request.user, game, data.get("seat")),
+            note=data["note"],
+            actor=request.user,
+            interface=INTERFACE,
+        )
         return Response(ReportSerializer(report).data)
 
     @extend_schema(request=RuleInputSerializer, responses=GameStateSerializer)

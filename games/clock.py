@@ -87,8 +87,11 @@ class TimeControl:
                 raise ClockError("bad_time_control", f"{name} cannot be negative")
         if self.main_scope not in ("game", "player") or self.on_expiry not in ("overtime", "lose"):
             raise ClockError("bad_time_control", "main_scope is game or player; on_expiry is overtime or lose")
-        if self.on_expiry == "overtime" and self.main_ms is not None and (
-                self.ot_stones < 1 or self.ot_move_ms is None):
+        if (
+            self.on_expiry == "overtime"
+            and self.main_ms is not None
+            and (self.ot_stones < 1 or self.ot_move_ms is None)
+        ):
             raise ClockError("bad_time_control", "overtime needs ot_stones and ot_move_ms")
 
 
@@ -96,15 +99,27 @@ MIN = 60_000
 PRESETS: dict[str, TimeControl] = {
     "untimed": TimeControl(),
     # The seed's quick play: 5 minutes for the whole game, 30 s a move, then 8 stones each at 30 s, then a draw.
-    "quick": TimeControl("quick", main_ms=5 * MIN, main_scope="game", move_ms=30_000, on_expiry="overtime",
-                         ot_stones=8, ot_move_ms=30_000),
+    "quick": TimeControl(
+        "quick",
+        main_ms=5 * MIN,
+        main_scope="game",
+        move_ms=30_000,
+        on_expiry="overtime",
+        ot_stones=8,
+        ot_move_ms=30_000,
+    ),
     # Chinese standard levels: per player, time out loses (超时判负).
-    **{f"cn-{label}": TimeControl(f"cn-{label}", main_ms=minutes * MIN, main_scope="player", on_expiry="lose")
-       for label, minutes in [("15m", 15), ("30m", 30), ("1h", 60), ("90m", 90), ("2h", 120), ("5h", 300)]},
+    **{
+        f"cn-{label}": TimeControl(f"cn-{label}", main_ms=minutes * MIN, main_scope="player", on_expiry="lose")
+        for label, minutes in [("15m", 15), ("30m", 30), ("1h", 60), ("90m", 90), ("2h", 120), ("5h", 300)]
+    },
     # RIF-style: per player with a Fischer increment from move 1.
-    **{f"rif-{minutes}+30": TimeControl(f"rif-{minutes}+30", main_ms=minutes * MIN, main_scope="player",
-                                        on_expiry="lose", increment_ms=30_000)
-       for minutes in (60, 90, 135)},
+    **{
+        f"rif-{minutes}+30": TimeControl(
+            f"rif-{minutes}+30", main_ms=minutes * MIN, main_scope="player", on_expiry="lose", increment_ms=30_000
+        )
+        for minutes in (60, 90, 135)
+    },
 }
 
 
@@ -311,8 +326,7 @@ def start(s: ClockState, tc: TimeControl, at: int, actor: Seat = 0) -> tuple[Clo
 def _charge(s: ClockState, at: int) -> ClockState:
     """Add the running time to the turn and to the actor's main-time use; restart the turn clock at ``at``."""
     run = running_ms(s, at)
-    return replace(s, turn_used=s.turn_used + run, used=_set(s.used, s.actor, s.used[s.actor] + run),
-                   turn_started=at)
+    return replace(s, turn_used=s.turn_used + run, used=_set(s.used, s.actor, s.used[s.actor] + run), turn_started=at)
 
 
 def settle(s: ClockState, tc: TimeControl, now: int) -> tuple[ClockState, list[Event]]:
@@ -341,8 +355,9 @@ def _resume(s: ClockState, at: int, why: str) -> tuple[ClockState, list[Event]]:
     return _bump(s, paused_since=None, pause=None, offer_by=None, turn_started=at), [Event(why, at)]
 
 
-def play(s: ClockState, tc: TimeControl, at: int, next_actor: Seat, *, stone: bool = True
-         ) -> tuple[ClockState, list[Event], dict[str, Any]]:
+def play(
+    s: ClockState, tc: TimeControl, at: int, next_actor: Seat, *, stone: bool = True
+) -> tuple[ClockState, list[Event], dict[str, Any]]:
     """The actor's turn ends at ``at``; ``next_actor`` acts next. Returns the state, events and the readings.
 
     Call :func:`settle` first: a flagged state is refused. A pending draw
@@ -371,8 +386,12 @@ def play(s: ClockState, tc: TimeControl, at: int, next_actor: Seat, *, stone: bo
     if tc.main_scope == "game" and overtime:  # the shared budget is spent: both sides are in overtime
         s = replace(s, in_overtime=(True, True))
     s = _bump(s, actor=next_actor, turn_started=at, turn_used=0)
-    readings = {"think_ms": think, "overtime": overtime, "ot_played": list(s.ot_played),
-                "main_left": [main_left(s, tc, 0, at), main_left(s, tc, 1, at)]}
+    readings = {
+        "think_ms": think,
+        "overtime": overtime,
+        "ot_played": list(s.ot_played),
+        "main_left": [main_left(s, tc, 0, at), main_left(s, tc, 1, at)],
+    }
     events.append(Event("play", at, {"next": next_actor, "stone": stone}))
     return s, events, readings
 
@@ -387,8 +406,10 @@ def offer(s: ClockState, tc: TimeControl, at: int, by: Seat) -> tuple[ClockState
     if s.status != "running":
         raise ClockError("clock_stopped", "the game is not running")
     if s.pause is not None:
-        raise ClockError("offer_pending" if s.pause == "offer" else "paused",
-                         "a draw offer is already pending" if s.pause == "offer" else "the game is paused")
+        raise ClockError(
+            "offer_pending" if s.pause == "offer" else "paused",
+            "a draw offer is already pending" if s.pause == "offer" else "the game is paused",
+        )
     if by == s.actor:
         raise ClockError("offer_on_turn", "offer a draw together with your move, not on your turn")
     free = not s.expiry_offer_used and in_overtime(s, tc, by, at)
@@ -408,8 +429,9 @@ def answer(s: ClockState, tc: TimeControl, at: int, by: Seat, accept: bool) -> t
     if by == s.offer_by:
         raise ClockError("own_offer", "your opponent answers your offer")
     if accept:
-        return _bump(s, status="finished", result="draw agreement", paused_since=None, pause=None,
-                     offer_by=None), [Event("accept", at)]
+        return _bump(s, status="finished", result="draw agreement", paused_since=None, pause=None, offer_by=None), [
+            Event("accept", at)
+        ]
     return _resume(s, at, "decline")
 
 
@@ -425,8 +447,9 @@ def referee_resume(s: ClockState, at: int) -> tuple[ClockState, list[Event]]:
     return _resume(s, at, "resume")
 
 
-def add_time(s: ClockState, tc: TimeControl, at: int, seat: Seat, ms: int, target: str = "main"
-             ) -> tuple[ClockState, list[Event]]:
+def add_time(
+    s: ClockState, tc: TimeControl, at: int, seat: Seat, ms: int, target: str = "main"
+) -> tuple[ClockState, list[Event]]:
     """A referee adds ``ms`` to ``seat``'s main time (the shared budget under game scope) or to the current turn."""
     if s.status == "finished":
         raise ClockError("clock_stopped", "the game is over")
@@ -479,4 +502,5 @@ def finish(s: ClockState, at: int, result: str) -> tuple[ClockState, list[Event]
     if s.status == "waiting":  # the clock never ran: nothing to log
         return replace(s, status="finished", result=result), []
     return _bump(s, status="finished", result=result, paused_since=None, pause=None), [
-        Event("finish", at, {"result": result})]
+        Event("finish", at, {"result": result})
+    ]

@@ -55,14 +55,16 @@ def export_rif(games: list[Game], now: datetime) -> str:
     entries = []
     for game in games:
         moves = game_moves(game)
-        entries.append(RifGame(
-            number=game.pk,
-            black=_label(game.black or game.player_one),
-            white=_label(game.white or game.player_two),
-            result=game.result,
-            opening=_opening(game, moves).split(" ")[0],
-            rule=game.rules,
-            date=(game.finished_at or game.created_at).date().isoformat(),
-            moves=moves,
-        ))
+        entries.append(
+            RifGame(
+                number=game.pk,
+                black=_label(game.black or game.player_one),
+                white=_label(game.white or game.player_two),
+                result=game.result,
+                opening=_opening(game, moves).split(" ")[0],
+                rule=game.rules,
+                date=(game.finished_at or game.created_at).date().isoformat(),
+                moves=moves,
+            )
+        )
     return format_rif(entries, now.strftime("%Y-%m-%d %H:%M:%S"))

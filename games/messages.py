@@ -19,8 +19,12 @@ FOUL_LABELS = {
     "overline": gettext_lazy("overline (长连)"),
 }
 ORDINALS = {
-    "first": gettext_lazy("first"), "second": gettext_lazy("second"), "third": gettext_lazy("third"),
-    "fourth": gettext_lazy("fourth"), "fifth": gettext_lazy("fifth"), "sixth": gettext_lazy("sixth"),
+    "first": gettext_lazy("first"),
+    "second": gettext_lazy("second"),
+    "third": gettext_lazy("third"),
+    "fourth": gettext_lazy("fourth"),
+    "fifth": gettext_lazy("fifth"),
+    "sixth": gettext_lazy("sixth"),
 }
 REGIONS = {
     "on h8 (天元)": gettext_lazy("on h8 (天元)"),
@@ -42,34 +46,60 @@ def _rules() -> list[tuple[str, Callable[[dict[str, str]], str]]]:
     return [
         (r"(?P<point>\w+) is already occupied", lambda g: _("%(point)s is already occupied") % g),
         (r"(?P<point>\w+) is off the (?:\d+x\d+ )?board", lambda g: _("%(point)s is off the board") % g),
-        (r"'(?P<text>.*)' is not a point .*", lambda g: _("'%(text)s' is not a point (write a letter and a number, "
-                                                          "like h8)") % g),
-        (r"'(?P<text>.*)' is off the (?P<size>\d+)x\d+ board",
-         lambda g: _("'%(text)s' is off the %(size)s×%(size)s board") % g),
+        (
+            r"'(?P<text>.*)' is not a point .*",
+            lambda g: _("'%(text)s' is not a point (write a letter and a number, like h8)") % g,
+        ),
+        (
+            r"'(?P<text>.*)' is off the (?P<size>\d+)x\d+ board",
+            lambda g: _("'%(text)s' is off the %(size)s×%(size)s board") % g,
+        ),
         (r"not a move .*", lambda g: _("not a move (write a point like h8, or pass)")),
-        (r"it is (?P<actor>player \w+)'s turn, not (?P<player>player \w+)'s",
-         lambda g: _("it is %(actor)s's turn, not %(player)s's")
-         % {"actor": PLAYERS[g["actor"]], "player": PLAYERS[g["player"]]}),
+        (
+            r"it is (?P<actor>player \w+)'s turn, not (?P<player>player \w+)'s",
+            lambda g: (
+                _("it is %(actor)s's turn, not %(player)s's")
+                % {"actor": PLAYERS[g["actor"]], "player": PLAYERS[g["player"]]}
+            ),
+        ),
         (r"expected (?P<wanted>.+), got (?P<got>[\w-]+)", lambda g: _("expected %(wanted)s, got %(got)s") % g),
         (r"the opening is over; .*", lambda g: _("the opening is over; play continues under the rule set")),
-        (r"the (?P<ordinal>\w+) stone must be (?P<region>.+)",
-         lambda g: _("the %(ordinal)s stone must be %(region)s")
-         % {"ordinal": ORDINALS.get(g["ordinal"], g["ordinal"]), "region": REGIONS.get(g["region"], g["region"])}),
-        (r"the (?P<ordinal>\w+) stone of the assigned opening goes on (?P<point>\w+)",
-         lambda g: _("the %(ordinal)s stone of the assigned opening goes on %(point)s")
-         % {"ordinal": ORDINALS.get(g["ordinal"], g["ordinal"]), "point": g["point"]}),
-        (r"the number of fifth-move offers must be between (?P<low>\d+) and (?P<high>\d+), got (?P<n>\d+)",
-         lambda g: _("the number of fifth-move offers must be between %(low)s and %(high)s, got %(n)s") % g),
+        (
+            r"the (?P<ordinal>\w+) stone must be (?P<region>.+)",
+            lambda g: (
+                _("the %(ordinal)s stone must be %(region)s")
+                % {"ordinal": ORDINALS.get(g["ordinal"], g["ordinal"]), "region": REGIONS.get(g["region"], g["region"])}
+            ),
+        ),
+        (
+            r"the (?P<ordinal>\w+) stone of the assigned opening goes on (?P<point>\w+)",
+            lambda g: (
+                _("the %(ordinal)s stone of the assigned opening goes on %(point)s")
+                % {"ordinal": ORDINALS.get(g["ordinal"], g["ordinal"]), "point": g["point"]}
+            ),
+        ),
+        (
+            r"the number of fifth-move offers must be between (?P<low>\d+) and (?P<high>\d+), got (?P<n>\d+)",
+            lambda g: _("the number of fifth-move offers must be between %(low)s and %(high)s, got %(n)s") % g,
+        ),
         (r"no number of offers has been declared", lambda g: _("no number of offers has been declared")),
-        (r"offer exactly (?P<wanted>\d+) points? for move 5, got (?P<got>\d+)",
-         lambda g: _("offer exactly %(wanted)s points for move 5, got %(got)s") % g),
+        (
+            r"offer exactly (?P<wanted>\d+) points? for move 5, got (?P<got>\d+)",
+            lambda g: _("offer exactly %(wanted)s points for move 5, got %(got)s") % g,
+        ),
         (r"(?P<point>\w+) is offered twice", lambda g: _("%(point)s is offered twice") % g),
-        (r"(?P<first>\w+) and (?P<second>\w+) are symmetric offers",
-         lambda g: _("%(first)s and %(second)s are symmetric offers: they give the same position") % g),
-        (r"choose one of the offered points: (?P<points>.+)",
-         lambda g: _("choose one of the offered points: %(points)s") % g),
-        (r"choose branch (?P<branches>.+), got (?P<got>\d+)",
-         lambda g: _("choose branch %(branches)s, got %(got)s") % g),
+        (
+            r"(?P<first>\w+) and (?P<second>\w+) are symmetric offers",
+            lambda g: _("%(first)s and %(second)s are symmetric offers: they give the same position") % g,
+        ),
+        (
+            r"choose one of the offered points: (?P<points>.+)",
+            lambda g: _("choose one of the offered points: %(points)s") % g,
+        ),
+        (
+            r"choose branch (?P<branches>.+), got (?P<got>\d+)",
+            lambda g: _("choose branch %(branches)s, got %(got)s") % g,
+        ),
         (r"unknown action '(?P<word>.*)'", lambda g: _("unknown action '%(word)s'") % g),
         (r"empty action", lambda g: _("empty action")),
     ]
@@ -84,8 +114,7 @@ def translate(message: str) -> str:
     if prefix:
         rest = translate(prefix["rest"])
         if prefix["token"] is not None:
-            return _("move %(n)s ('%(token)s' at character %(char)s): %(rest)s") % {**prefix.groupdict(),
-                                                                                   "rest": rest}
+            return _("move %(n)s ('%(token)s' at character %(char)s): %(rest)s") % {**prefix.groupdict(), "rest": rest}
         return _("Move %(n)s: %(error)s") % {"n": prefix["n"], "error": rest}
     for pattern, render in _rules():
         match = re.fullmatch(pattern, message)

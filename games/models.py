@@ -80,9 +80,7 @@ class Game(models.Model):
     class Meta:
         indexes = [models.Index(fields=["deadline"], condition=Q(deadline__isnull=False), name="game_deadline")]
         constraints = [
-            models.CheckConstraint(
-                condition=~Q(player_one=models.F("player_two")), name="game_two_different_players"
-            ),
+            models.CheckConstraint(condition=~Q(player_one=models.F("player_two")), name="game_two_different_players"),
             models.CheckConstraint(
                 condition=Q(black__isnull=True) | ~Q(black=models.F("white")), name="game_black_is_not_white"
             ),
@@ -131,9 +129,7 @@ class ForbiddenClaim(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(
-                fields=["game"], condition=Q(status="open"), name="claim_one_open_per_game"
-            )
+            models.UniqueConstraint(fields=["game"], condition=Q(status="open"), name="claim_one_open_per_game")
         ]
 
     def __str__(self) -> str:

@@ -78,7 +78,9 @@ def replay_record(text: str, rules_name: str) -> RecordReplay:
             ended_at, outcome = replay.end
             raise RecordError(
                 _("Move %(n)s is played after the game ended at move %(m)s (%(how)s).")
-                % {"n": number, "m": ended_at, "how": outcome}, number)
+                % {"n": number, "m": ended_at, "how": outcome},
+                number,
+            )
         if move.point is not None and board.turn is Color.BLACK and board.is_empty(board.to_point(move.point)):
             reason = rules.forbidden_reason(board, move.point)
             if reason is not None and not rules.makes_five(_with(board, move.point), move.point, Color.BLACK):
@@ -116,14 +118,17 @@ def check_report(text: str, rules_name: str, forbidden_mode: str, result: str, r
             raise RecordError(
                 _("Move %(n)s (%(point)s) is a forbidden %(kind)s: the game ends there as a white win.")
                 % {"n": first_foul.move_number, "point": first_foul.point, "kind": foul_label(first_foul.kind)},
-                first_foul.move_number)
+                first_foul.move_number,
+            )
     if replay.end is not None:
         number, outcome = replay.end
         if outcome.termination is Termination.FIVE:
             if result != str(outcome.winner) or reason != ResultReason.FIVE:
                 raise RecordError(
                     _("The record ends with a five by %(color)s at move %(n)s, which the report does not say.")
-                    % {"color": COLORS[str(outcome.winner)], "n": number}, number)
+                    % {"color": COLORS[str(outcome.winner)], "n": number},
+                    number,
+                )
         elif result != GameResult.DRAW:
             raise RecordError(_("The record ends in a draw at move %(n)s.") % {"n": number}, number)
     elif reason == ResultReason.FIVE:

@@ -110,8 +110,9 @@ def game_state(game: Game) -> GameState:
         return GameState(known[0], known[1].copy())
     opening = start(game.protocol, _options(game))
     board_moves: list[str] = []
-    for player_number, text in game.moves.filter(ply__lte=game.ply).order_by("ply").values_list(
-            "player_number", "text"):
+    for player_number, text in (
+        game.moves.filter(ply__lte=game.ply).order_by("ply").values_list("player_number", "text")
+    ):
         action = Action.parse(text)
         if not opening.finished:
             opening = apply(opening, Seat(player_number), action)
@@ -156,13 +157,19 @@ def _clock(game: Game) -> clock.ClockState:
 
 
 def _log_clock(game: Game, events: list[clock.Event], interface: str, actor: Any = None) -> None:
-    GameEvent.objects.bulk_create([
-        GameEvent(game=game, kind="clock", actor=actor, interface=interface,
-                  data={"op": e.op, "at": e.at, "args": e.args}) for e in events])
+    GameEvent.objects.bulk_create(
+        [
+            GameEvent(
+                game=game, kind="clock", actor=actor, interface=interface, data={"op": e.op, "at": e.at, "args": e.args}
+            )
+            for e in events
+        ]
+    )
 
 
-def _clock_apply(game: Game, state: clock.ClockState, events: list[clock.Event], interface: str = "system",
-                 actor: Any = None) -> None:
+def _clock_apply(
+    game: Game, state: clock.ClockState, events: list[clock.Event], interface: str = "system", actor: Any = None
+) -> None:
     """Put a new clock state on the (locked) game and log its events; the caller saves."""
     game.clock = state.to_dict()
     game.clock_version = state.version
@@ -207,8 +214,9 @@ def _schedule(game: Game) -> None:
 
 
 @transaction.atomic
-def game_settle(*, game_id: int, at: datetime | None = None, path: str = "lazy_read",
-                expected_version: int | None = None) -> str:
+def game_settle(
+    *, game_id: int, at: datetime | None = None, path: str = "lazy_read", expected_version: int | None = None
+) -> str:
     """Apply what the clock has made due by ``at``: offer lapses, then a loss on time.
 
     The one routine behind the Celery task, the sweeper and the checks on
@@ -239,8 +247,13 @@ def _settle_locked(game: Game, at: datetime, path: str, expected_version: int | 
         loser = Seat.ONE if state.result == "timeout 0" else Seat.TWO
         colour = game_state(game).opening.color_of(loser)
         Game.objects.filter(pk=game.pk).update(adjudicated_by=path)
-        game_finish(game=game, result=GameResult(str(colour.other)), reason=ResultReason.TIME,
-                    detail=_("%(colour)s ran out of time") % {"colour": COLORS[str(colour)]}, interface="system")
+        game_finish(
+            game=game,
+            result=GameResult(str(colour.other)),
+            reason=ResultReason.TIME,
+            detail=_("%(colour)s ran out of time") % {"colour": COLORS[str(colour)]},
+            interface="system",
+        )
     else:
         _schedule(game)
     return "applied"
@@ -273,8 +286,9 @@ def _clock_error(exc: clock.ClockError) -> GameError:
     return GameError(exc.code, messages.get(exc.code, str(exc)), status)
 
 
-def game_offer_draw(*, game_id: int, player: Player, at: datetime | None = None, actor: Any = None,
-                    interface: str = "api") -> Game:
+def game_offer_draw(
+    *, game_id: int, player: Player, at: datetime | None = None, actor: Any = None, interface: str = "api"
+) -> Game:
     """The player who has just moved offers a draw; all clocks stop until it is answered."""
     with transaction.atomic():
         game, at = _clock_action(game_id, at, "lazy_write")
@@ -300,8 +314,9 @@ def _running_clock(game: Game, at: datetime) -> clock.ClockState:
     return state
 
 
-def game_answer_draw(*, game_id: int, player: Player, accept: bool, at: datetime | None = None,
-                     actor: Any = None, interface: str = "api") -> Game:
+def game_answer_draw(
+    *, game_id: int, player: Player, accept: bool, at: datetime | None = None, actor: Any = None, interface: str = "api"
+) -> Game:
     with transaction.atomic():
         game, at = _clock_action(game_id, at, "lazy_write")
         seat = seat_of(game, player)
@@ -313,14 +328,24 @@ def game_answer_draw(*, game_id: int, player: Player, accept: bool, at: datetime
         game.save()
         _log(game, "draw_answer", actor, interface, seat=int(seat), accept=accept)
         if accept:
-            return game_finish(game=game, result=GameResult.DRAW, reason=ResultReason.AGREEMENT, actor=actor,
-                               interface=interface)
+            return game_finish(
+                game=game, result=GameResult.DRAW, reason=ResultReason.AGREEMENT, actor=actor, interface=interface
+            )
         _schedule(game)
     return game
 
 
-def game_clock_action(*, game_id: int, op: str, seat: int | None = None, ms_added: int = 0, target: str = "main",
-                      at: datetime | None = None, actor: Any = None, interface: str = "api") -> Game:
+def game_clock_action(
+    *,
+    game_id: int,
+    op: str,
+    seat: int | None = None,
+    ms_added: int = 0,
+    target: str = "main",
+    at: datetime | None = None,
+    actor: Any = None,
+    interface: str = "api",
+) -> Game:
     """Referee actions on the clock: ``start``, ``pause``, ``resume``, ``add_time`` (logged)."""
     with transaction.atomic():
         game, at = _clock_action(game_id, at, "lazy_write")
@@ -366,10 +391,20 @@ def _sync_colours(game: Game, state: GameState) -> None:
 
 
 @transaction.atomic
-def game_create(*, player_one: Player, player_two: Player, rules: str = "renju", protocol: str = "none",
-                protocol_options: dict[str, Any] | None = None, forbidden_mode: str = ForbiddenMode.AUTO,
-                actor: Any = None, interface: str = "api", time_control: str | dict[str, Any] | None = None,
-                start_clock_at: datetime | None = None, **fields: Any) -> Game:
+def game_create(
+    *,
+    player_one: Player,
+    player_two: Player,
+    rules: str = "renju",
+    protocol: str = "none",
+    protocol_options: dict[str, Any] | None = None,
+    forbidden_mode: str = ForbiddenMode.AUTO,
+    actor: Any = None,
+    interface: str = "api",
+    time_control: str | dict[str, Any] | None = None,
+    start_clock_at: datetime | None = None,
+    **fields: Any,
+) -> Game:
     """A new game; with no opening protocol it starts in normal play.
 
     ``time_control`` is a preset name or custom options (:mod:`games.clock`);
@@ -383,17 +418,28 @@ def game_create(*, player_one: Player, player_two: Player, rules: str = "renju",
         control = clock.find_time_control(time_control)
     except (ValueError, TypeError) as exc:  # unknown rule set, protocol, option or time control
         raise GameError("bad_setup", str(exc)) from None
-    game = Game.objects.create(player_one=player_one, player_two=player_two, rules=rules, protocol=protocol,
-                               protocol_options=protocol_options or {}, forbidden_mode=forbidden_mode,
-                               time_control=control.to_dict(), clock=clock.initial(control).to_dict(), **fields)
+    game = Game.objects.create(
+        player_one=player_one,
+        player_two=player_two,
+        rules=rules,
+        protocol=protocol,
+        protocol_options=protocol_options or {},
+        forbidden_mode=forbidden_mode,
+        time_control=control.to_dict(),
+        clock=clock.initial(control).to_dict(),
+        **fields,
+    )
     state = game_state(game)
     _sync_colours(game, state)
     game.status = GameStatus.PLAYING if state.opening.finished else GameStatus.OPENING
     game.save()
     _log(game, "created", actor, interface, protocol=protocol, rules=rules, time_control=control.name)
     if start_clock_at is not None:
-        _clock_apply(game, *clock.start(_clock(game), control, ms(start_clock_at),
-                                        _clock_seat(state.to_act)), interface=interface)
+        _clock_apply(
+            game,
+            *clock.start(_clock(game), control, ms(start_clock_at), _clock_seat(state.to_act)),
+            interface=interface,
+        )
         game.save()
         _schedule(game)
     return game
@@ -406,25 +452,50 @@ def _lock(game_id: int) -> Game:
     return game
 
 
-def _record(game: Game, *, expected_ply: int, seat: Seat, action: Action, color: Color | None,
-            move_number: int | None, foul: str = "", readings: dict[str, Any] | None = None) -> Move:
+def _record(
+    game: Game,
+    *,
+    expected_ply: int,
+    seat: Seat,
+    action: Action,
+    color: Color | None,
+    move_number: int | None,
+    foul: str = "",
+    readings: dict[str, Any] | None = None,
+) -> Move:
     """Store one action at ``expected_ply + 1``; a stale or repeated ply changes nothing."""
     updated = Game.objects.filter(pk=game.pk, ply=expected_ply).update(ply=F("ply") + 1)
     if updated != 1:
         raise GameError("stale_ply", _("The game has moved on; reload and try again."), 409)
     try:
         with transaction.atomic():
-            move = Move.objects.create(game=game, ply=expected_ply + 1, kind=action.kind.value, text=str(action),
-                                       player_number=int(seat), color=str(color) if color else "",
-                                       move_number=move_number, foul=foul, clock_ms=readings or {})
+            move = Move.objects.create(
+                game=game,
+                ply=expected_ply + 1,
+                kind=action.kind.value,
+                text=str(action),
+                player_number=int(seat),
+                color=str(color) if color else "",
+                move_number=move_number,
+                foul=foul,
+                clock_ms=readings or {},
+            )
     except IntegrityError:
         raise GameError("stale_ply", _("The game has moved on; reload and try again."), 409) from None
     game.ply = expected_ply + 1
     return move
 
 
-def game_act(*, game_id: int, player: Player, action: Action | str, expected_ply: int,
-             actor: Any = None, interface: str = "api", at: datetime | None = None) -> Game:
+def game_act(
+    *,
+    game_id: int,
+    player: Player,
+    action: Action | str,
+    expected_ply: int,
+    actor: Any = None,
+    interface: str = "api",
+    at: datetime | None = None,
+) -> Game:
     """A player's action: an opening step or, after the opening, a stone or a pass.
 
     The turn is timed at ``at`` (when the request arrived). A timeout that
@@ -435,16 +506,24 @@ def game_act(*, game_id: int, player: Player, action: Action | str, expected_ply
     foul, two passes, a full board or exhausted overtime.
     """
     at = at or timezone.now()
-    game = _game_act(game_id=game_id, player=player, action=action, expected_ply=expected_ply, actor=actor,
-                     interface=interface, at=at)
+    game = _game_act(
+        game_id=game_id,
+        player=player,
+        action=action,
+        expected_ply=expected_ply,
+        actor=actor,
+        interface=interface,
+        at=at,
+    )
     if game is None:  # the clock ran out before the action arrived; the loss on time is committed
         raise GameError("time_over", _("Time ran out; the game is over."), 409)
     return game
 
 
 @transaction.atomic
-def _game_act(*, game_id: int, player: Player, action: Action | str, expected_ply: int, actor: Any,
-              interface: str, at: datetime) -> Game | None:
+def _game_act(
+    *, game_id: int, player: Player, action: Action | str, expected_ply: int, actor: Any, interface: str, at: datetime
+) -> Game | None:
     game = _lock(game_id)
     if _settle_locked(game, at, "lazy_write") == "applied":
         game.refresh_from_db()
@@ -473,16 +552,31 @@ def _require_active(game: Game) -> None:
     raise GameError("game_over", _("The game is over."), 409)
 
 
-def _opening_action(game: Game, state: GameState, seat: Seat, action: Action, expected_ply: int,
-                    actor: Any, interface: str, at: datetime) -> Game:
+def _opening_action(
+    game: Game,
+    state: GameState,
+    seat: Seat,
+    action: Action,
+    expected_ply: int,
+    actor: Any,
+    interface: str,
+    at: datetime,
+) -> Game:
     try:
         after = apply(state.opening, seat, action)
     except ProtocolError as exc:
         raise GameError("protocol", translate(str(exc))) from None
     number = len(after.moves) if len(after.moves) > len(state.opening.moves) else None
     readings = _clock_turn(game, seat, at, after.actor, interface)
-    _record(game, expected_ply=expected_ply, seat=seat, action=action,
-            color=state.opening.color_of(seat), move_number=number, readings=readings)
+    _record(
+        game,
+        expected_ply=expected_ply,
+        seat=seat,
+        action=action,
+        color=state.opening.color_of(seat),
+        move_number=number,
+        readings=readings,
+    )
     state.opening = after
     _sync_colours(game, state)
     if after.finished:
@@ -493,8 +587,16 @@ def _opening_action(game: Game, state: GameState, seat: Seat, action: Action, ex
     return _after_turn(game, actor, interface)
 
 
-def _board_move(game: Game, state: GameState, seat: Seat, action: Action, expected_ply: int,
-                actor: Any, interface: str, at: datetime) -> Game:
+def _board_move(
+    game: Game,
+    state: GameState,
+    seat: Seat,
+    action: Action,
+    expected_ply: int,
+    actor: Any,
+    interface: str,
+    at: datetime,
+) -> Game:
     board = state.board
     color = board.turn
     if state.holder(color) is not seat:
@@ -513,21 +615,29 @@ def _board_move(game: Game, state: GameState, seat: Seat, action: Action, expect
             if game.forbidden_mode == ForbiddenMode.BLOCK:
                 raise GameError("forbidden", _("Black may not play there: %(kind)s.") % {"kind": foul_label(foul)})
     readings = _clock_turn(game, seat, at, state.holder(color.other), interface)
-    move = _record(game, expected_ply=expected_ply, seat=seat, action=action, color=color,
-                   move_number=board.ply + 1, foul=foul, readings=readings)
+    move = _record(
+        game,
+        expected_ply=expected_ply,
+        seat=seat,
+        action=action,
+        color=color,
+        move_number=board.ply + 1,
+        foul=foul,
+        readings=readings,
+    )
     board.push("pass" if action.kind is Kind.PASS else action.points[0])
     _remember_on_commit(game, GameState(state.opening, board))
     _log(game, "move", actor, interface, action=str(action), move_number=move.move_number, foul=foul)
     result = rules.outcome(board)
     if result is not None and result.termination.value == "forbidden":
         if game.forbidden_mode == ForbiddenMode.AUTO:
-            return game_finish(game=game, result=GameResult.WHITE, reason=ResultReason.FORBIDDEN,
-                               detail=foul, actor=actor)
+            return game_finish(
+                game=game, result=GameResult.WHITE, reason=ResultReason.FORBIDDEN, detail=foul, actor=actor
+            )
         result = None  # claim mode: the foul stands unless white claims it
     if result is not None:
         if result.winner is not None:
-            return game_finish(game=game, result=GameResult(str(result.winner)), reason=ResultReason.FIVE,
-                               actor=actor)
+            return game_finish(game=game, result=GameResult(str(result.winner)), reason=ResultReason.FIVE, actor=actor)
         reason = ResultReason.FULL_BOARD if result.termination.value == "full-board" else ResultReason.TWO_PASSES
         return game_finish(game=game, result=GameResult.DRAW, reason=reason, actor=actor)
     game.save(update_fields=_TURN_FIELDS)
@@ -540,14 +650,23 @@ _TURN_FIELDS = ["black", "white", "status", "clock", "clock_version", "deadline"
 def _after_turn(game: Game, actor: Any, interface: str) -> Game:
     """A turn that did not end the game on the board may end it on the clock (overtime exhausted)."""
     if clock.overtime_exhausted(_clock(game), _control(game)):
-        return game_finish(game=game, result=GameResult.DRAW, reason=ResultReason.OVERTIME_EXHAUSTED,
-                           actor=actor, interface=interface)
+        return game_finish(
+            game=game, result=GameResult.DRAW, reason=ResultReason.OVERTIME_EXHAUSTED, actor=actor, interface=interface
+        )
     _schedule(game)
     return game
 
 
-def game_finish(*, game: Game, result: str, reason: str, detail: str = "", actor: Any = None,
-                interface: str = "api", correction: str = "") -> Game:
+def game_finish(
+    *,
+    game: Game,
+    result: str,
+    reason: str,
+    detail: str = "",
+    actor: Any = None,
+    interface: str = "api",
+    correction: str = "",
+) -> Game:
     """The one way a game ends. Idempotent: a finished game is returned unchanged.
 
     With ``correction`` (the organizer's reason) a finished result is replaced;
@@ -558,15 +677,31 @@ def game_finish(*, game: Game, result: str, reason: str, detail: str = "", actor
     if not correction:
         games = games.exclude(status=GameStatus.FINISHED)
     stopped, events = clock.finish(_clock(game), ms(timezone.now()), f"{result} {reason}")
-    updated = games.update(status=GameStatus.FINISHED, result=result, result_reason=reason, result_detail=detail,
-                           finished_at=timezone.now(), clock=stopped.to_dict(), deadline=None,
-                           clock_version=stopped.version)
+    updated = games.update(
+        status=GameStatus.FINISHED,
+        result=result,
+        result_reason=reason,
+        result_detail=detail,
+        finished_at=timezone.now(),
+        clock=stopped.to_dict(),
+        deadline=None,
+        clock_version=stopped.version,
+    )
     if updated:
         _log_clock(game, events, interface)
     game.refresh_from_db()
     if updated and correction:
-        _log(game, "corrected", actor, interface, result=result, reason=reason, detail=detail,
-             previous={"result": before[0], "reason": before[1], "detail": before[2]}, note=correction)
+        _log(
+            game,
+            "corrected",
+            actor,
+            interface,
+            result=result,
+            reason=reason,
+            detail=detail,
+            previous={"result": before[0], "reason": before[1], "detail": before[2]},
+            note=correction,
+        )
     elif updated:
         _log(game, "finished", actor, interface, result=result, reason=reason, detail=detail)
     if updated:
@@ -574,8 +709,9 @@ def game_finish(*, game: Game, result: str, reason: str, detail: str = "", actor
     return game
 
 
-def game_resign(*, game_id: int, player: Player, actor: Any = None, interface: str = "api",
-                at: datetime | None = None) -> Game:
+def game_resign(
+    *, game_id: int, player: Player, actor: Any = None, interface: str = "api", at: datetime | None = None
+) -> Game:
     """A resignation; a loss on time that fell due earlier is settled first and stands."""
     game_settle(game_id=game_id, at=at or timezone.now(), path="lazy_write")
     return _game_resign(game_id=game_id, player=player, actor=actor, interface=interface)
@@ -588,8 +724,13 @@ def _game_resign(*, game_id: int, player: Player, actor: Any, interface: str) ->
     seat = seat_of(game, player)
     state = game_state(game)
     loser = state.opening.color_of(seat)
-    return game_finish(game=game, result=GameResult(str(loser.other)), reason=ResultReason.RESIGNATION,
-                       actor=actor, interface=interface)
+    return game_finish(
+        game=game,
+        result=GameResult(str(loser.other)),
+        reason=ResultReason.RESIGNATION,
+        actor=actor,
+        interface=interface,
+    )
 
 
 def _judge_claim(claim: ForbiddenClaim, before: Board, point: Point, rules_name: str, moves_after: int) -> None:
@@ -604,9 +745,13 @@ def _judge_claim(claim: ForbiddenClaim, before: Board, point: Point, rules_name:
     if outcome is not None and outcome.reason is not None:
         claim.verdict = outcome.reason.value
         shapes = explain(before, point, rules.five_extension_is_three).shapes
-        claim.explanation = {"kind": claim.verdict, "shapes": [
-            {"kind": s.kind, "stones": [str(p) for p in s.stones], "points": [str(p) for p in s.points]}
-            for s in shapes]}
+        claim.explanation = {
+            "kind": claim.verdict,
+            "shapes": [
+                {"kind": s.kind, "stones": [str(p) for p in s.stones], "points": [str(p) for p in s.points]}
+                for s in shapes
+            ],
+        }
     timely = claim.verdict == "overline" or moves_after == 0
     if not claim.verdict:
         claim.status = ClaimStatus.REJECTED
@@ -617,8 +762,9 @@ def _judge_claim(claim: ForbiddenClaim, before: Board, point: Point, rules_name:
 
 
 @transaction.atomic
-def game_claim_forbidden(*, game_id: int, move_number: int, claimant: Player | None = None,
-                         actor: Any = None, interface: str = "api") -> ForbiddenClaim:
+def game_claim_forbidden(
+    *, game_id: int, move_number: int, claimant: Player | None = None, actor: Any = None, interface: str = "api"
+) -> ForbiddenClaim:
     """White's claim that black's move ``move_number`` was forbidden (claim mode).
 
     A double-three or double-four must be claimed before white's next move;
@@ -644,31 +790,69 @@ def game_claim_forbidden(*, game_id: int, move_number: int, claimant: Player | N
     claim = ForbiddenClaim(game=game, move_number=move_number, point=str(point), claimed_by=actor)
     _judge_claim(claim, before, point, game.rules, moves_after=len(stack) - move_number)
     claim.save()
-    _log(game, "claim", actor, interface, move_number=move_number, point=str(point), status=claim.status,
-         verdict=claim.verdict)
+    _log(
+        game,
+        "claim",
+        actor,
+        interface,
+        move_number=move_number,
+        point=str(point),
+        status=claim.status,
+        verdict=claim.verdict,
+    )
     if claim.status == ClaimStatus.UPHELD:
-        game_finish(game=game, result=GameResult.WHITE, reason=ResultReason.FORBIDDEN, detail=claim.verdict,
-                    actor=actor, interface=interface)
-    elif claim.status == ClaimStatus.REJECTED and game.wrong_claim_penalty == WrongClaimPenalty.LOSE_TURN \
-            and state.board.turn is Color.WHITE:
-        _record(game, expected_ply=game.ply, seat=state.holder(Color.WHITE), action=Action(Kind.PASS),
-                color=Color.WHITE, move_number=len(stack) + 1)
+        game_finish(
+            game=game,
+            result=GameResult.WHITE,
+            reason=ResultReason.FORBIDDEN,
+            detail=claim.verdict,
+            actor=actor,
+            interface=interface,
+        )
+    elif (
+        claim.status == ClaimStatus.REJECTED
+        and game.wrong_claim_penalty == WrongClaimPenalty.LOSE_TURN
+        and state.board.turn is Color.WHITE
+    ):
+        _record(
+            game,
+            expected_ply=game.ply,
+            seat=state.holder(Color.WHITE),
+            action=Action(Kind.PASS),
+            color=Color.WHITE,
+            move_number=len(stack) + 1,
+        )
         game.save()
     return claim
 
 
 def _settle_claim(game: Game, claim: ForbiddenClaim, actor: Any, interface: str) -> None:
     claim.save()
-    _log(game, "claim", actor, interface, move_number=claim.move_number, point=claim.point, status=claim.status,
-         verdict=claim.verdict)
+    _log(
+        game,
+        "claim",
+        actor,
+        interface,
+        move_number=claim.move_number,
+        point=claim.point,
+        status=claim.status,
+        verdict=claim.verdict,
+    )
     if claim.status == ClaimStatus.UPHELD:
-        game_finish(game=game, result=GameResult.WHITE, reason=ResultReason.FORBIDDEN, detail=claim.verdict,
-                    actor=actor, interface=interface)
+        game_finish(
+            game=game,
+            result=GameResult.WHITE,
+            reason=ResultReason.FORBIDDEN,
+            detail=claim.verdict,
+            actor=actor,
+            interface=interface,
+        )
 
 
 @transaction.atomic
-def game_referee_claim(*, game_id: int, record: str, point: str, moves_after: int = 0, actor: Any = None,
-                       interface: str = "api") -> ForbiddenClaim:
+def game_referee_claim(
+    *, game_id: int, record: str, point: str, moves_after: int = 0, actor: Any = None, interface: str = "api"
+) -> ForbiddenClaim:
     """A referee records an over-the-board claim: the record before the claimed stone, and the stone.
 
     ``moves_after`` counts the moves played after the claimed stone before
@@ -702,12 +886,24 @@ def game_referee_claim(*, game_id: int, record: str, point: str, moves_after: in
 
 # -- over-the-board results ---------------------------------------------------
 
-DRAW_REASONS = {ResultReason.AGREEMENT, ResultReason.OVERTIME_EXHAUSTED, ResultReason.FULL_BOARD,
-                ResultReason.TWO_PASSES, ResultReason.REFEREE}
+DRAW_REASONS = {
+    ResultReason.AGREEMENT,
+    ResultReason.OVERTIME_EXHAUSTED,
+    ResultReason.FULL_BOARD,
+    ResultReason.TWO_PASSES,
+    ResultReason.REFEREE,
+}
 DECISIVE_REASONS = set(ResultReason) - DRAW_REASONS | {ResultReason.REFEREE}
-REPORTABLE_REASONS = [ResultReason.FIVE, ResultReason.FORBIDDEN, ResultReason.TIME, ResultReason.RESIGNATION,
-                      ResultReason.AGREEMENT, ResultReason.OVERTIME_EXHAUSTED, ResultReason.NO_SHOW,
-                      ResultReason.REFEREE]
+REPORTABLE_REASONS = [
+    ResultReason.FIVE,
+    ResultReason.FORBIDDEN,
+    ResultReason.TIME,
+    ResultReason.RESIGNATION,
+    ResultReason.AGREEMENT,
+    ResultReason.OVERTIME_EXHAUSTED,
+    ResultReason.NO_SHOW,
+    ResultReason.REFEREE,
+]
 
 
 def _check_result(result: str, reason: str, record: str, game: Game) -> str:
@@ -746,8 +942,16 @@ def _otb_game(game_id: int) -> Game:
 
 
 @transaction.atomic
-def game_report_result(*, game_id: int, reporter: Player, result: str, reason: str, record: str = "",
-                       actor: Any = None, interface: str = "api") -> ResultReport:
+def game_report_result(
+    *,
+    game_id: int,
+    reporter: Player,
+    result: str,
+    reason: str,
+    record: str = "",
+    actor: Any = None,
+    interface: str = "api",
+) -> ResultReport:
     """A player reports an over-the-board result; the opponent confirms or disputes it.
 
     A player may replace their own pending report; while the opponent's
@@ -764,8 +968,9 @@ def game_report_result(*, game_id: int, reporter: Player, result: str, reason: s
             raise GameError("report_disputed", _("The result is disputed; the referee decides."), 409)
         open_report.status = ReportStatus.WITHDRAWN
         open_report.save(update_fields=["status"])
-    report = ResultReport.objects.create(game=game, reporter=reporter, reported_by=actor, result=result,
-                                         reason=reason, record=record)
+    report = ResultReport.objects.create(
+        game=game, reporter=reporter, reported_by=actor, result=result, reason=reason, record=record
+    )
     _log(game, "reported", actor, interface, report=report.pk, result=result, reason=reason, record=record)
     return report
 
@@ -801,22 +1006,38 @@ def game_confirm_result(*, game_id: int, player: Player, actor: Any = None, inte
 
 
 @transaction.atomic
-def game_dispute_result(*, game_id: int, player: Player, note: str = "", actor: Any = None,
-                        interface: str = "api") -> ResultReport:
+def game_dispute_result(
+    *, game_id: int, player: Player, note: str = "", actor: Any = None, interface: str = "api"
+) -> ResultReport:
     """The opponent disputes the reported result: the game's referees decide."""
     game = _otb_game(game_id)
     report = _answerable_report(game, player)
     report.status = ReportStatus.DISPUTED
     report.note = note[:500]
     report.save(update_fields=["status", "note"])
-    _log(game, "disputed", actor, interface, report=report.pk, note=report.note,
-         referees=list(game.referees.values_list("pk", flat=True)))
+    _log(
+        game,
+        "disputed",
+        actor,
+        interface,
+        report=report.pk,
+        note=report.note,
+        referees=list(game.referees.values_list("pk", flat=True)),
+    )
     return report
 
 
 @transaction.atomic
-def game_rule(*, game_id: int, result: str, reason: str, note: str = "", record: str = "", actor: Any = None,
-              interface: str = "api") -> Game:
+def game_rule(
+    *,
+    game_id: int,
+    result: str,
+    reason: str,
+    note: str = "",
+    record: str = "",
+    actor: Any = None,
+    interface: str = "api",
+) -> Game:
     """A referee's ruling: settles an open report (or the game directly) and ends the game."""
     game = _lock(game_id)
     if game.status == GameStatus.FINISHED:
@@ -832,8 +1053,9 @@ def game_rule(*, game_id: int, result: str, reason: str, note: str = "", record:
 
 
 @transaction.atomic
-def game_override(*, game_id: int, result: str, reason: str, note: str, actor: Any = None,
-                  interface: str = "api") -> Game:
+def game_override(
+    *, game_id: int, result: str, reason: str, note: str, actor: Any = None, interface: str = "api"
+) -> Game:
     """The organizer sets the result, finished or not, with a reason; the old one stays in the log."""
     game = _lock(game_id)
     if not note.strip():
@@ -842,14 +1064,35 @@ def game_override(*, game_id: int, result: str, reason: str, note: str, actor: A
     report = _open_report(game)
     if report is not None:
         _close_report(report, ReportStatus.OVERRIDDEN, actor, note[:500])
-    return game_finish(game=game, result=result, reason=reason, detail=note[:200], actor=actor,
-                       interface=interface, correction=note[:500])
+    return game_finish(
+        game=game,
+        result=result,
+        reason=reason,
+        detail=note[:200],
+        actor=actor,
+        interface=interface,
+        correction=note[:500],
+    )
 
 
-def game_pass(*, game_id: int, player: Player, expected_ply: int, actor: Any = None, interface: str = "api",
-              at: datetime | None = None) -> Game:
-    return game_act(game_id=game_id, player=player, action=Action(Kind.PASS), expected_ply=expected_ply,
-                    actor=actor, interface=interface, at=at)
+def game_pass(
+    *,
+    game_id: int,
+    player: Player,
+    expected_ply: int,
+    actor: Any = None,
+    interface: str = "api",
+    at: datetime | None = None,
+) -> Game:
+    return game_act(
+        game_id=game_id,
+        player=player,
+        action=Action(Kind.PASS),
+        expected_ply=expected_ply,
+        actor=actor,
+        interface=interface,
+        at=at,
+    )
 
 
 # -- records ------------------------------------------------------------------
@@ -883,8 +1126,15 @@ def game_import(*, text: str, actor: Any = None, interface: str = "api") -> Game
         raise GameError("bad_record", _("Unknown forbidden-move handling %(mode)s.") % {"mode": forbidden_mode})
     black = _player_named(parsed.header.get("Black", ""))
     white = _player_named(parsed.header.get("White", ""))
-    game = game_create(player_one=black, player_two=white, rules=rules, mode=GameMode.OVER_THE_BOARD,
-                       forbidden_mode=forbidden_mode, actor=actor, interface=interface)
+    game = game_create(
+        player_one=black,
+        player_two=white,
+        rules=rules,
+        mode=GameMode.OVER_THE_BOARD,
+        forbidden_mode=forbidden_mode,
+        actor=actor,
+        interface=interface,
+    )
     record = _check_result(result, reason, parsed.moves, game) if result else _replayed(parsed.moves, rules)
     Game.objects.filter(pk=game.pk).update(record_text=record)
     _log(game, "imported", actor, interface, header=parsed.header)

@@ -120,8 +120,11 @@ def _publish(game_id: int, version: int, when: float) -> bool:
 def sweep_overdue() -> int:
     """Settle every game whose deadline passed more than the slack ago; returns how many were applied."""
     cutoff = timezone.now() - timedelta(milliseconds=settings.CLOCK_SLACK_MS)
-    overdue = list(Game.objects.filter(status__in=GameStatus.active(), deadline__lt=cutoff)
-                   .order_by("deadline").values_list("pk", flat=True)[:SWEEP_BATCH])
+    overdue = list(
+        Game.objects.filter(status__in=GameStatus.active(), deadline__lt=cutoff)
+        .order_by("deadline")
+        .values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
     applied = 0
     for game_id in overdue:
         if game_settle(game_id=game_id, path="sweeper") == "applied":

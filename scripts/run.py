@@ -21,21 +21,23 @@ def banner(redis_url: str) -> str:
     from tournament.demo import DEMO_PASSWORD, PLAYER_COUNT
 
     base = f"http://{HOST}:{PORT}"
-    return "\n".join([
-        "",
-        "Gomoku & Renju tournaments is running:",
-        f"  home        {base}/",
-        f"  admin       {base}/admin/",
-        f"  API docs    {base}/api/docs/   (schema: {base}/api/schema/)",
-        f"  health      {base}/healthz",
-        f"  redis       {redis_url}",
-        f"Demo logins (password {DEMO_PASSWORD}):",
-        "  organizer   organizer",
-        "  referees    referee1, referee2",
-        f"  players     player01 … player{PLAYER_COUNT:02d}",
-        "Ctrl-C stops everything.",
-        "",
-    ])
+    return "\n".join(
+        [
+            "",
+            "Gomoku & Renju tournaments is running:",
+            f"  home        {base}/",
+            f"  admin       {base}/admin/",
+            f"  API docs    {base}/api/docs/   (schema: {base}/api/schema/)",
+            f"  health      {base}/healthz",
+            f"  redis       {redis_url}",
+            f"Demo logins (password {DEMO_PASSWORD}):",
+            "  organizer   organizer",
+            "  referees    referee1, referee2",
+            f"  players     player01 … player{PLAYER_COUNT:02d}",
+            "Ctrl-C stops everything.",
+            "",
+        ]
+    )
 
 
 def main() -> int:
@@ -61,15 +63,36 @@ def main() -> int:
             services.append(supervisor.watch(redis_server.start()))
             env["REDIS_URL"] = redis_server.url
         services.append(supervisor.watch(celery_worker(env, log=logs / "celery-worker.log").start()))
-        services.append(supervisor.watch(
-            celery_beat(env, var / "celerybeat-schedule", log=logs / "celery-beat.log").start()))
+        services.append(
+            supervisor.watch(celery_beat(env, var / "celerybeat-schedule", log=logs / "celery-beat.log").start())
+        )
         # One process per core, threads for requests that wait on the database (see bench/load.py).
-        services.append(supervisor.watch(Service(
-            "web",
-            [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"{HOST}:{PORT}",
-             "--workers", "2", "--worker-class", "gthread", "--threads", "8", "--access-logfile", "-"],
-            env=env, cwd=str(ROOT), log=logs / "web.log",
-        ).start()))
+        services.append(
+            supervisor.watch(
+                Service(
+                    "web",
+                    [
+                        sys.executable,
+                        "-m",
+                        "gunicorn",
+                        "config.wsgi:application",
+                        "--bind",
+                        f"{HOST}:{PORT}",
+                        "--workers",
+                        "2",
+                        "--worker-class",
+                        "gthread",
+                        "--threads",
+                        "8",
+                        "--access-logfile",
+                        "-",
+                    ],
+                    env=env,
+                    cwd=str(ROOT),
+                    log=logs / "web.log",
+                ).start()
+            )
+        )
         print(banner(env["REDIS_URL"]), flush=True)
         print(f"Logs: {logs}/", flush=True)
         while not stopping:

@@ -57,16 +57,27 @@ class TournamentAdmin(admin.ModelAdmin):
         return format_html(
             '<a href="{}">{}</a> · <a href="{}">{}</a> · <a href="{}">CSV</a> · <a href="{}">{}</a> · '
             '<a href="{}">{}</a> · <a href="{}">{}</a>',
-            reverse("tournament", args=[obj.pk]), _("public page"),
-            reverse("admin:tournament_import_players", args=[obj.pk]), _("import players"),
+            reverse("tournament", args=[obj.pk]),
+            _("public page"),
+            reverse("admin:tournament_import_players", args=[obj.pk]),
+            _("import players"),
             reverse("tournament-standings-csv", args=[obj.pk]),
-            reverse("tournament-records", args=[obj.pk, "txt"]), _("records"),
-            reverse("tournament-call-sheet", args=[obj.pk]), _("call sheet"),
-            reverse("tournament-result-sheets", args=[obj.pk]), _("result sheets"))
+            reverse("tournament-records", args=[obj.pk, "txt"]),
+            _("records"),
+            reverse("tournament-call-sheet", args=[obj.pk]),
+            _("call sheet"),
+            reverse("tournament-result-sheets", args=[obj.pk]),
+            _("result sheets"),
+        )
 
     def get_urls(self) -> list[Any]:
-        extra = [path("<int:pk>/import-players/", self.admin_site.admin_view(self.import_players),
-                      name="tournament_import_players")]
+        extra = [
+            path(
+                "<int:pk>/import-players/",
+                self.admin_site.admin_view(self.import_players),
+                name="tournament_import_players",
+            )
+        ]
         return extra + super().get_urls()
 
     def import_players(self, request: HttpRequest, pk: int) -> HttpResponse:
@@ -76,16 +87,24 @@ class TournamentAdmin(admin.ModelAdmin):
         form = CsvForm(request.POST or None)
         if form.is_valid():
             try:
-                entries = services.import_players(tournament=tournament, text=form.cleaned_data["csv"],
-                                                  actor=request.user)
+                entries = services.import_players(
+                    tournament=tournament, text=form.cleaned_data["csv"], actor=request.user
+                )
             except GameError as exc:
                 form.add_error("csv", exc.message)
             else:
                 self.message_user(request, _("%(n)s players registered.") % {"n": len(entries)}, messages.SUCCESS)
                 return redirect("admin:tournament_tournament_change", pk)
-        return render(request, "admin/tournament/import_players.html", {
-            **self.admin_site.each_context(request), "form": form, "tournament": tournament,
-            "title": _("Import players")})
+        return render(
+            request,
+            "admin/tournament/import_players.html",
+            {
+                **self.admin_site.each_context(request),
+                "form": form,
+                "tournament": tournament,
+                "title": _("Import players"),
+            },
+        )
 
     @admin.action(description=_("Publish"))
     def publish(self, request: Any, queryset: Any) -> None:

@@ -30,9 +30,26 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
 
     class Meta:
         model = Tournament
-        fields = ["id", "name", "start_date", "end_date", "venue", "boards", "rules", "protocol", "forbidden_mode",
-                  "time_control", "mode", "win_points", "draw_points", "loss_points", "tiebreak", "status", "preset",
-                  "stages"]
+        fields = [
+            "id",
+            "name",
+            "start_date",
+            "end_date",
+            "venue",
+            "boards",
+            "rules",
+            "protocol",
+            "forbidden_mode",
+            "time_control",
+            "mode",
+            "win_points",
+            "draw_points",
+            "loss_points",
+            "tiebreak",
+            "status",
+            "preset",
+            "stages",
+        ]
         read_only_fields = ["status", "stages"]
 
 
@@ -43,8 +60,20 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
 
     class Meta:
         model = Match
-        fields = ["id", "group", "round", "order", "first", "second", "board", "status", "winner", "best_of",
-                  "colour_toss", "games"]
+        fields = [
+            "id",
+            "group",
+            "round",
+            "order",
+            "first",
+            "second",
+            "board",
+            "status",
+            "winner",
+            "best_of",
+            "colour_toss",
+            "games",
+        ]
 
     def get_games(self, match: Match) -> list[int]:
         return [mg.game_id for mg in match.match_games.all()]
@@ -74,8 +103,9 @@ class AppealSerializer(serializers.Serializer[Any]):
 
 class DecisionSerializer(serializers.Serializer[Any]):
     appeal = serializers.IntegerField()
-    committee = serializers.ListField(child=serializers.IntegerField(), min_length=3, max_length=3,
-                                      help_text="the three members' user ids")
+    committee = serializers.ListField(
+        child=serializers.IntegerField(), min_length=3, max_length=3, help_text="the three members' user ids"
+    )
     upheld = serializers.BooleanField()
     decision = serializers.CharField(max_length=500)
     result = serializers.ChoiceField(choices=["black", "white", "draw"], required=False)
@@ -85,8 +115,9 @@ class DecisionSerializer(serializers.Serializer[Any]):
 class BoutSerializer(serializers.Serializer[Any]):
     challenger = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     winner = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    holder = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False,
-                                                help_text="the first table holder, for the first bout")
+    holder = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, help_text="the first table holder, for the first bout"
+    )
 
 
 class TossSerializer(serializers.Serializer[Any]):
@@ -124,9 +155,12 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     def standings(self, request: Request, pk: str) -> Response:
         """Every stage's groups with rank, player, unit, W/D/L, points, tie-breaks and state."""
         tournament = self.get_object()
-        return Response([{"stage": s.pk, "name": s.name, "kind": s.kind, "status": s.status,
-                          "groups": stage_standings(s)}
-                         for s in tournament.stages.exclude(status=Stage.Status.PENDING)])
+        return Response(
+            [
+                {"stage": s.pk, "name": s.name, "kind": s.kind, "status": s.status, "groups": stage_standings(s)}
+                for s in tournament.stages.exclude(status=Stage.Status.PENDING)
+            ]
+        )
 
     @extend_schema(responses={200: dict})
     @action(detail=True, methods=["get"])
@@ -156,10 +190,10 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         match = Match.objects.filter(pk=data["match"], tournament=tournament).select_related("tournament").first()
         grabber = tournament.entries.filter(pk=data["grabber"]).first()
         if match is None or grabber is None:
-            raise services.TournamentError("no_match", _("There is no such match or player in this tournament."),
-                                           404)
-        match = services.record_colour_toss(match=match, grabber=grabber, guess=data["guess"], count=data["count"],
-                                            actor=request.user)
+            raise services.TournamentError("no_match", _("There is no such match or player in this tournament."), 404)
+        match = services.record_colour_toss(
+            match=match, grabber=grabber, guess=data["guess"], count=data["count"], actor=request.user
+        )
         return Response({"match": match.pk, "colour_toss": match.colour_toss})
 
     @extend_schema(request=AppealSerializer, responses={201: dict})
@@ -188,9 +222,15 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         if appeal is None:
             raise services.TournamentError("no_appeal", _("There is no such appeal in this tournament."), 404)
         committee = list(get_user_model().objects.filter(pk__in=data["committee"]))
-        appeal = services.appeal_decide(appeal=appeal, committee=committee, upheld=data["upheld"],
-                                        decision=data["decision"], result=data.get("result", ""),
-                                        reason=data["reason"], actor=request.user)
+        appeal = services.appeal_decide(
+            appeal=appeal,
+            committee=committee,
+            upheld=data["upheld"],
+            decision=data["decision"],
+            result=data.get("result", ""),
+            reason=data["reason"],
+            actor=request.user,
+        )
         return Response({"appeal": appeal.pk, "status": appeal.status, "decision": appeal.decision})
 
     @extend_schema(responses=MatchSerializer(many=True))
@@ -198,9 +238,13 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     def schedule(self, request: Request, pk: str) -> Response:
         """Matches on the boards now, then the ones waiting, in calling order."""
         tournament = self.get_object()
-        matches = (Match.objects.filter(tournament=tournament).exclude(status=Match.Status.FINISHED)
-                   .select_related("first__player", "second__player").prefetch_related("match_games")
-                   .order_by("-status", "board", "group__stage__order", "round", "group__number", "order")[:200])
+        matches = (
+            Match.objects.filter(tournament=tournament)
+            .exclude(status=Match.Status.FINISHED)
+            .select_related("first__player", "second__player")
+            .prefetch_related("match_games")
+            .order_by("-status", "board", "group__stage__order", "round", "group__number", "order")[:200]
+        )
         return Response(MatchSerializer(matches, many=True).data)
 
     @extend_schema(request=EntryRegisterSerializer, responses={201: dict})
@@ -221,8 +265,9 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @action(detail=True, methods=["post"], url_path="import-players")
     def import_players(self, request: Request, pk: str) -> Response:
         require_organizer(request.user)
-        entries = services.import_players(tournament=self.get_object(), text=self._input(CsvSerializer)["csv"],
-                                          actor=request.user)
+        entries = services.import_players(
+            tournament=self.get_object(), text=self._input(CsvSerializer)["csv"], actor=request.user
+        )
         return Response({"entries": [e.pk for e in entries]}, status=201)
 
     def _stage(self, tournament: Tournament, data: dict[str, Any]) -> Stage:
@@ -235,38 +280,41 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @action(detail=True, methods=["post"])
     def publish(self, request: Request, pk: str) -> Response:
         require_organizer(request.user)
-        return Response(TournamentSerializer(services.publish(tournament=self.get_object(),
-                                                              actor=request.user)).data)
+        return Response(TournamentSerializer(services.publish(tournament=self.get_object(), actor=request.user)).data)
 
     @extend_schema(request=StageActionSerializer, responses=StageSerializer)
     @action(detail=True, methods=["post"])
     def draw(self, request: Request, pk: str) -> Response:
         require_organizer(request.user)
         data = self._input(StageActionSerializer)
-        stage = services.draw_stage(stage=self._stage(self.get_object(), data), seed=data.get("seed"),
-                                    actor=request.user)
+        stage = services.draw_stage(
+            stage=self._stage(self.get_object(), data), seed=data.get("seed"), actor=request.user
+        )
         return Response(StageSerializer(stage).data)
 
     @extend_schema(request=StageActionSerializer, responses=StageSerializer)
     @action(detail=True, methods=["post"], url_path="undo-draw")
     def undo_draw(self, request: Request, pk: str) -> Response:
         require_organizer(request.user)
-        stage = services.undo_draw(stage=self._stage(self.get_object(), self._input(StageActionSerializer)),
-                                   actor=request.user)
+        stage = services.undo_draw(
+            stage=self._stage(self.get_object(), self._input(StageActionSerializer)), actor=request.user
+        )
         return Response(StageSerializer(stage).data)
 
     @extend_schema(request=StageActionSerializer, responses=StageSerializer)
     @action(detail=True, methods=["post"], url_path="start-stage")
     def start_stage(self, request: Request, pk: str) -> Response:
         require_organizer(request.user)
-        stage = services.start_stage(stage=self._stage(self.get_object(), self._input(StageActionSerializer)),
-                                     actor=request.user)
+        stage = services.start_stage(
+            stage=self._stage(self.get_object(), self._input(StageActionSerializer)), actor=request.user
+        )
         return Response(StageSerializer(stage).data)
 
     @extend_schema(request=StageActionSerializer, responses={200: dict})
     @action(detail=True, methods=["post"])
     def advance(self, request: Request, pk: str) -> Response:
         require_organizer(request.user)
-        following = services.advance(stage=self._stage(self.get_object(), self._input(StageActionSerializer)),
-                                     actor=request.user)
+        following = services.advance(
+            stage=self._stage(self.get_object(), self._input(StageActionSerializer)), actor=request.user
+        )
         return Response({"next_stage": StageSerializer(following).data if following else None})

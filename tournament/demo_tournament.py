@@ -20,8 +20,13 @@ from tournament.demo import PLAYER_COUNT
 from tournament.models import Tournament
 
 DEMO_NAME = "校园五子棋赛 Campus Gomoku Open (demo)"
-UNITS = ["一中 No.1 Middle School", "实验中学 Experimental School", "外国语学校 Foreign Languages School",
-         "师大附中 Normal University High", "少年宫 Children's Palace"]
+UNITS = [
+    "一中 No.1 Middle School",
+    "实验中学 Experimental School",
+    "外国语学校 Foreign Languages School",
+    "师大附中 Normal University High",
+    "少年宫 Children's Palace",
+]
 
 
 def demo_record(winner: str, rng: random.Random) -> str:
@@ -49,16 +54,18 @@ def load_demo_tournament(seed: int = 2026) -> Tournament:
         user = users.filter(username=f"player{n:02d}").first()
         player = Player.objects.filter(user=user).first() if user else None
         if player is None:
-            player = Player.objects.create(name=f"棋手 Player {n:02d}", unit=UNITS[n % len(UNITS)],
-                                           rating=rng.randint(1300, 2200), user=user)
+            player = Player.objects.create(
+                name=f"棋手 Player {n:02d}", unit=UNITS[n % len(UNITS)], rating=rng.randint(1300, 2200), user=user
+            )
         services.register(tournament=tournament, player=player)
     services.publish(tournament=tournament)
     stage = tournament.stages.get(order=1)
     services.draw_stage(stage=stage, seed=seed)
     services.start_stage(stage=stage)
     for _wave in range(4):  # about half of the preliminary games
-        for game in Game.objects.filter(match_game__match__tournament=tournament,
-                                        status__in=GameStatus.active()).select_related("black", "white"):
+        for game in Game.objects.filter(
+            match_game__match__tournament=tournament, status__in=GameStatus.active()
+        ).select_related("black", "white"):
             roll = rng.random()
             result, reason = ("draw", "agreement") if roll < 0.15 else (rng.choice(["black", "white"]), "five")
             record = demo_record(result, rng) if reason == "five" else ""

@@ -40,8 +40,14 @@ class Seat:
     rating: int | None = None
 
 
-def draw_groups(seats: Sequence[Seat], sizes: Sequence[int], rng: random.Random, *, by_rating: bool = False,
-                units_apart: bool = True) -> list[list[Hashable]]:
+def draw_groups(
+    seats: Sequence[Seat],
+    sizes: Sequence[int],
+    rng: random.Random,
+    *,
+    by_rating: bool = False,
+    units_apart: bool = True,
+) -> list[list[Hashable]]:
     """Deal players into groups of the given sizes.
 
     Random order, or snake order by rating (strongest spread over the
@@ -53,7 +59,7 @@ def draw_groups(seats: Sequence[Seat], sizes: Sequence[int], rng: random.Random,
     order = list(seats)
     rng.shuffle(order)
     if by_rating:
-        order.sort(key=lambda s: -(s.rating if s.rating is not None else -10**9))
+        order.sort(key=lambda s: -(s.rating if s.rating is not None else -(10**9)))
     groups: list[list[Seat]] = [[] for _ in sizes]
     row = 0
     while order:
@@ -255,8 +261,9 @@ def table(players: Iterable[Hashable], games: Iterable[Played], scoring: Scoring
 TIEBREAKS = ("mini_league", "wins", "sonneborn_berger", "white_wins")
 
 
-def ranked_blocks(players: Sequence[Hashable], games: Sequence[Played], scoring: Scoring = Scoring(),
-                  tiebreaks: Sequence[str] = ()) -> list[list[Hashable]]:
+def ranked_blocks(
+    players: Sequence[Hashable], games: Sequence[Played], scoring: Scoring = Scoring(), tiebreaks: Sequence[str] = ()
+) -> list[list[Hashable]]:
     """Players in order, as blocks of players still level (by points, then each tie-break in turn).
 
     The mini-league is a table of the games among the tied players only, so a
@@ -318,8 +325,9 @@ def places(blocks: Sequence[Sequence[Hashable]]) -> dict[Hashable, int]:
     return out
 
 
-def apply_playoff(blocks: list[list[Hashable]], tied: Sequence[Hashable], playoff_blocks: Sequence[Sequence[Hashable]]
-                  ) -> list[list[Hashable]]:
+def apply_playoff(
+    blocks: list[list[Hashable]], tied: Sequence[Hashable], playoff_blocks: Sequence[Sequence[Hashable]]
+) -> list[list[Hashable]]:
     """Replace the tied block by the order the playoff produced (its own blocks)."""
     target = set(tied)
     out: list[list[Hashable]] = []

@@ -37,11 +37,16 @@ class Tournament(models.Model):
     draw_points = models.PositiveSmallIntegerField(default=1)
     loss_points = models.PositiveSmallIntegerField(default=0)
     tiebreak = models.JSONField(
-        default=list, blank=True,
-        help_text=_("empty: ties that decide qualification are played off; otherwise computed tie-breaks in order "
-                    "(mini_league, wins, sonneborn_berger, white_wins)"))
-    final_playoff_places = models.JSONField(default=list, blank=True,
-                                            help_text=_("places in the final decided by playoffs; empty: all"))
+        default=list,
+        blank=True,
+        help_text=_(
+            "empty: ties that decide qualification are played off; otherwise computed tie-breaks in order "
+            "(mini_league, wins, sonneborn_berger, white_wins)"
+        ),
+    )
+    final_playoff_places = models.JSONField(
+        default=list, blank=True, help_text=_("places in the final decided by playoffs; empty: all")
+    )
     final_max = models.PositiveIntegerField(default=8, help_text=_("second-stage rounds repeat until this many remain"))
     max_per_unit = models.PositiveIntegerField(null=True, blank=True)
     draw_by_rating = models.BooleanField(default=False)
@@ -117,10 +122,22 @@ class Group(models.Model):
     kind = models.CharField(max_length=12, choices=Kind.choices)
     games_per_pair = models.PositiveSmallIntegerField(default=2)
     advance = models.PositiveSmallIntegerField(default=2, help_text=_("how many of this group go on"))
-    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="playoffs",
-                               help_text=_("the group whose tie this playoff decides"))
-    root = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
-                             help_text=_("the top-level group of a playoff tree"))
+    parent = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="playoffs",
+        help_text=_("the group whose tie this playoff decides"),
+    )
+    root = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text=_("the top-level group of a playoff tree"),
+    )
     members = models.ManyToManyField(Entry, through="GroupMember", related_name="groups")
 
     class Meta:
@@ -162,8 +179,9 @@ class Match(models.Model):
     sudden_death = models.BooleanField(default=True)
     colour_toss = models.JSONField(default=dict, blank=True, help_text=_("猜先: who grabbed, the guess, the count"))
     board = models.PositiveIntegerField(null=True, blank=True)
-    referee = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
-                                related_name="+")
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     games = models.ManyToManyField(Game, through="MatchGame", related_name="matches")
@@ -173,8 +191,9 @@ class Match(models.Model):
         verbose_name_plural = _("matches")
         constraints = [
             models.CheckConstraint(condition=~Q(first=models.F("second")), name="match_two_entries"),
-            models.UniqueConstraint(fields=["tournament", "board"], condition=Q(status="called"),
-                                    name="board_one_match"),
+            models.UniqueConstraint(
+                fields=["tournament", "board"], condition=Q(status="called"), name="board_one_match"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -229,8 +248,9 @@ class Appeal(models.Model):
 
     class Meta:
         ordering = ["id"]
-        constraints = [models.UniqueConstraint(fields=["game"], condition=Q(status="open"),
-                                               name="appeal_one_open_per_game")]
+        constraints = [
+            models.UniqueConstraint(fields=["game"], condition=Q(status="open"), name="appeal_one_open_per_game")
+        ]
 
     def __str__(self) -> str:
         return f"appeal on game {self.game_id}: {self.status}"

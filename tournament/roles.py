@@ -32,9 +32,7 @@ REFEREE_CHANGE_MODELS = {"game", "forbiddenclaim", "resultreport"}
 def _permissions_for(role: str) -> list[Permission]:
     actions, extra = ROLE_ACTIONS[role]
     perms = []
-    for perm in Permission.objects.filter(content_type__app_label__in=APP_LABELS).select_related(
-        "content_type"
-    ):
+    for perm in Permission.objects.filter(content_type__app_label__in=APP_LABELS).select_related("content_type"):
         action = perm.codename.split("_", 1)[0]
         if action in actions or (
             role == REFEREE and action == "change" and perm.content_type.model in REFEREE_CHANGE_MODELS

@@ -31,16 +31,29 @@ class TournamentError(GameError):
 
 
 def _audit(tournament: Tournament, action: str, actor: Any = None, **data: Any) -> None:
-    AuditLog.objects.create(tournament=tournament, actor=actor if getattr(actor, "pk", None) else None,
-                            action=action, data=data)
+    AuditLog.objects.create(
+        tournament=tournament, actor=actor if getattr(actor, "pk", None) else None, action=action, data=data
+    )
 
 
 PRESETS = {
     # The seed (五子棋比赛规则及流程): free-style, no opening rule, quick play, results over the board.
-    "seed": {"rules": "freestyle", "protocol": "none", "forbidden_mode": "claim", "time_control": "quick",
-             "mode": "otb", "boards": 6},
-    "renju-rif": {"rules": "renju", "protocol": "rif", "forbidden_mode": "claim", "time_control": "rif-90+30",
-                  "mode": "otb", "boards": 6},
+    "seed": {
+        "rules": "freestyle",
+        "protocol": "none",
+        "forbidden_mode": "claim",
+        "time_control": "quick",
+        "mode": "otb",
+        "boards": 6,
+    },
+    "renju-rif": {
+        "rules": "renju",
+        "protocol": "rif",
+        "forbidden_mode": "claim",
+        "time_control": "rif-90+30",
+        "mode": "otb",
+        "boards": 6,
+    },
 }
 
 
@@ -66,8 +79,10 @@ def register(*, tournament: Tournament, player: Player, seed: int | None = None,
     if tournament.max_per_unit and player.unit:
         count = Entry.objects.filter(tournament=tournament, player__unit=player.unit).count()
         if count >= tournament.max_per_unit:
-            raise TournamentError("unit_full", _("%(unit)s already has %(n)s entries, the most allowed.")
-                                  % {"unit": player.unit, "n": count})
+            raise TournamentError(
+                "unit_full",
+                _("%(unit)s already has %(n)s entries, the most allowed.") % {"unit": player.unit, "n": count},
+            )
     entry = Entry.objects.create(tournament=tournament, player=player, seed=seed)
     _audit(tournament, "register", actor, player=player.pk)
     return entry
@@ -88,10 +103,12 @@ def import_players(*, tournament: Tournament, text: str, actor: Any = None) -> l
         try:
             rating = int(rating_text) if rating_text else None
         except ValueError:
-            raise TournamentError("bad_csv", _("Row %(n)s: the rating %(value)s is not a number.")
-                                  % {"n": number, "value": rating_text}) from None
+            raise TournamentError(
+                "bad_csv", _("Row %(n)s: the rating %(value)s is not a number.") % {"n": number, "value": rating_text}
+            ) from None
         player = Player.objects.filter(name=name, unit=unit).first() or Player.objects.create(
-            name=name, unit=unit, rating=rating)
+            name=name, unit=unit, rating=rating
+        )
         entries.append(register(tournament=tournament, player=player, actor=actor))
     return entries
 
@@ -147,28 +164,54 @@ def _stage_entries(stage: Stage) -> list[Entry]:
     return found
 
 
-def _make_group(stage: Stage, number: int, keys: list[Any], kind: str, *, advance: int, games: int,
-                parent: Group | None = None) -> Group:
+def _make_group(
+    stage: Stage, number: int, keys: list[Any], kind: str, *, advance: int, games: int, parent: Group | None = None
+) -> Group:
     letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     name = letters[(number - 1) % 26] + (str((number - 1) // 26) if number > 26 else "")
     if kind == Group.Kind.PLAYOFF and parent is not None:
         name = f"{parent.name} playoff {number}"
     root = None if parent is None else (parent.root or parent)
-    group = Group.objects.create(stage=stage, number=number, name=name, kind=kind, games_per_pair=games,
-                                 advance=advance, parent=parent, root=root)
+    group = Group.objects.create(
+        stage=stage,
+        number=number,
+        name=name,
+        kind=kind,
+        games_per_pair=games,
+        advance=advance,
+        parent=parent,
+        root=root,
+    )
     GroupMember.objects.bulk_create([GroupMember(group=group, entry_id=k, position=i) for i, k in enumerate(keys)])
     tournament_id = stage.tournament_id
     if kind == Group.Kind.BEST_OF or (kind == Group.Kind.PLAYOFF and len(keys) == 2):
         best = games if kind == Group.Kind.BEST_OF else 1
-        Match.objects.create(tournament_id=tournament_id, group=group, first_id=keys[0], second_id=keys[1],
-                             games_planned=best, best_of=True)
+        Match.objects.create(
+            tournament_id=tournament_id,
+            group=group,
+            first_id=keys[0],
+            second_id=keys[1],
+            games_planned=best,
+            best_of=True,
+        )
         return group
     single = kind == Group.Kind.PLAYOFF
     rounds = formats.balanced_single_rounds(keys) if single else formats.circle_rounds(keys)
-    Match.objects.bulk_create([
-        Match(tournament_id=tournament_id, group=group, round=r, order=o, first_id=a, second_id=b,
-              games_planned=1 if single else games)
-        for r, pairs in enumerate(rounds, start=1) for o, (a, b) in enumerate(pairs)])
+    Match.objects.bulk_create(
+        [
+            Match(
+                tournament_id=tournament_id,
+                group=group,
+                round=r,
+                order=o,
+                first_id=a,
+                second_id=b,
+                games_planned=1 if single else games,
+            )
+            for r, pairs in enumerate(rounds, start=1)
+            for o, (a, b) in enumerate(pairs)
+        ]
+    )
     return group
 
 
@@ -224,7 +267,8 @@ def start_stage(*, stage: Stage, actor: Any = None) -> Stage:
         stage.status = Stage.Status.RUNNING
         stage.save(update_fields=["status"])
         Tournament.objects.filter(pk=stage.tournament_id).exclude(status=Tournament.Status.FINISHED).update(
-            status=Tournament.Status.RUNNING)
+            status=Tournament.Status.RUNNING
+        )
         _audit(stage.tournament, "start_stage", actor, stage=stage.pk)
         call_matches(tournament=stage.tournament)
     return stage
@@ -236,18 +280,24 @@ def start_stage(*, stage: Stage, actor: Any = None) -> Stage:
 def call_matches(*, tournament: Tournament) -> list[Match]:
     """Fill every free board with the next ready match (both players free, earlier rounds first)."""
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()  # one caller at a time
-    busy = list(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED)
-                .values_list("board", "first_id", "second_id"))
+    busy = list(
+        Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).values_list(
+            "board", "first_id", "second_id"
+        )
+    )
     boards_used = {b for b, _, _ in busy}
     playing = {e for _, a, b in busy for e in (a, b)}
     free_boards = [b for b in range(1, tournament.boards + 1) if b not in boards_used]
     if not free_boards:
         return []
     called = []
-    waiting = (Match.objects.filter(tournament=tournament, status=Match.Status.PENDING,
-                                    group__stage__status=Stage.Status.RUNNING)
-               .select_related("group__stage", "first__player", "second__player")
-               .order_by("group__stage__order", "round", "group__number", "order"))
+    waiting = (
+        Match.objects.filter(
+            tournament=tournament, status=Match.Status.PENDING, group__stage__status=Stage.Status.RUNNING
+        )
+        .select_related("group__stage", "first__player", "second__player")
+        .order_by("group__stage__order", "round", "group__number", "order")
+    )
     for match in waiting.iterator(chunk_size=64):  # usually the first few rows fill the free boards
         if not free_boards:
             break
@@ -281,10 +331,18 @@ def _next_game(match: Match, tournament: Tournament) -> Game:
     else:
         black_first = number % 2 == 1
     black, white = (first, second) if black_first else (second, first)
-    game = game_create(player_one=black.player, player_two=white.player, rules=tournament.rules,
-                       protocol=tournament.protocol, protocol_options=tournament.protocol_options,
-                       forbidden_mode=tournament.forbidden_mode, mode=tournament.mode,
-                       time_control=tournament.time_control or None, board_number=match.board, interface="system")
+    game = game_create(
+        player_one=black.player,
+        player_two=white.player,
+        rules=tournament.rules,
+        protocol=tournament.protocol,
+        protocol_options=tournament.protocol_options,
+        forbidden_mode=tournament.forbidden_mode,
+        mode=tournament.mode,
+        time_control=tournament.time_control or None,
+        board_number=match.board,
+        interface="system",
+    )
     referees = list(tournament.referees.order_by("pk").values_list("pk", flat=True))
     if referees:
         if match.referee_id is None:  # by lot, recorded on the match
@@ -313,8 +371,14 @@ def record_colour_toss(*, match: Match, grabber: Entry, guess: str, count: int, 
         raise TournamentError("bad_toss", _("The guess is odd or even, and the count is between 1 and 361."))
     grabber_index = 0 if grabber.pk == match.first_id else 1
     right = (count % 2 == 1) == (guess == "odd")
-    match.colour_toss = {"grabber": grabber_index, "count": count, "guess": guess, "guess_right": int(right),
-                         "black": 1 - grabber_index if right else grabber_index, "recorded": True}
+    match.colour_toss = {
+        "grabber": grabber_index,
+        "count": count,
+        "guess": guess,
+        "guess_right": int(right),
+        "black": 1 - grabber_index if right else grabber_index,
+        "recorded": True,
+    }
     match.save(update_fields=["colour_toss"])
     _audit(match.tournament, "colour_toss", actor, match=match.pk, **match.colour_toss)
     return match
@@ -380,8 +444,7 @@ def create_playoffs(*, group: Group, actor: Any = None) -> list[Group]:
     for tied in order.undecided:
         number = Group.objects.filter(root=group).count() + 1
         parent = order.playoff_parent.get(frozenset(tied), group)
-        playoff = _make_group(group.stage, number, list(tied), Group.Kind.PLAYOFF, advance=0, games=1,
-                              parent=parent)
+        playoff = _make_group(group.stage, number, list(tied), Group.Kind.PLAYOFF, advance=0, games=1, parent=parent)
         _audit(tournament, "create_playoff", actor, group=group.pk, players=list(tied), playoff=playoff.pk)
         created.append(playoff)
     if created:
@@ -410,8 +473,11 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
     for group in stage.groups.filter(parent__isnull=True):
         order = group_order(group)
         if order.unplayed or order.pending or order.undecided:
-            raise TournamentError("undecided", _("Group %(name)s is not decided yet (matches or playoffs to play).")
-                                  % {"name": group.name}, 409)
+            raise TournamentError(
+                "undecided",
+                _("Group %(name)s is not decided yet (matches or playoffs to play).") % {"name": group.name},
+                409,
+            )
         qualifiers += resolved(order)[: group.advance] if stage.kind != Stage.Kind.ROUND_ROBIN else []
     stage.status = Stage.Status.FINISHED
     stage.save(update_fields=["status"])
@@ -425,9 +491,9 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
         kind, name = Stage.Kind.KNOCKOUT, f"复赛 Round {stage.order}"
     else:
         kind, name = Stage.Kind.ROUND_ROBIN, "决赛 Final"
-    return Stage.objects.create(tournament=tournament, order=stage.order + 1, name=name, kind=kind,
-                                options={"entries": qualifiers})
-
+    return Stage.objects.create(
+        tournament=tournament, order=stage.order + 1, name=name, kind=kind, options={"entries": qualifiers}
+    )
 
 
 # -- appeals and the arena ----------------------------------------------------------
@@ -447,8 +513,9 @@ def appeal_file(*, game: Game, appellant: Player, reason: str, actor: Any = None
         raise TournamentError("reason_required", _("Say why you appeal."))
     if Appeal.objects.filter(game=game).exclude(status=Appeal.Status.OPEN).exists():
         raise TournamentError("appeal_decided", _("The committee has decided; its decision is final."), 409)
-    appeal, _created = Appeal.objects.get_or_create(game=game, status=Appeal.Status.OPEN,
-                                                    defaults={"appellant": appellant, "reason": reason[:500]})
+    appeal, _created = Appeal.objects.get_or_create(
+        game=game, status=Appeal.Status.OPEN, defaults={"appellant": appellant, "reason": reason[:500]}
+    )
     match = Match.objects.filter(match_games__game=game).first()
     if match is not None:
         _audit(match.tournament, "appeal", actor, game=game.pk, appeal=appeal.pk)
@@ -456,8 +523,16 @@ def appeal_file(*, game: Game, appellant: Player, reason: str, actor: Any = None
 
 
 @transaction.atomic
-def appeal_decide(*, appeal: Any, committee: list[Any], upheld: bool, decision: str, result: str = "",
-                  reason: str = "", actor: Any = None) -> Any:
+def appeal_decide(
+    *,
+    appeal: Any,
+    committee: list[Any],
+    upheld: bool,
+    decision: str,
+    result: str = "",
+    reason: str = "",
+    actor: Any = None,
+) -> Any:
     """The committee of three decides, finally; an upheld appeal replaces the result (logged on the game)."""
     from django.utils import timezone
 
@@ -472,8 +547,13 @@ def appeal_decide(*, appeal: Any, committee: list[Any], upheld: bool, decision: 
     if not decision.strip():
         raise TournamentError("reason_required", _("Write the committee's decision."))
     if upheld:
-        game_override(game_id=appeal.game_id, result=result, reason=reason or "referee",
-                      note=f"appeal {appeal.pk}: {decision}"[:500], actor=actor)
+        game_override(
+            game_id=appeal.game_id,
+            result=result,
+            reason=reason or "referee",
+            note=f"appeal {appeal.pk}: {decision}"[:500],
+            actor=actor,
+        )
     appeal.status = Appeal.Status.UPHELD if upheld else Appeal.Status.DISMISSED
     appeal.decision = decision[:500]
     appeal.decided_at = timezone.now()
@@ -483,8 +563,9 @@ def appeal_decide(*, appeal: Any, committee: list[Any], upheld: bool, decision: 
 
 
 @transaction.atomic
-def arena_bout(*, tournament: Tournament, challenger: Player, winner: Player, holder: Player | None = None,
-               actor: Any = None) -> Any:
+def arena_bout(
+    *, tournament: Tournament, challenger: Player, winner: Player, holder: Player | None = None, actor: Any = None
+) -> Any:
     """擂台赛: a challenger plays the table holder (the last winner, or ``holder`` for the first bout)."""
     from tournament.models import ArenaBout
 
@@ -515,5 +596,9 @@ def arena_summary(tournament: Tournament) -> dict[str, Any]:
             holder, streak = bout.winner, 1 if bout.winner_id == bout.holder_id else 0
         if streak > best[0]:
             best = (streak, holder)
-    return {"holder": holder.name if holder else None, "streak": streak,
-            "longest": {"player": best[1].name if best[1] else None, "defences": best[0]}, "bouts": len(bouts)}
+    return {
+        "holder": holder.name if holder else None,
+        "streak": streak,
+        "longest": {"player": best[1].name if best[1] else None, "defences": best[0]},
+        "bouts": len(bouts),
+    }

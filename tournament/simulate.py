@@ -34,16 +34,27 @@ class Simulation:
     stages: list[StageReport] = field(default_factory=list)
 
 
-def simulate(*, players: int = 22, preset: str = "seed", seed: int = 7, draw_share: float = 0.15,
-             boards: int | None = None, on_stage: Callable[[StageReport], None] | None = None) -> Simulation:
+def simulate(
+    *,
+    players: int = 22,
+    preset: str = "seed",
+    seed: int = 7,
+    draw_share: float = 0.15,
+    boards: int | None = None,
+    on_stage: Callable[[StageReport], None] | None = None,
+) -> Simulation:
     import time
 
     rng = random.Random(seed)
-    tournament = services.tournament_create(name=f"模拟赛 Simulated ({players} players, seed {seed})",
-                                            preset=preset, boards=boards or max(6, players // 8))
-    entrants = Player.objects.bulk_create([
-        Player(name=f"棋手{n:04d}", unit=rng.choice(UNITS), rating=rng.randint(1200, 2400))
-        for n in range(1, players + 1)])
+    tournament = services.tournament_create(
+        name=f"模拟赛 Simulated ({players} players, seed {seed})", preset=preset, boards=boards or max(6, players // 8)
+    )
+    entrants = Player.objects.bulk_create(
+        [
+            Player(name=f"棋手{n:04d}", unit=rng.choice(UNITS), rating=rng.randint(1200, 2400))
+            for n in range(1, players + 1)
+        ]
+    )
     for player in entrants:
         services.register(tournament=tournament, player=player)
     services.publish(tournament=tournament)
@@ -67,8 +78,11 @@ def simulate(*, players: int = 22, preset: str = "seed", seed: int = 7, draw_sha
 def _play_out(tournament: Tournament, rng: random.Random, draw_share: float) -> None:
     """Report and confirm a result for every game on a board until none is left."""
     while True:
-        games = list(Game.objects.filter(match_game__match__tournament=tournament, status__in=GameStatus.active())
-                     .select_related("black", "white").order_by("pk"))
+        games = list(
+            Game.objects.filter(match_game__match__tournament=tournament, status__in=GameStatus.active())
+            .select_related("black", "white")
+            .order_by("pk")
+        )
         if not games:
             return
         for game in games:
@@ -85,6 +99,8 @@ def format_tables(report: StageReport) -> str:
     for table in report.tables:
         lines.append(f"-- {table['name']} ({table['kind']}, {table['advance']} advance)")
         for row in table["rows"]:  # type: ignore[attr-defined]
-            lines.append(f"{row['rank']:>3}  {row['player']:<10} {row['unit']:<6} P{row['played']:>2} "
-                         f"W{row['wins']} D{row['draws']} L{row['losses']}  {row['points']:>2} pts  {row['state']}")
+            lines.append(
+                f"{row['rank']:>3}  {row['player']:<10} {row['unit']:<6} P{row['played']:>2} "
+                f"W{row['wins']} D{row['draws']} L{row['losses']}  {row['points']:>2} pts  {row['state']}"
+            )
     return "\n".join(lines)

@@ -53,17 +53,23 @@ def load_stage(stage: Stage, root: Group | None = None) -> StageData:
             data.children[g.parent_id].append(g)
     ids = list(groups)
     # Plain rows rather than model instances: building thousands of instances was most of the time.
-    for group_id, entry_id, name, unit, player_id in GroupMember.objects.filter(group_id__in=ids).order_by(
-            "position").values_list("group_id", "entry_id", "entry__player__name", "entry__player__unit",
-                                    "entry__player_id"):
+    for group_id, entry_id, name, unit, player_id in (
+        GroupMember.objects.filter(group_id__in=ids)
+        .order_by("position")
+        .values_list("group_id", "entry_id", "entry__player__name", "entry__player__unit", "entry__player_id")
+    ):
         data.members[group_id].append(entry_id)
         data.entries[entry_id] = (name, unit, player_id)
-    for row in Match.objects.filter(group_id__in=ids).order_by("round", "order").values_list(
-            "group_id", "status", "best_of", "first_id", "second_id", "winner_id"):
+    for row in (
+        Match.objects.filter(group_id__in=ids)
+        .order_by("round", "order")
+        .values_list("group_id", "status", "best_of", "first_id", "second_id", "winner_id")
+    ):
         data.matches[row[0]].append(MatchRow(*row[1:]))
     player_entry = {v[2]: k for k, v in data.entries.items()}
-    for link in (MatchGame.objects.filter(match__group_id__in=ids, game__status=GameStatus.FINISHED)
-                 .values("match__group_id", "game__black__id", "game__white__id", "game__result")):
+    for link in MatchGame.objects.filter(match__group_id__in=ids, game__status=GameStatus.FINISHED).values(
+        "match__group_id", "game__black__id", "game__white__id", "game__result"
+    ):
         black, white = player_entry.get(link["game__black__id"]), player_entry.get(link["game__white__id"])
         if black is not None and white is not None and link["game__result"]:
             data.games[link["match__group_id"]].append(formats.Played(black, white, link["game__result"]))
@@ -90,8 +96,9 @@ def cuts_for(group: Group, stage: Stage, tournament: Tournament, size: int) -> l
     return [group.advance] if 0 < group.advance < size else []
 
 
-def _resolve(group: Group, members: list[int], cuts: list[int], data: StageData
-             ) -> tuple[list[list[int]], list[tuple[list[int], Group]], bool]:
+def _resolve(
+    group: Group, members: list[int], cuts: list[int], data: StageData
+) -> tuple[list[list[int]], list[tuple[list[int], Group]], bool]:
     matches = data.matches[group.pk]
     unfinished = any(m.status != Match.Status.FINISHED for m in matches)
     if len(matches) == 1 and matches[0].best_of:
@@ -102,8 +109,7 @@ def _resolve(group: Group, members: list[int], cuts: list[int], data: StageData
             loser = match.second_id if match.winner_id == match.first_id else match.first_id
             blocks = [[match.winner_id], [loser]]
     else:
-        scoring = formats.Scoring(data.tournament.win_points, data.tournament.draw_points,
-                                  data.tournament.loss_points)
+        scoring = formats.Scoring(data.tournament.win_points, data.tournament.draw_points, data.tournament.loss_points)
         tiebreaks = data.tournament.tiebreak if group.kind != Group.Kind.PLAYOFF else []
         ranked = formats.ranked_blocks(members, data.games[group.pk], scoring, tiebreaks)
         blocks = [[int(p) for p in b] for b in ranked]  # type: ignore[call-overload]
@@ -138,8 +144,15 @@ def order_in(group: Group, data: StageData) -> Order:
     blocks, undecided, pending = _resolve(group, members, cuts, data)
     scoring = formats.Scoring(data.tournament.win_points, data.tournament.draw_points, data.tournament.loss_points)
     rows = formats.table(members, data.games[group.pk], scoring)
-    return Order(group, blocks, unplayed, pending and not unplayed, [b for b, _ in undecided],
-                 {frozenset(b): g for b, g in undecided}, rows)
+    return Order(
+        group,
+        blocks,
+        unplayed,
+        pending and not unplayed,
+        [b for b, _ in undecided],
+        {frozenset(b): g for b, g in undecided},
+        rows,
+    )
 
 
 def group_order(group: Group) -> Order:
@@ -165,8 +178,9 @@ def stage_standings(stage: Stage) -> list[dict[str, Any]]:
         in_tie = {p for b in order.undecided for p in b}
         if order.pending:
             in_tie |= {p for b in order.blocks if len(b) > 1 for p in b}
-        qualified = set(resolved(order)[: group.advance]) if decided and data.stage.kind != Stage.Kind.ROUND_ROBIN \
-            else set()
+        qualified = (
+            set(resolved(order)[: group.advance]) if decided and data.stage.kind != Stage.Kind.ROUND_ROBIN else set()
+        )
         rows = []
         for block in order.blocks:
             for entry in block:
@@ -180,11 +194,29 @@ def stage_standings(stage: Stage) -> list[dict[str, Any]]:
                 else:
                     state = "qualified" if entry in qualified else "eliminated"
                 name, unit, _player = data.entries[entry]
-                rows.append({
-                    "rank": places[entry], "entry": entry, "player": name, "unit": unit, "played": row.played,
-                    "wins": row.wins, "draws": row.draws, "losses": row.losses, "points": row.points,
-                    "tiebreaks": {"sonneborn_berger": row.sb, "white_wins": row.white_wins}, "state": state,
-                })
-        tables.append({"group": group.pk, "name": group.name, "kind": group.kind, "advance": group.advance,
-                       "decided": decided, "rows": rows})
+                rows.append(
+                    {
+                        "rank": places[entry],
+                        "entry": entry,
+                        "player": name,
+                        "unit": unit,
+                        "played": row.played,
+                        "wins": row.wins,
+                        "draws": row.draws,
+                        "losses": row.losses,
+                        "points": row.points,
+                        "tiebreaks": {"sonneborn_berger": row.sb, "white_wins": row.white_wins},
+                        "state": state,
+                    }
+                )
+        tables.append(
+            {
+                "group": group.pk,
+                "name": group.name,
+                "kind": group.kind,
+                "advance": group.advance,
+                "decided": decided,
+                "rows": rows,
+            }
+        )
     return tables

@@ -25,8 +25,12 @@ from games.models import Game, GameEvent, Player, ResultReport
 from tournament.models import Group, Match, MatchGame, Stage, Tournament
 from tournament.standings import load_stage, order_in, stage_standings
 
-STATE_LABELS = {"qualified": _("qualified"), "eliminated": _("eliminated"), "playoff pending": _("playoff pending"),
-                "final": ""}
+STATE_LABELS = {
+    "qualified": _("qualified"),
+    "eliminated": _("eliminated"),
+    "playoff pending": _("playoff pending"),
+    "final": "",
+}
 
 
 def _visible_tournaments(request: HttpRequest) -> Any:
@@ -42,14 +46,16 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
-    return render(request, "tournament/tournament.html", {"tournament": tournament, **_standings_context(tournament),
-                                                          **schedule_context(tournament)})
+    return render(
+        request,
+        "tournament/tournament.html",
+        {"tournament": tournament, **_standings_context(tournament), **schedule_context(tournament)},
+    )
 
 
 def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
-    return render(request, "tournament/_standings.html", {"tournament": tournament,
-                                                          **_standings_context(tournament)})
+    return render(request, "tournament/_standings.html", {"tournament": tournament, **_standings_context(tournament)})
 
 
 def _standings_context(tournament: Tournament) -> dict[str, Any]:
@@ -59,8 +65,14 @@ def _standings_context(tournament: Tournament) -> dict[str, Any]:
         for table in tables:
             for row in table["rows"]:
                 row["state_label"] = STATE_LABELS.get(row["state"], row["state"])
-        stages.append({"stage": stage, "tables": tables, "crosstables": _crosstables(stage),
-                       "bracket": _bracket(stage) if stage.kind == Stage.Kind.KNOCKOUT else None})
+        stages.append(
+            {
+                "stage": stage,
+                "tables": tables,
+                "crosstables": _crosstables(stage),
+                "bracket": _bracket(stage) if stage.kind == Stage.Kind.KNOCKOUT else None,
+            }
+        )
     final = next((s for s in reversed(stages) if s["stage"].kind == Stage.Kind.ROUND_ROBIN), None)
     return {"stages": stages, "final": final["tables"][0] if final and final["tables"] else None}
 
@@ -70,8 +82,11 @@ def _crosstables(stage: Stage) -> list[dict[str, Any]]:
     data = load_stage(stage)
     player_of = {entry: info[2] for entry, info in data.entries.items()}
     games_by_group: dict[int, list[Game]] = defaultdict(list)
-    for link in MatchGame.objects.filter(match__group__stage=stage).select_related("game", "match").order_by(
-            "match_id", "number"):
+    for link in (
+        MatchGame.objects.filter(match__group__stage=stage)
+        .select_related("game", "match")
+        .order_by("match_id", "number")
+    ):
         games_by_group[link.match.group_id].append(link.game)
     out = []
     for group in data.groups.values():
@@ -92,31 +107,50 @@ def _crosstables(stage: Stage) -> list[dict[str, Any]]:
         rows = []
         for entry in order:
             name = data.entries[entry][0]
-            rows.append({"name": name, "cells": [
-                None if other == entry else cells[(player_of[entry], player_of[other])] for other in order]})
+            rows.append(
+                {
+                    "name": name,
+                    "cells": [
+                        None if other == entry else cells[(player_of[entry], player_of[other])] for other in order
+                    ],
+                }
+            )
         out.append({"group": group, "names": [data.entries[e][0] for e in order], "rows": rows})
     return out
 
 
 def _bracket(stage: Stage) -> dict[str, Any]:
     """An SVG layout of the best-of-three matches of this and the following knockout rounds."""
-    stages = list(Stage.objects.filter(tournament=stage.tournament, kind=Stage.Kind.KNOCKOUT,
-                                       order__gte=stage.order).exclude(status=Stage.Status.PENDING).order_by("order"))
+    stages = list(
+        Stage.objects.filter(tournament=stage.tournament, kind=Stage.Kind.KNOCKOUT, order__gte=stage.order)
+        .exclude(status=Stage.Status.PENDING)
+        .order_by("order")
+    )
     columns = []
     for s in stages:
         boxes = []
-        for match in (Match.objects.filter(group__stage=s, best_of=True, group__parent__isnull=True)
-                      .select_related("first__player", "second__player").prefetch_related("match_games__game")
-                      .order_by("group__number")):
+        for match in (
+            Match.objects.filter(group__stage=s, best_of=True, group__parent__isnull=True)
+            .select_related("first__player", "second__player")
+            .prefetch_related("match_games__game")
+            .order_by("group__number")
+        ):
             wins = [0, 0]
             for link in match.match_games.all():
                 game = link.game
                 if game.result in ("black", "white"):
                     winner = game.black_id if game.result == "black" else game.white_id
                     wins[0 if winner == match.first.player_id else 1] += 1
-            boxes.append({"first": match.first.player.name, "second": match.second.player.name, "wins": wins,
-                          "winner": 0 if match.winner_id == match.first_id else (
-                              1 if match.winner_id == match.second_id else None)})
+            boxes.append(
+                {
+                    "first": match.first.player.name,
+                    "second": match.second.player.name,
+                    "wins": wins,
+                    "winner": 0
+                    if match.winner_id == match.first_id
+                    else (1 if match.winner_id == match.second_id else None),
+                }
+            )
         columns.append({"name": s.name, "boxes": boxes})
     box_h, gap, col_w = 56, 12, 230
     height = max((len(c["boxes"]) for c in columns), default=1) * (box_h + gap) + gap
@@ -125,20 +159,31 @@ def _bracket(stage: Stage) -> dict[str, Any]:
         step = (height - gap) / count
         for y, box in enumerate(column["boxes"]):
             box["x"], box["y"] = 10 + x * col_w, gap + y * step + (step - box_h - gap) / 2
-    return {"columns": columns, "width": len(columns) * col_w + 20, "height": height + 30, "box_w": col_w - 30,
-            "box_h": box_h}
+    return {
+        "columns": columns,
+        "width": len(columns) * col_w + 20,
+        "height": height + 30,
+        "box_w": col_w - 30,
+        "box_h": box_h,
+    }
 
 
 def schedule_context(tournament: Tournament) -> dict[str, Any]:
     on_boards = []
-    for match in (Match.objects.filter(tournament=tournament, status=Match.Status.CALLED)
-                  .select_related("first__player", "second__player", "group__stage").order_by("board")):
+    for match in (
+        Match.objects.filter(tournament=tournament, status=Match.Status.CALLED)
+        .select_related("first__player", "second__player", "group__stage")
+        .order_by("board")
+    ):
         game = match.games.order_by("-match_game__number").select_related("black", "white").first()
         on_boards.append({"board": match.board, "match": match, "game": game})
-    waiting = list(Match.objects.filter(tournament=tournament, status=Match.Status.PENDING,
-                                        group__stage__status=Stage.Status.RUNNING)
-                   .select_related("first__player", "second__player", "group__stage")
-                   .order_by("group__stage__order", "round", "group__number", "order")[:12])
+    waiting = list(
+        Match.objects.filter(
+            tournament=tournament, status=Match.Status.PENDING, group__stage__status=Stage.Status.RUNNING
+        )
+        .select_related("first__player", "second__player", "group__stage")
+        .order_by("group__stage__order", "round", "group__number", "order")[:12]
+    )
     return {"on_boards": on_boards, "waiting": waiting, "now": timezone.now()}
 
 
@@ -156,8 +201,7 @@ def call_sheet(request: HttpRequest, pk: int) -> HttpResponse:
 def result_sheets(request: HttpRequest, pk: int) -> HttpResponse:
     """Printable result slips for the games on the boards, to be signed by both players."""
     tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
-    return render(request, "tournament/result_sheets.html", {"tournament": tournament,
-                                                             **schedule_context(tournament)})
+    return render(request, "tournament/result_sheets.html", {"tournament": tournament, **schedule_context(tournament)})
 
 
 def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
@@ -166,21 +210,53 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.csv"'
     response.write("\ufeff")  # so spreadsheet programs read the Chinese names as UTF-8
     writer = csv.writer(response)
-    writer.writerow(["stage", "group", "rank", "player", "unit", "played", "wins", "draws", "losses", "points",
-                     "sonneborn_berger", "white_wins", "state"])
+    writer.writerow(
+        [
+            "stage",
+            "group",
+            "rank",
+            "player",
+            "unit",
+            "played",
+            "wins",
+            "draws",
+            "losses",
+            "points",
+            "sonneborn_berger",
+            "white_wins",
+            "state",
+        ]
+    )
     for stage in tournament.stages.exclude(status=Stage.Status.PENDING).order_by("order"):
         for table in stage_standings(stage):
             for row in table["rows"]:
-                writer.writerow([stage.name, table["name"], row["rank"], row["player"], row["unit"], row["played"],
-                                 row["wins"], row["draws"], row["losses"], row["points"],
-                                 row["tiebreaks"]["sonneborn_berger"], row["tiebreaks"]["white_wins"], row["state"]])
+                writer.writerow(
+                    [
+                        stage.name,
+                        table["name"],
+                        row["rank"],
+                        row["player"],
+                        row["unit"],
+                        row["played"],
+                        row["wins"],
+                        row["draws"],
+                        row["losses"],
+                        row["points"],
+                        row["tiebreaks"]["sonneborn_berger"],
+                        row["tiebreaks"]["white_wins"],
+                        row["state"],
+                    ]
+                )
     return response
 
 
 def records_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
-    games = list(Game.objects.filter(match_game__match__tournament=tournament, is_public=True)
-                 .select_related("black", "white", "player_one", "player_two").order_by("pk"))
+    games = list(
+        Game.objects.filter(match_game__match__tournament=tournament, is_public=True)
+        .select_related("black", "white", "player_one", "player_two")
+        .order_by("pk")
+    )
     if fmt == "rif":
         body, kind = export_rif(games, timezone.now()), "application/xml"
     else:
@@ -197,21 +273,39 @@ def player_console(request: HttpRequest) -> HttpResponse:
     games: list[Game] = []
     if player is not None:
         mine = Q(first__player=player) | Q(second__player=player)
-        next_match = (Match.objects.filter(mine, status=Match.Status.CALLED).select_related(
-            "first__player", "second__player", "tournament").first()
+        next_match = (
+            Match.objects.filter(mine, status=Match.Status.CALLED)
+            .select_related("first__player", "second__player", "tournament")
+            .first()
             or Match.objects.filter(mine, status=Match.Status.PENDING, group__stage__status=Stage.Status.RUNNING)
             .select_related("first__player", "second__player", "tournament")
-            .order_by("group__stage__order", "round").first())
-        games = list(Game.objects.filter(Q(player_one=player) | Q(player_two=player))
-                     .select_related("black", "white", "player_one", "player_two").order_by("-id")[:30])
+            .order_by("group__stage__order", "round")
+            .first()
+        )
+        games = list(
+            Game.objects.filter(Q(player_one=player) | Q(player_two=player))
+            .select_related("black", "white", "player_one", "player_two")
+            .order_by("-id")[:30]
+        )
     current = None
     if next_match is not None and next_match.status == Match.Status.CALLED:
         current = next_match.games.order_by("-match_game__number").select_related("black", "white").first()
-    waiting_reports = ResultReport.objects.filter(
-        game__in=[g.pk for g in games], status=ReportStatus.PENDING).exclude(reporter=player).select_related("game")
-    return render(request, "tournament/player_console.html", {
-        "player": player, "next_match": next_match, "current": current, "games": games,
-        "waiting_reports": waiting_reports})
+    waiting_reports = (
+        ResultReport.objects.filter(game__in=[g.pk for g in games], status=ReportStatus.PENDING)
+        .exclude(reporter=player)
+        .select_related("game")
+    )
+    return render(
+        request,
+        "tournament/player_console.html",
+        {
+            "player": player,
+            "next_match": next_match,
+            "current": current,
+            "games": games,
+            "waiting_reports": waiting_reports,
+        },
+    )
 
 
 @login_required
@@ -220,11 +314,17 @@ def referee_console(request: HttpRequest) -> HttpResponse:
     if not (is_organizer(user) or user.groups.filter(name="referee").exists()):  # type: ignore[union-attr]
         raise Http404
     tournaments = Tournament.objects.filter(referees=user) if not is_organizer(user) else Tournament.objects.all()
-    games = (Game.objects.filter(referees=user) if not is_organizer(user)
-             else Game.objects.filter(match_game__match__tournament__in=tournaments))
+    games = (
+        Game.objects.filter(referees=user)
+        if not is_organizer(user)
+        else Game.objects.filter(match_game__match__tournament__in=tournaments)
+    )
     games = games.select_related("black", "white", "player_one", "player_two").distinct()
     active = games.filter(status__in=GameStatus.active()).order_by("board_number", "pk")[:60]
     disputes = ResultReport.objects.filter(game__in=games, status=ReportStatus.DISPUTED).select_related("game")
     log = GameEvent.objects.filter(actor=user).select_related("game").order_by("-id")[:50]
-    return render(request, "tournament/referee_console.html", {
-        "tournaments": tournaments, "active": active, "disputes": disputes, "log": log})
+    return render(
+        request,
+        "tournament/referee_console.html",
+        {"tournaments": tournaments, "active": active, "disputes": disputes, "log": log},
+    )

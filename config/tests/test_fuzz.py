@@ -51,7 +51,13 @@ def test_no_server_errors_and_every_refusal_explains_itself(case: Any, headers: 
         if 400 <= response.status_code < 500:
             kind = {k.lower(): v for k, v in response.headers.items()}.get("content-type", "")
             kind = kind[0] if isinstance(kind, list) else kind
-            assert kind.startswith("application/json"), (role, case.method, case.path, response.status_code,
-                                                         kind, response.text[:300])
+            assert kind.startswith("application/json"), (
+                role,
+                case.method,
+                case.path,
+                response.status_code,
+                kind,
+                response.text[:300],
+            )
             body = response.json()
             assert isinstance(body, dict) and body.get("message"), (role, case.path, body)

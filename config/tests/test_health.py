@@ -28,8 +28,7 @@ def test_healthz_all_ok_with_redis_and_worker(client: Client, redis_server, cele
         response = client.get("/healthz")
 
     assert response.status_code == 200, response.json()
-    assert response.json() == {"ok": True, "database": {"ok": True}, "redis": {"ok": True},
-                               "celery": {"ok": True}}
+    assert response.json() == {"ok": True, "database": {"ok": True}, "redis": {"ok": True}, "celery": {"ok": True}}
 
 
 @pytest.mark.django_db(transaction=True)

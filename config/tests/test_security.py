@@ -31,10 +31,20 @@ def _empty_cache() -> None:
 
 
 def test_deploy_checks_are_clean_with_production_settings() -> None:
-    env = dict(os.environ, HTTPS="true", DEBUG="false", SECRET_KEY=secrets.token_urlsafe(60),
-               ALLOWED_HOSTS="gomoku.example.org")
-    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-                            cwd=ROOT, env=env, capture_output=True, text=True)
+    env = dict(
+        os.environ,
+        HTTPS="true",
+        DEBUG="false",
+        SECRET_KEY=secrets.token_urlsafe(60),
+        ALLOWED_HOSTS="gomoku.example.org",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
 
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -112,8 +122,15 @@ def test_tokens_expire_and_a_new_one_can_be_obtained() -> None:
 
 def test_no_secrets_in_the_repository() -> None:
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    patterns = [re.compile(p) for p in (r"-----BEGIN [A-Z ]*PRIVATE KEY-----", r"AKIA[0-9A-Z]{16}",
-                                        r"SECRET_KEY\s*=\s*['\"][^'\"]{8,}['\"]", r"postgres://\w+:(?!PASSWORD@)[^@\s]{6,}@")]
+    patterns = [
+        re.compile(p)
+        for p in (
+            r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
+            r"AKIA[0-9A-Z]{16}",
+            r"SECRET_KEY\s*=\s*['\"][^'\"]{8,}['\"]",
+            r"postgres://\w+:(?!PASSWORD@)[^@\s]{6,}@",
+        )
+    ]
     found = []
     for name in tracked.split():
         path = ROOT / name
@@ -138,7 +155,9 @@ def test_database_outage_answers_503_with_a_message(monkeypatch: pytest.MonkeyPa
     page = Client(HTTP_ACCEPT_LANGUAGE="en").get("/")
 
     assert api.status_code == 503 and api.json() == {
-        "code": "unavailable", "message": "The database is unavailable; try again in a moment."}
+        "code": "unavailable",
+        "message": "The database is unavailable; try again in a moment.",
+    }
     assert page.status_code == 503 and b"database is unavailable" in page.content
 
 

@@ -15,7 +15,11 @@ def _django_setup(**overrides: str) -> subprocess.CompletedProcess[str]:
     environment = dict(os.environ, DJANGO_SETTINGS_MODULE="config.settings", **overrides)
     return subprocess.run(
         [sys.executable, "-c", "import django; django.setup()"],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
 
 
@@ -33,7 +37,11 @@ def test_env_database_postgres_url_parsed(monkeypatch: pytest.MonkeyPatch) -> No
     config = env.env_database("DATABASE_URL", Path("/tmp/x.sqlite3"))
 
     assert (config["ENGINE"], config["HOST"], config["PORT"], config["NAME"]) == (
-        "django.db.backends.postgresql", "db.example", 5433, "gomoku")
+        "django.db.backends.postgresql",
+        "db.example",
+        5433,
+        "gomoku",
+    )
 
 
 def test_env_database_default_is_sqlite_file(monkeypatch: pytest.MonkeyPatch) -> None:

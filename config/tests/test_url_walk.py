@@ -37,8 +37,14 @@ class World:
     def __init__(self) -> None:
         users = get_user_model().objects
         self.users: dict[str, Any] = {}
-        for name, role in [("player", "player"), ("other_player", "player"), ("opponent", "player"),
-                           ("referee", "referee"), ("other_referee", "referee"), ("organizer", "organizer")]:
+        for name, role in [
+            ("player", "player"),
+            ("other_player", "player"),
+            ("opponent", "player"),
+            ("referee", "referee"),
+            ("other_referee", "referee"),
+            ("organizer", "organizer"),
+        ]:
             user = users.create_user(name, password="walk-pass-1", is_staff=role == "organizer")
             user.groups.add(Role.objects.get(name=role))
             self.users[name] = user
@@ -61,8 +67,11 @@ class World:
         stage = self.played.stages.get()
         services.draw_stage(stage=stage, seed=1)
         services.start_stage(stage=stage)
-        self.played_game = Game.objects.filter(match_game__match__tournament=self.played).filter(
-            models.Q(player_one=self.me) | models.Q(player_two=self.me)).first()
+        self.played_game = (
+            Game.objects.filter(match_game__match__tournament=self.played)
+            .filter(models.Q(player_one=self.me) | models.Q(player_two=self.me))
+            .first()
+        )
 
     @property
     def tossable(self) -> Any:
@@ -91,14 +100,19 @@ class World:
     def game(self, kind: str) -> Game:
         """A fresh game in the state an action needs; the player is seat one unless said otherwise."""
         one, two = (self.opponent, self.me) if kind == "claimable" else (self.me, self.opponent)
-        game = game_create(player_one=one, player_two=two, mode="otb" if kind in ("otb", "reported") else "online",
-                           forbidden_mode="claim" if kind == "claimable" else "auto",
-                           time_control="quick" if kind == "timed" else None)
+        game = game_create(
+            player_one=one,
+            player_two=two,
+            mode="otb" if kind in ("otb", "reported") else "online",
+            forbidden_mode="claim" if kind == "claimable" else "auto",
+            time_control="quick" if kind == "timed" else None,
+        )
         game.referees.add(self.users["referee"])
         moves = {"claimable": T01_H8, "offered": ["h8", "h9"]}.get(kind, [])
         for ply, point in enumerate(moves):
-            game = game_act(game_id=game.pk, player=one if ply % 2 == 0 else two, action=f"place {point}",
-                            expected_ply=ply)
+            game = game_act(
+                game_id=game.pk, player=one if ply % 2 == 0 else two, action=f"place {point}", expected_ply=ply
+            )
         if kind == "offered":  # the opponent just moved (h9) and offers a draw; the player answers
             game_offer_draw(game_id=game.pk, player=self.opponent)
         if kind == "reported":
@@ -122,8 +136,13 @@ def same(*codes: int) -> Expect:
     return {role: set(codes) for role in ROLES}
 
 
-def matrix(anon: int | set[int], player: int | set[int], other: int | set[int], other_ref: int | set[int],
-           organizer: int | set[int]) -> Expect:
+def matrix(
+    anon: int | set[int],
+    player: int | set[int],
+    other: int | set[int],
+    other_ref: int | set[int],
+    organizer: int | set[int],
+) -> Expect:
     def s(v: int | set[int]) -> set[int]:
         return v if isinstance(v, set) else {v}
 
@@ -154,8 +173,7 @@ CASES: dict[str, Case] = {
     "login": ("get", lambda w: "/accounts/login/", NONE, same(200)),
     "logout": ("post", lambda w: "/accounts/logout/", NONE, same(302)),
     "password_change": ("get", lambda w: "/accounts/password_change/", NONE, matrix(302, 200, 200, 200, 200)),
-    "password_change_done": ("get", lambda w: "/accounts/password_change/done/", NONE,
-                             matrix(302, 200, 200, 200, 200)),
+    "password_change_done": ("get", lambda w: "/accounts/password_change/done/", NONE, matrix(302, 200, 200, 200, 200)),
     "tournament": ("get", t("/t/{t}/"), NONE, same(200)),
     "page-standings": ("get", t("/t/{t}/standings/"), NONE, same(200)),
     "page-schedule": ("get", t("/t/{t}/schedule/"), NONE, same(200)),
@@ -170,33 +188,44 @@ CASES: dict[str, Case] = {
     "api-root": ("get", lambda w: "/api/", NONE, same(200)),
     "schema": ("get", lambda w: "/api/schema/", NONE, same(200)),
     "api-docs": ("get", lambda w: "/api/docs/", NONE, same(200)),
-    "api-token": ("post", lambda w: "/api/auth/token/", lambda w: {"username": "player", "password": "x"},
-                  same(400)),
+    "api-token": ("post", lambda w: "/api/auth/token/", lambda w: {"username": "player", "password": "x"}, same(400)),
     "api-me": ("get", lambda w: "/api/me/", NONE, matrix(401, 200, 200, 200, 200)),
-    "game-list": ("post", lambda w: "/api/games/",
-                  lambda w: {"player_one": w.me.pk, "player_two": w.opponent.pk}, WRITE),
-    "game-import-record": ("post", lambda w: "/api/games/import/",
-                           lambda w: {"text": '[Black "A"]\n[White "B"]\n\nh8 h9'}, WRITE),
+    "game-list": (
+        "post",
+        lambda w: "/api/games/",
+        lambda w: {"player_one": w.me.pk, "player_two": w.opponent.pk},
+        WRITE,
+    ),
+    "game-import-record": (
+        "post",
+        lambda w: "/api/games/import/",
+        lambda w: {"text": '[Black "A"]\n[White "B"]\n\nh8 h9'},
+        WRITE,
+    ),
     "game-detail": ("get", lambda w: f"/api/games/{w.game('online').pk}/", NONE, same(200)),
     "game-record": ("get", lambda w: f"/api/games/{w.game('online').pk}/record/", NONE, same(200)),
-    "game-move": game_action("move", "online", {"ply": 0, "point": "h8", "seat": 1},
-                             matrix(401, 200, 403, 403, 200)),
+    "game-move": game_action("move", "online", {"ply": 0, "point": "h8", "seat": 1}, matrix(401, 200, 403, 403, 200)),
     "game-pass-": game_action("pass", "online", {"ply": 0, "seat": 1}, matrix(401, 200, 403, 403, 200)),
     "game-resign": game_action("resign", "online", {"seat": 1}, matrix(401, 200, 403, 403, 200)),
     "game-offer-draw": game_action("offer-draw", "timed", {"seat": 1}, matrix(401, 200, 403, 403, 200)),
-    "game-answer-draw": game_action("answer-draw", "offered", {"accept": False, "seat": 1},
-                                    matrix(401, 200, 403, 403, 200)),
-    "game-claim-forbidden": game_action("claim-forbidden", "claimable", {"move_number": 9},
-                                        matrix(401, 201, 403, 403, 201)),
+    "game-answer-draw": game_action(
+        "answer-draw", "offered", {"accept": False, "seat": 1}, matrix(401, 200, 403, 403, 200)
+    ),
+    "game-claim-forbidden": game_action(
+        "claim-forbidden", "claimable", {"move_number": 9}, matrix(401, 201, 403, 403, 201)
+    ),
     "game-clock-action": game_action("clock", "timed", {"op": "pause"}, matrix(401, 403, 403, 403, 200)),
-    "game-report-result": game_action("report-result", "otb", {"result": "draw", "reason": "agreement", "seat": 1},
-                                      matrix(401, 201, 403, 403, 201)),
+    "game-report-result": game_action(
+        "report-result", "otb", {"result": "draw", "reason": "agreement", "seat": 1}, matrix(401, 201, 403, 403, 201)
+    ),
     "game-confirm-result": game_action("confirm-result", "reported", {"seat": 1}, matrix(401, 200, 403, 403, 200)),
     "game-dispute-result": game_action("dispute-result", "reported", {"seat": 1}, matrix(401, 200, 403, 403, 200)),
-    "game-rule": game_action("rule", "reported", {"result": "draw", "reason": "referee"},
-                             matrix(401, 403, 403, 403, 200)),
-    "game-override": game_action("override", "reported", {"result": "draw", "reason": "referee", "note": "walk"},
-                                 ORGANIZER_ONLY),
+    "game-rule": game_action(
+        "rule", "reported", {"result": "draw", "reason": "referee"}, matrix(401, 403, 403, 403, 200)
+    ),
+    "game-override": game_action(
+        "override", "reported", {"result": "draw", "reason": "referee", "note": "walk"}, ORGANIZER_ONLY
+    ),
     "tournament-list": ("post", lambda w: "/api/tournaments/", lambda w: {"name": "New"}, WRITE),
     "tournament-detail": ("get", t("/api/tournaments/{t}/"), NONE, same(200)),
     "tournament-standings": ("get", t("/api/tournaments/{t}/standings/"), NONE, same(200)),
@@ -204,30 +233,65 @@ CASES: dict[str, Case] = {
     "tournament-arena": ("get", t("/api/tournaments/{t}/arena/"), NONE, same(200)),
     "tournament-publish": ("post", t("/api/tournaments/{t}/publish/"), NONE, WRITE),
     "tournament-register": ("post", t("/api/tournaments/{t}/register/"), lambda w: {"name": "Late"}, WRITE),
-    "tournament-import-players": ("post", t("/api/tournaments/{t}/import-players/"),
-                                  lambda w: {"csv": "Newcomer,Club,\n"}, WRITE),
-    "tournament-draw": ("post", t("/api/tournaments/{t}/draw/"), lambda w: {"stage": w.tournament.stages.get().pk},
-                        WRITE),
-    "tournament-undo-draw": ("post", t("/api/tournaments/{t}/undo-draw/"),
-                             lambda w: {"stage": w.tournament.stages.get().pk}, matrix(401, 403, 403, 403, 409)),
-    "tournament-start-stage": ("post", t("/api/tournaments/{t}/start-stage/"),
-                               lambda w: {"stage": w.tournament.stages.get().pk}, matrix(401, 403, 403, 403, 409)),
-    "tournament-arena-bout": ("post", lambda w: f"/api/tournaments/{w.played.pk}/arena-bout/",
-                              lambda w: {"holder": w.me.pk, "challenger": w.opponent.pk, "winner": w.opponent.pk},
-                              matrix(401, 403, 403, 403, 201)),
-    "tournament-colour-toss": ("post", lambda w: f"/api/tournaments/{w.tossable.tournament_id}/colour-toss/",
-                               lambda w: {"match": w.tossable.pk, "grabber": w.tossable.first_id, "guess": "odd",
-                                          "count": 5}, matrix(401, 403, 403, 403, 200)),
-    "tournament-appeal": ("post", lambda w: f"/api/tournaments/{w.played.pk}/appeal/",
-                          lambda w: {"game": w.ruled_game().pk, "reason": "the flag had not fallen"},
-                          matrix(401, 201, 403, 403, 403)),
-    "tournament-decide-appeal": ("post", lambda w: f"/api/tournaments/{w.played.pk}/decide-appeal/",
-                                 lambda w: {"appeal": w.appeal().pk, "upheld": False, "decision": "ruling stands",
-                                            "committee": [w.users[n].pk for n in ("referee", "other_referee",
-                                                                                  "organizer")]},
-                                 ORGANIZER_ONLY),
-    "tournament-advance": ("post", t("/api/tournaments/{t}/advance/"),
-                           lambda w: {"stage": w.tournament.stages.get().pk}, matrix(401, 403, 403, 403, 409)),
+    "tournament-import-players": (
+        "post",
+        t("/api/tournaments/{t}/import-players/"),
+        lambda w: {"csv": "Newcomer,Club,\n"},
+        WRITE,
+    ),
+    "tournament-draw": (
+        "post",
+        t("/api/tournaments/{t}/draw/"),
+        lambda w: {"stage": w.tournament.stages.get().pk},
+        WRITE,
+    ),
+    "tournament-undo-draw": (
+        "post",
+        t("/api/tournaments/{t}/undo-draw/"),
+        lambda w: {"stage": w.tournament.stages.get().pk},
+        matrix(401, 403, 403, 403, 409),
+    ),
+    "tournament-start-stage": (
+        "post",
+        t("/api/tournaments/{t}/start-stage/"),
+        lambda w: {"stage": w.tournament.stages.get().pk},
+        matrix(401, 403, 403, 403, 409),
+    ),
+    "tournament-arena-bout": (
+        "post",
+        lambda w: f"/api/tournaments/{w.played.pk}/arena-bout/",
+        lambda w: {"holder": w.me.pk, "challenger": w.opponent.pk, "winner": w.opponent.pk},
+        matrix(401, 403, 403, 403, 201),
+    ),
+    "tournament-colour-toss": (
+        "post",
+        lambda w: f"/api/tournaments/{w.tossable.tournament_id}/colour-toss/",
+        lambda w: {"match": w.tossable.pk, "grabber": w.tossable.first_id, "guess": "odd", "count": 5},
+        matrix(401, 403, 403, 403, 200),
+    ),
+    "tournament-appeal": (
+        "post",
+        lambda w: f"/api/tournaments/{w.played.pk}/appeal/",
+        lambda w: {"game": w.ruled_game().pk, "reason": "the flag had not fallen"},
+        matrix(401, 201, 403, 403, 403),
+    ),
+    "tournament-decide-appeal": (
+        "post",
+        lambda w: f"/api/tournaments/{w.played.pk}/decide-appeal/",
+        lambda w: {
+            "appeal": w.appeal().pk,
+            "upheld": False,
+            "decision": "ruling stands",
+            "committee": [w.users[n].pk for n in ("referee", "other_referee", "organizer")],
+        },
+        ORGANIZER_ONLY,
+    ),
+    "tournament-advance": (
+        "post",
+        t("/api/tournaments/{t}/advance/"),
+        lambda w: {"stage": w.tournament.stages.get().pk},
+        matrix(401, 403, 403, 403, 409),
+    ),
 }
 
 
@@ -279,10 +343,17 @@ def test_draft_tournaments_are_hidden_from_everyone_but_the_organizer(world: Wor
 
 
 def test_admin_is_for_the_organizer_only(world: World) -> None:
-    admin_pages = ["/admin/", "/admin/games/game/", "/admin/games/gameevent/", "/admin/tournament/tournament/",
-                   "/admin/tournament/stage/", "/admin/tournament/match/", "/admin/tournament/auditlog/",
-                   f"/admin/tournament/tournament/{world.tournament.pk}/change/",
-                   f"/admin/tournament/tournament/{world.tournament.pk}/import-players/"]
+    admin_pages = [
+        "/admin/",
+        "/admin/games/game/",
+        "/admin/games/gameevent/",
+        "/admin/tournament/tournament/",
+        "/admin/tournament/stage/",
+        "/admin/tournament/match/",
+        "/admin/tournament/auditlog/",
+        f"/admin/tournament/tournament/{world.tournament.pk}/change/",
+        f"/admin/tournament/tournament/{world.tournament.pk}/import-players/",
+    ]
     for page in admin_pages:
         answers = {role: world.client(role).get(page).status_code for role in ROLES}
         assert answers == {A: 302, P: 302, OP: 302, OR: 302, ORG: 200}, (page, answers)

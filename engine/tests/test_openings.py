@@ -56,9 +56,17 @@ def test_not_an_opening_is_named_as_such(stones: tuple[str, str, str]) -> None:
 
 @pytest.mark.parametrize(
     ("code", "n", "verdict"),
-    [("1D", 2, Verdict.BLACK_WINS), ("1D", 5, Verdict.BALANCED), ("1D", 12, Verdict.WHITE_WINS),
-     ("3D", 7, Verdict.BALANCED), ("3D", 8, Verdict.WHITE_WINS), ("4D", 8, Verdict.BALANCED),
-     ("4D", 9, Verdict.UNKNOWN), ("13I", 1, Verdict.WHITE_WINS), ("9D", 0, Verdict.UNKNOWN)],
+    [
+        ("1D", 2, Verdict.BLACK_WINS),
+        ("1D", 5, Verdict.BALANCED),
+        ("1D", 12, Verdict.WHITE_WINS),
+        ("3D", 7, Verdict.BALANCED),
+        ("3D", 8, Verdict.WHITE_WINS),
+        ("4D", 8, Verdict.BALANCED),
+        ("4D", 9, Verdict.UNKNOWN),
+        ("13I", 1, Verdict.WHITE_WINS),
+        ("9D", 0, Verdict.UNKNOWN),
+    ],
 )
 def test_yamaguchi_table_verdicts(code: str, n: int, verdict: Verdict) -> None:
     opening = next(o for o in OPENINGS if o.code == code)
@@ -105,10 +113,8 @@ def test_linear_maps_are_the_dihedral_group() -> None:
 
 
 def test_cli_opening_prints_number_code_and_names() -> None:
-    run = subprocess.run([sys.executable, "-m", "engine", "opening", "h8", "h9", "j10"],
-                         capture_output=True, text=True)
-    bad = subprocess.run([sys.executable, "-m", "engine", "opening", "h8", "h9", "k11"],
-                         capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-m", "engine", "opening", "h8", "h9", "j10"], capture_output=True, text=True)
+    bad = subprocess.run([sys.executable, "-m", "engine", "opening", "h8", "h9", "k11"], capture_output=True, text=True)
 
     assert (run.returncode, run.stdout) == (0, "3 3D 疏星 Sosei\n")
     assert bad.returncode == 1 and bad.stdout.startswith("error: not one of the 26 openings")

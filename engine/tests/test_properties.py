@@ -31,8 +31,9 @@ def forbidden_strings(board: Board) -> dict[str, str]:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), st.integers(0, 7))
-def test_forbidden_points_unchanged_under_board_symmetries(stones: tuple[list[Point], list[Point]],
-                                                           symmetry: int) -> None:
+def test_forbidden_points_unchanged_under_board_symmetries(
+    stones: tuple[list[Point], list[Point]], symmetry: int
+) -> None:
     black, white = stones
     board = board_from_stones(black, white)
     mirrored = board_from_stones([transform(p, symmetry) for p in black], [transform(p, symmetry) for p in white])
@@ -70,9 +71,17 @@ def test_white_moves_are_never_forbidden(stones: tuple[list[Point], list[Point]]
         assert outcome is None or outcome.winner is Color.WHITE and str(outcome).startswith("five")
 
 
-@given(st.lists(st.one_of(st.just("pass"), st.builds(lambda c, r: f"{'abcdefghijklmno'[c]}{r}",
-                                                     st.integers(0, 14), st.integers(1, 15))), max_size=30),
-       st.sampled_from([" ", "", ","]), st.booleans())
+@given(
+    st.lists(
+        st.one_of(
+            st.just("pass"),
+            st.builds(lambda c, r: f"{'abcdefghijklmno'[c]}{r}", st.integers(0, 14), st.integers(1, 15)),
+        ),
+        max_size=30,
+    ),
+    st.sampled_from([" ", "", ","]),
+    st.booleans(),
+)
 def test_notation_round_trips(tokens: list[str], separator: str, upper: bool) -> None:
     text = separator.join(t.upper() if upper else t for t in tokens)
 
@@ -83,8 +92,7 @@ def test_notation_round_trips(tokens: list[str], separator: str, upper: bool) ->
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 14), st.integers(0, 14)), unique=True, max_size=40),
-       st.integers(0, 40))
+@given(st.lists(st.tuples(st.integers(0, 14), st.integers(0, 14)), unique=True, max_size=40), st.integers(0, 40))
 def test_push_then_pop_restores_the_board(cells: list[tuple[int, int]], keep: int) -> None:
     board = Board()
     for col, row in cells[:keep]:

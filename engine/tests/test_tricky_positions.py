@@ -40,8 +40,9 @@ def test_tricky_position_verdict_without_fillers(case: dict[str, Any]) -> None:
         moves = _with_passes(black, white, case["side"])
         board = Board.replay(moves)
         outcome = Renju().move_outcome(board, Point.parse(case["probe"]))
-        got = "legal" if outcome is None else ("five" if outcome.termination is Termination.FIVE
-                                                 else str(outcome.reason))
+        got = (
+            "legal" if outcome is None else ("five" if outcome.termination is Termination.FIVE else str(outcome.reason))
+        )
         assert got == case["verdict"]
     else:
         assert verdict(Renju(), bare) == case["verdict"]
@@ -115,8 +116,13 @@ def test_cli_forbidden_on_all_black_tricky_positions() -> None:
     black_cases = [c for c in CASES if c["side"] == "black"]
     stdin = "".join(" ".join(tricky_moves(c)) + "\n" for c in black_cases)
 
-    result = subprocess.run([sys.executable, "-m", "engine", "forbidden", "--explain"], input=stdin,
-                            capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "engine", "forbidden", "--explain"],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
 
     lines = result.stdout.split("\n")[:-1]
     assert len(lines) == len(black_cases)

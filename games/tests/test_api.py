@@ -99,8 +99,7 @@ def test_malformed_input_is_a_400_with_fields(seats: tuple[Any, Any]) -> None:
 def test_rif_opening_through_the_api_refuses_symmetric_offers(seats: tuple[Any, Any]) -> None:
     game = new_game(seats, protocol="rif")
     alice, bob = client_for(seats[0]), client_for(seats[1])
-    script = [(alice, "place h8"), (alice, "place h9"), (alice, "place j10"), (bob, "no-swap"),
-              (bob, "place i10")]
+    script = [(alice, "place h8"), (alice, "place h9"), (alice, "place j10"), (bob, "no-swap"), (bob, "place i10")]
     for ply, (client, text) in enumerate(script):
         response = client.post(f"/api/games/{game.pk}/move/", {"ply": ply, "action": text}, format="json")
         assert response.status_code == 200, response.json()
@@ -129,8 +128,9 @@ def test_claim_in_claim_mode_through_the_api(seats: tuple[Any, Any]) -> None:
 def test_over_the_board_report_and_confirmation(seats: tuple[Any, Any]) -> None:
     game = new_game(seats, mode=GameMode.OVER_THE_BOARD)
 
-    report = client_for(seats[0]).post(f"/api/games/{game.pk}/report-result/",
-                                       {"result": "white", "reason": "resignation"}, format="json")
+    report = client_for(seats[0]).post(
+        f"/api/games/{game.pk}/report-result/", {"result": "white", "reason": "resignation"}, format="json"
+    )
     confirm = client_for(seats[1]).post(f"/api/games/{game.pk}/confirm-result/", {}, format="json")
 
     assert report.status_code == 201 and confirm.status_code == 200
@@ -159,6 +159,17 @@ def test_private_games_are_hidden_from_the_public(seats: tuple[Any, Any]) -> Non
 def test_schema_documents_every_action() -> None:
     schema = client_for().get("/api/schema/").content.decode()
 
-    for action in ["move", "pass", "resign", "claim-forbidden", "report-result", "confirm-result",
-                   "dispute-result", "rule", "override", "record", "import"]:
+    for action in [
+        "move",
+        "pass",
+        "resign",
+        "claim-forbidden",
+        "report-result",
+        "confirm-result",
+        "dispute-result",
+        "rule",
+        "override",
+        "record",
+        "import",
+    ]:
         assert f"/{action}/" in schema

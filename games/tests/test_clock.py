@@ -223,8 +223,12 @@ def test_presets_and_custom_controls() -> None:
         clock.find_time_control("blitz-forever")
 
 
-ACTIONS = st.lists(st.tuples(st.sampled_from(["play", "offer", "answer", "decline", "pause", "resume", "add"]),
-                             st.integers(0, 40_000)), max_size=40)
+ACTIONS = st.lists(
+    st.tuples(
+        st.sampled_from(["play", "offer", "answer", "decline", "pause", "resume", "add"]), st.integers(0, 40_000)
+    ),
+    max_size=40,
+)
 
 
 @settings(max_examples=200, deadline=None)

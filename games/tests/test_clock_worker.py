@@ -22,8 +22,10 @@ FAST = {"preset": "quick", "move_ms": 2000}
 
 def started_games(n: int, control: dict[str, Any] = FAST) -> list[Game]:
     now = timezone.now()
-    return [game_create(player_one=PlayerFactory(), player_two=PlayerFactory(), time_control=control,
-                        start_clock_at=now) for _ in range(n)]
+    return [
+        game_create(player_one=PlayerFactory(), player_two=PlayerFactory(), time_control=control, start_clock_at=now)
+        for _ in range(n)
+    ]
 
 
 def wait_for_all_finished(ids: list[int], timeout: float) -> None:
@@ -78,8 +80,13 @@ def test_last_instant_move_racing_the_timeout_task_has_exactly_one_outcome() -> 
         def move(game: Game = game, deadline: Any = deadline, barrier: threading.Barrier = barrier) -> None:
             try:
                 barrier.wait()
-                game_act(game_id=game.pk, player=game.player_one, action="place h8", expected_ply=0,
-                         at=deadline - timedelta(milliseconds=1))
+                game_act(
+                    game_id=game.pk,
+                    player=game.player_one,
+                    action="place h8",
+                    expected_ply=0,
+                    at=deadline - timedelta(milliseconds=1),
+                )
             except GameError:
                 pass
             finally:

@@ -30,26 +30,47 @@ MATRIX: dict[str, tuple[str, str, dict[str, Any], str, list[int]]] = {
     "list": ("get", "", {}, "online", [200, 200, 200, 200, 200, 200, 200]),
     "retrieve": ("get", "{id}/", {}, "online", [200, 200, 200, 200, 200, 200, 200]),
     "record": ("get", "{id}/record/", {}, "online", [200, 200, 200, 200, 200, 200, 200]),
-    "create": ("post", "", {"player_one": "{p1}", "player_two": "{p2}"}, "online",
-               [401, 403, 403, 403, 403, 403, 201]),
-    "import": ("post", "import/", {"text": '[Black "X"]\n[White "Y"]\n[Result "*"]\n\nh8 h9'}, "online",
-               [401, 403, 403, 403, 403, 403, 201]),
-    "move": ("post", "{id}/move/", {"ply": 0, "point": "h8", "seat": 1}, "online",
-             [401, 200, 409, 403, 403, 403, 200]),
+    "create": ("post", "", {"player_one": "{p1}", "player_two": "{p2}"}, "online", [401, 403, 403, 403, 403, 403, 201]),
+    "import": (
+        "post",
+        "import/",
+        {"text": '[Black "X"]\n[White "Y"]\n[Result "*"]\n\nh8 h9'},
+        "online",
+        [401, 403, 403, 403, 403, 403, 201],
+    ),
+    "move": ("post", "{id}/move/", {"ply": 0, "point": "h8", "seat": 1}, "online", [401, 200, 409, 403, 403, 403, 200]),
     "pass": ("post", "{id}/pass/", {"ply": 0, "seat": 1}, "online", [401, 200, 409, 403, 403, 403, 200]),
     "resign": ("post", "{id}/resign/", {"seat": 1}, "online", [401, 200, 200, 403, 403, 403, 200]),
-    "claim-forbidden": ("post", "{id}/claim-forbidden/", {"move_number": 9}, "claimable",
-                        [401, 403, 201, 403, 201, 403, 201]),
-    "report-result": ("post", "{id}/report-result/", {"result": "white", "reason": "resignation", "seat": 1},
-                      "otb", [401, 201, 201, 403, 403, 403, 201]),
-    "confirm-result": ("post", "{id}/confirm-result/", {"seat": 2}, "reported",
-                       [401, 403, 200, 403, 403, 403, 200]),
-    "dispute-result": ("post", "{id}/dispute-result/", {"seat": 2}, "reported",
-                       [401, 403, 200, 403, 403, 403, 200]),
-    "rule": ("post", "{id}/rule/", {"result": "draw", "reason": "referee"}, "reported",
-             [401, 403, 403, 403, 200, 403, 200]),
-    "override": ("post", "{id}/override/", {"result": "draw", "reason": "referee", "note": "scoresheet"},
-                 "reported", [401, 403, 403, 403, 403, 403, 200]),
+    "claim-forbidden": (
+        "post",
+        "{id}/claim-forbidden/",
+        {"move_number": 9},
+        "claimable",
+        [401, 403, 201, 403, 201, 403, 201],
+    ),
+    "report-result": (
+        "post",
+        "{id}/report-result/",
+        {"result": "white", "reason": "resignation", "seat": 1},
+        "otb",
+        [401, 201, 201, 403, 403, 403, 201],
+    ),
+    "confirm-result": ("post", "{id}/confirm-result/", {"seat": 2}, "reported", [401, 403, 200, 403, 403, 403, 200]),
+    "dispute-result": ("post", "{id}/dispute-result/", {"seat": 2}, "reported", [401, 403, 200, 403, 403, 403, 200]),
+    "rule": (
+        "post",
+        "{id}/rule/",
+        {"result": "draw", "reason": "referee"},
+        "reported",
+        [401, 403, 403, 403, 200, 403, 200],
+    ),
+    "override": (
+        "post",
+        "{id}/override/",
+        {"result": "draw", "reason": "referee", "note": "scoresheet"},
+        "reported",
+        [401, 403, 403, 403, 403, 403, 200],
+    ),
 }
 
 
@@ -61,9 +82,12 @@ def account(name: str, role: str) -> Any:
 
 def setup_game(kind: str) -> tuple[Game, dict[str, Any]]:
     users = {
-        "black": account("black", "player"), "white": account("white", "player"),
-        "other_player": account("other", "player"), "referee": account("ref", "referee"),
-        "other_referee": account("ref2", "referee"), "organizer": account("org", "organizer"),
+        "black": account("black", "player"),
+        "white": account("white", "player"),
+        "other_player": account("other", "player"),
+        "referee": account("ref", "referee"),
+        "other_referee": account("ref2", "referee"),
+        "organizer": account("org", "organizer"),
     }
     PlayerFactory(user=users["other_player"])
     one, two = PlayerFactory(user=users["black"]), PlayerFactory(user=users["white"])
@@ -73,8 +97,9 @@ def setup_game(kind: str) -> tuple[Game, dict[str, Any]]:
     game.referees.add(users["referee"])
     if kind == "claimable":
         for ply, point in enumerate(T01_H8):
-            game = game_act(game_id=game.pk, player=one if ply % 2 == 0 else two, action=f"place {point}",
-                            expected_ply=ply)
+            game = game_act(
+                game_id=game.pk, player=one if ply % 2 == 0 else two, action=f"place {point}", expected_ply=ply
+            )
     if kind == "reported":
         game_report_result(game_id=game.pk, reporter=one, result="white", reason="resignation")
     return game, users

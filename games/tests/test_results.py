@@ -50,7 +50,11 @@ def test_report_then_confirm_finishes_the_game_with_the_record() -> None:
     assert game.record_text == FIVE
     assert game.reports.get().status == ReportStatus.CONFIRMED
     assert list(GameEvent.objects.filter(game=game).values_list("kind", flat=True)) == [
-        "created", "reported", "confirmed", "finished"]
+        "created",
+        "reported",
+        "confirmed",
+        "finished",
+    ]
 
 
 def test_reporter_cannot_confirm_their_own_report_and_a_stranger_cannot_report() -> None:
@@ -58,8 +62,10 @@ def test_reporter_cannot_confirm_their_own_report_and_a_stranger_cannot_report()
     game_report_result(game_id=game.pk, reporter=game.player_one, result="white", reason="resignation")
 
     assert refused(game_confirm_result, game_id=game.pk, player=game.player_one).code == "own_report"
-    assert refused(game_report_result, game_id=game.pk, reporter=PlayerFactory(), result="white",
-                   reason="time").code == "not_your_game"
+    assert (
+        refused(game_report_result, game_id=game.pk, reporter=PlayerFactory(), result="white", reason="time").code
+        == "not_your_game"
+    )
     assert Game.objects.get(pk=game.pk).status != GameStatus.FINISHED
 
 
@@ -96,7 +102,11 @@ def test_dispute_goes_to_the_referee_whose_ruling_settles_it() -> None:
 
     report.refresh_from_db()
     assert (game.result, game.result_reason, report.status, report.answered_by) == (
-        "draw", "referee", ReportStatus.RULED, referee)
+        "draw",
+        "referee",
+        ReportStatus.RULED,
+        referee,
+    )
 
 
 def test_override_replaces_a_finished_result_and_keeps_the_old_one_in_the_log() -> None:
@@ -105,33 +115,45 @@ def test_override_replaces_a_finished_result_and_keeps_the_old_one_in_the_log() 
     game_confirm_result(game_id=game.pk, player=game.player_two)
 
     assert refused(game_override, game_id=game.pk, result="white", reason="referee", note=" ").code == (
-        "reason_required")
+        "reason_required"
+    )
     game = game_override(game_id=game.pk, result="white", reason="referee", note="wrong player reported")
 
     event = GameEvent.objects.get(game=game, kind="corrected")
     assert (game.result, event.data["previous"]["result"], event.data["note"]) == (
-        "white", "black", "wrong player reported")
+        "white",
+        "black",
+        "wrong player reported",
+    )
     assert refused(game_rule, game_id=game.pk, result="black", reason="referee").code == "game_over"
 
 
 @pytest.mark.parametrize(
     ("result", "reason", "code"),
-    [("draw", "five", "bad_result"), ("black", "agreement", "bad_result"), ("black", "forbidden", "bad_result"),
-     ("purple", "five", "bad_result")],
+    [
+        ("draw", "five", "bad_result"),
+        ("black", "agreement", "bad_result"),
+        ("black", "forbidden", "bad_result"),
+        ("purple", "five", "bad_result"),
+    ],
 )
 def test_impossible_results_are_refused(result: str, reason: str, code: str) -> None:
     game = otb_game()
 
-    assert refused(game_report_result, game_id=game.pk, reporter=game.player_one, result=result,
-                   reason=reason).code == code
+    assert (
+        refused(game_report_result, game_id=game.pk, reporter=game.player_one, result=result, reason=reason).code
+        == code
+    )
     assert not ResultReport.objects.exists()
 
 
 def test_online_games_take_no_reports() -> None:
     game = game_create(player_one=PlayerFactory(), player_two=PlayerFactory())
 
-    assert refused(game_report_result, game_id=game.pk, reporter=game.player_one, result="black",
-                   reason="time").code == "online_game"
+    assert (
+        refused(game_report_result, game_id=game.pk, reporter=game.player_one, result="black", reason="time").code
+        == "online_game"
+    )
 
 
 @pytest.mark.parametrize(
@@ -147,8 +169,9 @@ def test_online_games_take_no_reports() -> None:
         (T01, "claim", "black", "five", 8, "no five"),
     ],
 )
-def test_records_that_contradict_the_report_name_the_move(record: str, mode: str, result: str, reason: str,
-                                                          move: int, fragment: str) -> None:
+def test_records_that_contradict_the_report_name_the_move(
+    record: str, mode: str, result: str, reason: str, move: int, fragment: str
+) -> None:
     with translation.override("en"), pytest.raises(RecordError) as info:
         check_report(record, "renju", mode, result, reason)
 
@@ -158,9 +181,13 @@ def test_records_that_contradict_the_report_name_the_move(record: str, mode: str
 
 @pytest.mark.parametrize(
     ("record", "mode", "result", "reason"),
-    [(f"{T01} h8", "auto", "white", "forbidden"), (f"{T01} h8", "claim", "white", "forbidden"),
-     (f"{T01} h8 a15 i9", "claim", "black", "resignation"), (FIVE, "auto", "black", "five"),
-     ("d8 a1 e8 c1 f8 e1 g8 k1 h9 m1 h10 o1 h11 o15 g9 o3 f10 o13 e11 o5 h8", "auto", "black", "five")],
+    [
+        (f"{T01} h8", "auto", "white", "forbidden"),
+        (f"{T01} h8", "claim", "white", "forbidden"),
+        (f"{T01} h8 a15 i9", "claim", "black", "resignation"),
+        (FIVE, "auto", "black", "five"),
+        ("d8 a1 e8 c1 f8 e1 g8 k1 h9 m1 h10 o1 h11 o15 g9 o3 f10 o13 e11 o5 h8", "auto", "black", "five"),
+    ],
 )
 def test_records_that_agree_with_the_report_are_accepted(record: str, mode: str, result: str, reason: str) -> None:
     replay = check_report(record, "renju", mode, result, reason)
@@ -172,8 +199,14 @@ def test_report_with_a_bad_record_is_refused_in_the_users_language() -> None:
     game = otb_game(forbidden_mode=ForbiddenMode.AUTO)
 
     with translation.override("zh-hans"):
-        error = refused(game_report_result, game_id=game.pk, reporter=game.player_one, result="black",
-                        reason="resignation", record=f"{T01} h8 a15")
+        error = refused(
+            game_report_result,
+            game_id=game.pk,
+            reporter=game.player_one,
+            result="black",
+            reason="resignation",
+            record=f"{T01} h8 a15",
+        )
 
     assert error.code == "bad_record" and "第 9 手" in error.message
     assert not ResultReport.objects.exists()
@@ -211,8 +244,13 @@ def test_referee_claim_refuses_a_white_turn_an_occupied_point_and_a_bad_record()
 
 def test_export_and_import_round_trip() -> None:
     game = otb_game()
-    game_report_result(game_id=game.pk, reporter=game.player_one, result="black", reason="five",
-                       record="h8 h9 j10 a1 k11 a2 l12 a3 m13 a4 n14")
+    game_report_result(
+        game_id=game.pk,
+        reporter=game.player_one,
+        result="black",
+        reason="five",
+        record="h8 h9 j10 a1 k11 a2 l12 a3 m13 a4 n14",
+    )
     game = game_confirm_result(game_id=game.pk, player=game.player_two)
 
     text = export_plain(game)

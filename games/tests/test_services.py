@@ -23,8 +23,9 @@ def play(game: Game, moves: list[str]) -> Game:
         color = state.board.turn
         seat = state.holder(color)
         player = game.player_one if int(seat) == 1 else game.player_two
-        game = game_act(game_id=game.pk, player=player, action=f"place {text}" if text != "pass" else "pass",
-                        expected_ply=game.ply)
+        game = game_act(
+            game_id=game.pk, player=player, action=f"place {text}" if text != "pass" else "pass", expected_ply=game.ply
+        )
     return game
 
 
@@ -38,7 +39,10 @@ def test_moves_are_recorded_one_per_ply() -> None:
     game = play(new_game(), ["h8", "h9", "i9"])
 
     assert list(game.moves.values_list("ply", "text", "color")) == [
-        (1, "place h8", "black"), (2, "place h9", "white"), (3, "place i9", "black")]
+        (1, "place h8", "black"),
+        (2, "place h9", "white"),
+        (3, "place i9", "black"),
+    ]
     assert GameEvent.objects.filter(game=game, kind="move").count() == 3
 
 
@@ -71,7 +75,11 @@ def test_auto_mode_foul_ends_the_game_as_a_white_win() -> None:
     game = play(new_game(forbidden_mode=ForbiddenMode.AUTO), [*T01, "h8"])
 
     assert (game.status, game.result, game.result_reason, game.result_detail) == (
-        GameStatus.FINISHED, "white", "forbidden", "double-three")
+        GameStatus.FINISHED,
+        "white",
+        "forbidden",
+        "double-three",
+    )
 
 
 def test_block_mode_refuses_the_forbidden_point() -> None:
@@ -157,8 +165,11 @@ def test_rif_opening_swap_changes_colours() -> None:
 
 @pytest.mark.parametrize(
     ("kwargs", "fragment"),
-    [({"rules": "chess"}, "unknown rule set 'chess'"), ({"protocol": "nope"}, "unknown opening protocol 'nope'"),
-     ({"protocol": "rif", "protocol_options": {"bogus": 1}}, "bogus")],
+    [
+        ({"rules": "chess"}, "unknown rule set 'chess'"),
+        ({"protocol": "nope"}, "unknown opening protocol 'nope'"),
+        ({"protocol": "rif", "protocol_options": {"bogus": 1}}, "bogus"),
+    ],
 )
 def test_create_refuses_unknown_setup_and_stores_nothing(kwargs: dict[str, object], fragment: str) -> None:
     with pytest.raises(GameError) as info:

@@ -37,8 +37,9 @@ def frozen() -> Any:
 
 
 def timed_game(time_control: Any = "quick") -> Game:
-    return game_create(player_one=PlayerFactory(), player_two=PlayerFactory(), time_control=time_control,
-                       start_clock_at=START)
+    return game_create(
+        player_one=PlayerFactory(), player_two=PlayerFactory(), time_control=time_control, start_clock_at=START
+    )
 
 
 def mover(game: Game) -> Any:
@@ -66,7 +67,11 @@ def test_first_move_boundary(frozen: Any, seconds: float, ok: bool) -> None:
     game.refresh_from_db()
     assert (info.value.code, info.value.status) == ("time_over", 409)
     assert (game.status, game.result, game.result_reason, game.adjudicated_by) == (
-        GameStatus.FINISHED, "white", "time", "lazy_write")
+        GameStatus.FINISHED,
+        "white",
+        "time",
+        "lazy_write",
+    )
     assert not Move.objects.filter(game=game).exists()
 
 
@@ -180,7 +185,11 @@ def test_referee_pause_and_added_time(frozen: Any) -> None:
 
     assert game.deadline == START + timedelta(seconds=500 + 20 + 15)
     assert [e.data["op"] for e in GameEvent.objects.filter(game=game, kind="clock")] == [
-        "start", "pause", "resume", "add_time"]
+        "start",
+        "pause",
+        "resume",
+        "add_time",
+    ]
 
 
 def test_settings_guard_redelivery_and_eager_mode() -> None:

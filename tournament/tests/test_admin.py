@@ -41,15 +41,18 @@ def test_csv_import_draw_and_start_from_the_admin(organizer: Client) -> None:
 
 
 def test_result_override_needs_a_reason_and_is_logged(organizer: Client) -> None:
-    game = game_create(player_one=Player.objects.create(name="a"), player_two=Player.objects.create(name="b"),
-                       mode="otb")
+    game = game_create(
+        player_one=Player.objects.create(name="a"), player_two=Player.objects.create(name="b"), mode="otb"
+    )
     base = {"action": "override_result", "_selected_action": [game.pk]}
 
     form = organizer.post("/admin/games/game/", base)
     organizer.post("/admin/games/game/", {**base, "apply": "1", "result": "white", "reason": "referee", "note": ""})
     assert Game.objects.get(pk=game.pk).result == ""
-    organizer.post("/admin/games/game/", {**base, "apply": "1", "result": "white", "reason": "referee",
-                                          "note": "scoresheet signed by both"})
+    organizer.post(
+        "/admin/games/game/",
+        {**base, "apply": "1", "result": "white", "reason": "referee", "note": "scoresheet signed by both"},
+    )
 
     assert form.status_code == 200 and b"Override" in form.content
     assert Game.objects.get(pk=game.pk).result == "white"
@@ -57,15 +60,25 @@ def test_result_override_needs_a_reason_and_is_logged(organizer: Client) -> None
 
 
 def test_a_referee_cannot_override(organizer: Client) -> None:
-    game = game_create(player_one=Player.objects.create(name="a"), player_two=Player.objects.create(name="b"),
-                       mode="otb")
+    game = game_create(
+        player_one=Player.objects.create(name="a"), player_two=Player.objects.create(name="b"), mode="otb"
+    )
     referee = Client()
     user = get_user_model().objects.get(username="referee1")
     user.is_staff = True
     user.save()
     referee.force_login(user)
 
-    referee.post("/admin/games/game/", {"action": "override_result", "_selected_action": [game.pk], "apply": "1",
-                                        "result": "white", "reason": "referee", "note": "x"})
+    referee.post(
+        "/admin/games/game/",
+        {
+            "action": "override_result",
+            "_selected_action": [game.pk],
+            "apply": "1",
+            "result": "white",
+            "reason": "referee",
+            "note": "x",
+        },
+    )
 
     assert Game.objects.get(pk=game.pk).result == ""

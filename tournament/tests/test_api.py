@@ -38,11 +38,17 @@ def test_organizer_runs_a_tournament_and_others_may_not() -> None:
     tid = created["id"]
     stage = created["stages"][0]["id"]
     for n in range(6):
-        assert client.post(f"/api/tournaments/{tid}/register/", {"name": f"p{n}", "unit": f"u{n}"},
-                           format="json").status_code == 201
+        assert (
+            client.post(
+                f"/api/tournaments/{tid}/register/", {"name": f"p{n}", "unit": f"u{n}"}, format="json"
+            ).status_code
+            == 201
+        )
 
-    assert client.post(f"/api/tournaments/{tid}/draw/", {"stage": stage, "seed": 5}, format="json").json()[
-        "draw_seed"] == 5
+    assert (
+        client.post(f"/api/tournaments/{tid}/draw/", {"stage": stage, "seed": 5}, format="json").json()["draw_seed"]
+        == 5
+    )
     assert client.post(f"/api/tournaments/{tid}/start-stage/", {"stage": stage}, format="json").status_code == 200
     on_boards = client.get(f"/api/tournaments/{tid}/schedule/").json()
     assert sorted(m["board"] for m in on_boards if m["status"] == "called") == [1, 2]

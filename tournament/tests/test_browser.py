@@ -33,8 +33,9 @@ def account(name: str, role: str) -> Any:
 
 
 def open_page(browser: Any, base: str, user: Any = None, language: str = "en") -> Page:
-    context = browser.new_context(locale=language, extra_http_headers={"Accept-Language": language},
-                                  viewport={"width": 1200, "height": 1000})
+    context = browser.new_context(
+        locale=language, extra_http_headers={"Accept-Language": language}, viewport={"width": 1200, "height": 1000}
+    )
     page = context.new_page()
     if user is not None:
         page.goto(f"{base}/accounts/login/")
@@ -137,11 +138,14 @@ def test_two_players_play_a_rif_game_to_a_five(live_server: Any, browser: Any, s
     screenshot(first, "rif-game-finished")
 
 
-def test_referee_records_a_claim_and_sees_the_verdict_drawn(live_server: Any, browser: Any,
-                                                            screenshot: Any) -> None:
+def test_referee_records_a_claim_and_sees_the_verdict_drawn(live_server: Any, browser: Any, screenshot: Any) -> None:
     referee = account("ref", "referee")
-    game = game_create(player_one=Player.objects.create(name="X"), player_two=Player.objects.create(name="Y"),
-                       mode="otb", forbidden_mode="claim")
+    game = game_create(
+        player_one=Player.objects.create(name="X"),
+        player_two=Player.objects.create(name="Y"),
+        mode="otb",
+        forbidden_mode="claim",
+    )
     game.referees.add(referee)
     page = open_page(browser, live_server.url, referee)
     page.goto(f"{live_server.url}/g/{game.pk}/claim/")
@@ -162,7 +166,8 @@ def test_referee_records_a_claim_and_sees_the_verdict_drawn(live_server: Any, br
 
 
 def test_reported_and_confirmed_result_reaches_the_public_standings_within_two_seconds(
-        live_server: Any, browser: Any, screenshot: Any) -> None:
+    live_server: Any, browser: Any, screenshot: Any
+) -> None:
     users = [account(f"p{n}", "player") for n in range(4)]
     tournament = services.tournament_create(name="Browser cup", boards=2)
     for n, user in enumerate(users):
@@ -194,8 +199,9 @@ def test_reported_and_confirmed_result_reaches_the_public_standings_within_two_s
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
-def test_every_page_renders_in_the_browser_and_is_saved(live_server: Any, browser: Any, screenshot: Any,
-                                                        language: str) -> None:
+def test_every_page_renders_in_the_browser_and_is_saved(
+    live_server: Any, browser: Any, screenshot: Any, language: str
+) -> None:
     call_command("load_demo", verbosity=0)
     users = get_user_model().objects
     for name in ("player01", "referee1"):
@@ -203,15 +209,21 @@ def test_every_page_renders_in_the_browser_and_is_saved(live_server: Any, browse
         user.set_password(PASSWORD)
         user.save()
     tournament = Tournament.objects.get()
-    game = Game.objects.filter(match_game__match__tournament=tournament, status="finished").exclude(
-        record_text="").first()
+    game = (
+        Game.objects.filter(match_game__match__tournament=tournament, status="finished").exclude(record_text="").first()
+    )
     assert game is not None
     errors: list[str] = []
     public = open_page(browser, live_server.url, language=language)
     public.on("pageerror", lambda exc: errors.append(str(exc)))
-    pages = {"home": "/", "tournament": f"/t/{tournament.pk}/", "game": f"/g/{game.pk}/",
-             "call-sheet": f"/t/{tournament.pk}/call-sheet/", "result-sheets": f"/t/{tournament.pk}/result-sheets/",
-             "login": "/accounts/login/"}
+    pages = {
+        "home": "/",
+        "tournament": f"/t/{tournament.pk}/",
+        "game": f"/g/{game.pk}/",
+        "call-sheet": f"/t/{tournament.pk}/call-sheet/",
+        "result-sheets": f"/t/{tournament.pk}/result-sheets/",
+        "login": "/accounts/login/",
+    }
     for name, path in pages.items():
         public.goto(live_server.url + path)
         expect(public.locator("html")).to_have_attribute("lang", language)

@@ -26,7 +26,10 @@ from tournament.formats import (
 
 def test_four_player_order_of_the_seed() -> None:
     assert circle_rounds(["a", "b", "c", "d"]) == [
-        [("a", "b"), ("c", "d")], [("a", "c"), ("b", "d")], [("a", "d"), ("b", "c")]]
+        [("a", "b"), ("c", "d")],
+        [("a", "c"), ("b", "d")],
+        [("a", "d"), ("b", "c")],
+    ]
 
 
 @pytest.mark.parametrize("n", range(2, 12))
@@ -82,8 +85,15 @@ def test_snake_seeding_spreads_the_strongest() -> None:
 
 @pytest.mark.parametrize(
     ("results", "winner", "games"),
-    [([0, 0], 0, 2), ([0, 1, 1], 1, 3), ([None, 0, 0], 0, 3), ([None, None, None, 1], 1, 4),
-     ([0, None, None], 0, 3), ([None, 0, 1], None, 3), ([None, 0, 1, 0], 0, 4)],
+    [
+        ([0, 0], 0, 2),
+        ([0, 1, 1], 1, 3),
+        ([None, 0, 0], 0, 3),
+        ([None, None, None, 1], 1, 4),
+        ([0, None, None], 0, 3),
+        ([None, 0, 1], None, 3),
+        ([None, 0, 1, 0], 0, 4),
+    ],
 )
 def test_best_of_three_with_draws(results: list[int | None], winner: int | None, games: int) -> None:
     score = best_of(results)
@@ -102,9 +112,14 @@ def double(a: str, b: str, first: str, second: str) -> list[Played]:
 
 
 def test_ties_that_straddle_the_cut_need_a_playoff_others_share_the_place() -> None:
-    games = double("a", "b", "black", "black") + double("c", "d", "draw", "draw") + \
-        double("a", "c", "black", "white") + double("b", "d", "draw", "draw") + \
-        double("a", "d", "draw", "draw") + double("b", "c", "white", "black")
+    games = (
+        double("a", "b", "black", "black")
+        + double("c", "d", "draw", "draw")
+        + double("a", "c", "black", "white")
+        + double("b", "d", "draw", "draw")
+        + double("a", "d", "draw", "draw")
+        + double("b", "c", "white", "black")
+    )
     rows = table("abcd", games)
     blocks = ranked_blocks(list("abcd"), games)
 
@@ -122,8 +137,9 @@ def test_three_way_cycle_is_judged_as_a_mini_league_not_by_one_pair() -> None:
     blocks = ranked_blocks(list("abcd"), cycle + others, tiebreaks=["mini_league", "wins"])
 
     assert blocks == [["a", "b", "c"], ["d"]]  # still level: each won one game of the cycle
-    with_sb = ranked_blocks(list("abcd"), cycle + others, tiebreaks=["mini_league", "wins", "sonneborn_berger",
-                                                                      "white_wins"])
+    with_sb = ranked_blocks(
+        list("abcd"), cycle + others, tiebreaks=["mini_league", "wins", "sonneborn_berger", "white_wins"]
+    )
     assert with_sb[0] == ["a", "b", "c"]
 
 

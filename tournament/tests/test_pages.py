@@ -34,8 +34,15 @@ def test_public_pages_render(demo: Tournament) -> None:
     game = Game.objects.filter(match_game__match__tournament=demo).first()
     assert game is not None
 
-    for url in ["/", f"/t/{demo.pk}/", f"/t/{demo.pk}/standings/", f"/t/{demo.pk}/schedule/",
-                f"/t/{demo.pk}/call-sheet/", f"/t/{demo.pk}/result-sheets/", f"/g/{game.pk}/"]:
+    for url in [
+        "/",
+        f"/t/{demo.pk}/",
+        f"/t/{demo.pk}/standings/",
+        f"/t/{demo.pk}/schedule/",
+        f"/t/{demo.pk}/call-sheet/",
+        f"/t/{demo.pk}/result-sheets/",
+        f"/g/{game.pk}/",
+    ]:
         response = client.get(url)
         assert response.status_code == 200, url
     page = client.get(f"/t/{demo.pk}/").content.decode()

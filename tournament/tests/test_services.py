@@ -91,8 +91,17 @@ def test_three_way_cycle_at_the_cut_is_played_off_until_decided() -> None:
     group = stage.groups.get()
     members = {m.entry.player.name: m.entry for m in group.memberships.select_related("entry__player")}
     # a beats everyone; b > c > d > b is a cycle: b, c, d level on 4 points for one place.
-    beats = {frozenset(p): w for p, w in [(("a", "b"), "a"), (("a", "c"), "a"), (("a", "d"), "a"),
-                                         (("b", "c"), "b"), (("c", "d"), "c"), (("b", "d"), "d")]}
+    beats = {
+        frozenset(p): w
+        for p, w in [
+            (("a", "b"), "a"),
+            (("a", "c"), "a"),
+            (("a", "d"), "a"),
+            (("b", "c"), "b"),
+            (("c", "d"), "c"),
+            (("b", "d"), "d"),
+        ]
+    }
     play_group(group, beats)
 
     playoff = group.playoffs.get()
@@ -110,8 +119,7 @@ def test_three_way_cycle_at_the_cut_is_played_off_until_decided() -> None:
 
     following = services.advance(stage=stage)
     assert following is not None
-    assert sorted(Stage.objects.get(pk=following.pk).options["entries"]) == sorted(
-        [members["a"].pk, members["b"].pk])
+    assert sorted(Stage.objects.get(pk=following.pk).options["entries"]) == sorted([members["a"].pk, members["b"].pk])
     assert AuditLog.objects.filter(tournament=tournament, action="create_playoff").count() == 2
 
 
@@ -124,13 +132,24 @@ def test_ties_that_decide_nothing_share_the_place_without_a_playoff() -> None:
     services.start_stage(stage=stage)
     group = stage.groups.get()
     # a and b draw each other and beat c and d; c and d draw: a, b level at the top (both advance).
-    results = {frozenset(p): w for p, w in [(("a", "b"), None), (("c", "d"), None), (("a", "c"), "a"),
-                                           (("a", "d"), "a"), (("b", "c"), "b"), (("b", "d"), "b")]}
+    results = {
+        frozenset(p): w
+        for p, w in [
+            (("a", "b"), None),
+            (("c", "d"), None),
+            (("a", "c"), "a"),
+            (("a", "d"), "a"),
+            (("b", "c"), "b"),
+            (("b", "d"), "b"),
+        ]
+    }
     play_group(group, results)
 
     table = stage_standings(stage)[0]["rows"]
     assert [(r["player"] in "ab", r["rank"], r["state"]) for r in table][:2] == [
-        (True, 1, "qualified"), (True, 1, "qualified")]
+        (True, 1, "qualified"),
+        (True, 1, "qualified"),
+    ]
     assert not group.playoffs.exists()
 
 
@@ -147,8 +166,11 @@ def test_draw_is_recorded_can_be_undone_and_players_swapped_before_the_start() -
     assert first == again
 
     a, b = again[0][0], again[1][0]
-    services.swap_players(stage=stage, first=stage.groups.first().memberships.first().entry,  # type: ignore[union-attr]
-                          second=stage.groups.last().memberships.first().entry)  # type: ignore[union-attr]
+    services.swap_players(
+        stage=stage,
+        first=stage.groups.first().memberships.first().entry,  # type: ignore[union-attr]
+        second=stage.groups.last().memberships.first().entry,
+    )  # type: ignore[union-attr]
     swapped = [list(g.memberships.values_list("entry_id", flat=True)) for g in stage.groups.all()]
     assert swapped[0][0] == b and swapped[1][0] == a
     assert not Match.objects.filter(group=stage.groups.first(), first_id=a).exists()
@@ -221,10 +243,12 @@ def test_appeal_against_a_ruling_is_decided_finally_by_three() -> None:
     users = [get_user_model().objects.create_user(f"c{n}") for n in range(3)]
 
     with pytest.raises(services.TournamentError) as two_only:
-        services.appeal_decide(appeal=appeal, committee=users[:2], upheld=True, decision="x", result="draw",
-                               reason="referee")
-    decided = services.appeal_decide(appeal=appeal, committee=users, upheld=True, decision="broken clock",
-                                     result="draw", reason="referee")
+        services.appeal_decide(
+            appeal=appeal, committee=users[:2], upheld=True, decision="x", result="draw", reason="referee"
+        )
+    decided = services.appeal_decide(
+        appeal=appeal, committee=users, upheld=True, decision="broken clock", result="draw", reason="referee"
+    )
 
     game.refresh_from_db()
     assert two_only.value.code == "committee_of_three"
@@ -245,7 +269,7 @@ def test_in_every_group_each_pair_plays_twice_with_colours_swapped() -> None:
         for game in Game.objects.filter(match_game__match__group=group):
             colours[(game.black_id, game.white_id)] += 1
         members = list(group.memberships.values_list("entry__player_id", flat=True))
-        pairs = [(a, b) for i, a in enumerate(members) for b in members[i + 1:]]
+        pairs = [(a, b) for i, a in enumerate(members) for b in members[i + 1 :]]
         assert all(colours[(a, b)] == 1 and colours[(b, a)] == 1 for a, b in pairs), colours
         assert sum(colours.values()) == 2 * len(pairs)
 

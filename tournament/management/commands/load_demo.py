@@ -26,9 +26,7 @@ class Command(BaseCommand):
         user_model = get_user_model()
         created = 0
         for username, role, display in demo_accounts():
-            user, was_created = user_model.objects.get_or_create(
-                username=username, defaults={"first_name": display}
-            )
+            user, was_created = user_model.objects.get_or_create(username=username, defaults={"first_name": display})
             if was_created:
                 user.set_password(DEMO_PASSWORD)
                 created += 1

@@ -19,9 +19,13 @@ class Command(BaseCommand):
         parser.add_argument("--draws", type=float, default=0.15, help="share of drawn games")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        sim = simulate(players=options["players"], preset=options["preset"], seed=options["seed"],
-                       draw_share=options["draws"],
-                       on_stage=lambda report: self.stdout.write(format_tables(report)))
+        sim = simulate(
+            players=options["players"],
+            preset=options["preset"],
+            seed=options["seed"],
+            draw_share=options["draws"],
+            on_stage=lambda report: self.stdout.write(format_tables(report)),
+        )
         final = sim.stages[-1].tables[0]["rows"]
         self.stdout.write("== Final ranking ==")
         for row in final:  # type: ignore[attr-defined]
