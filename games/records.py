@@ -29,7 +29,7 @@ from xml.etree import ElementTree
 
 from django.utils.translation import gettext as _
 
-from engine import Board, Color, IllegalMoveError, InvalidMoveError, Outcome, Point, find_rules, parse_moves
+from engine import Board, IllegalMoveError, InvalidMoveError, Outcome, Point, find_rules, parse_moves
 from engine.openings import identify
 from engine.rules import Termination
 from games.enums import ForbiddenMode, GameResult, ResultReason
@@ -81,25 +81,18 @@ def replay_record(text: str, rules_name: str) -> RecordReplay:
                 % {"n": number, "m": ended_at, "how": outcome},
                 number,
             )
-        if move.point is not None and board.turn is Color.BLACK and board.is_empty(board.to_point(move.point)):
-            reason = rules.forbidden_reason(board, move.point)
-            if reason is not None and not rules.makes_five(_with(board, move.point), move.point, Color.BLACK):
-                replay.fouls.append(Foul(number, move.point, reason.value))
         try:
             board.push(move)
         except IllegalMoveError as exc:
             message = _("Move %(n)s: %(error)s") % {"n": number, "error": translate(str(exc))}
             raise RecordError(message, number) from None
-        outcome = rules.outcome(board)
-        if outcome is not None and outcome.termination is not Termination.FORBIDDEN:
+        outcome = rules.outcome(board)  # a five counts before a foul made with it
+        if outcome is not None and outcome.termination is Termination.FORBIDDEN:
+            assert move.point is not None and outcome.reason is not None
+            replay.fouls.append(Foul(number, board.to_point(move.point), outcome.reason.value))
+        elif outcome is not None:
             replay.end = (number, outcome)
     return replay
-
-
-def _with(board: Board, point: Point) -> Board:
-    copy = board.copy()
-    copy.push(point)
-    return copy
 
 
 def check_report(text: str, rules_name: str, forbidden_mode: str, result: str, reason: str) -> RecordReplay:

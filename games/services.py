@@ -789,27 +789,8 @@ def game_claim_forbidden(
     before = Board.replay(stack[: move_number - 1])
     claim = ForbiddenClaim(game=game, move_number=move_number, point=str(point), claimed_by=actor)
     _judge_claim(claim, before, point, game.rules, moves_after=len(stack) - move_number)
-    claim.save()
-    _log(
-        game,
-        "claim",
-        actor,
-        interface,
-        move_number=move_number,
-        point=str(point),
-        status=claim.status,
-        verdict=claim.verdict,
-    )
-    if claim.status == ClaimStatus.UPHELD:
-        game_finish(
-            game=game,
-            result=GameResult.WHITE,
-            reason=ResultReason.FORBIDDEN,
-            detail=claim.verdict,
-            actor=actor,
-            interface=interface,
-        )
-    elif (
+    _settle_claim(game, claim, actor, interface)
+    if (
         claim.status == ClaimStatus.REJECTED
         and game.wrong_claim_penalty == WrongClaimPenalty.LOSE_TURN
         and state.board.turn is Color.WHITE
