@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from games.models import Game, Player
 from games.services import game_confirm_result, game_report_result
 from tournament import services
-from tournament.models import AuditLog, Group, Match, Stage
+from tournament.models import AuditLog, Group, Match, Stage, Tournament
 from tournament.simulate import simulate
 from tournament.standings import stage_standings
 
@@ -296,3 +296,27 @@ def test_a_recorded_colour_toss_decides_game_one_and_colours_then_alternate() ->
     with pytest.raises(services.TournamentError) as late:
         services.record_colour_toss(match=match, grabber=entry_a, guess="even", count=4)
     assert late.value.code == "toss_too_late"
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [(["--players", "1"], "--players"), (["--preset", "x"], "--preset"), (["--draws", "2"], "--draws")],
+)
+def test_simulate_command_refuses_bad_arguments(args: list[str], fragment: str) -> None:
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match=fragment):
+        call_command("simulate_tournament", *args)
+    assert not Tournament.objects.exists()
+
+
+def test_simulate_command_prints_every_stage_and_the_ranking() -> None:
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("simulate_tournament", "--players", "7", "--seed", "2", stdout=out)
+
+    text = out.getvalue()
+    assert "初赛 Preliminary" in text and "决赛 Final" in text and "Final ranking" in text

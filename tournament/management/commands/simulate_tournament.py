@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tournament.services import PRESETS
 from tournament.simulate import format_tables, simulate
 
 
@@ -19,6 +20,12 @@ class Command(BaseCommand):
         parser.add_argument("--draws", type=float, default=0.15, help="share of drawn games")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["players"] < 2:
+            raise CommandError("--players: a tournament needs at least two players")
+        if not 0 <= options["draws"] <= 1:
+            raise CommandError("--draws: a share between 0 and 1")
+        if options["preset"] not in PRESETS:
+            raise CommandError(f"--preset: one of {', '.join(PRESETS)}")
         sim = simulate(
             players=options["players"],
             preset=options["preset"],
