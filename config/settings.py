@@ -114,7 +114,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "options": {"expires": 2},
     },
 }
-CELERY_TASK_ROUTES = {"games.adjudicate": {"queue": "clock"}, "games.sweep_overdue": {"queue": "clock"}}
+CELERY_TASK_ROUTES = {
+    "games.adjudicate": {"queue": "clock"},
+    "games.sweep_overdue": {"queue": "clock"},
+    "games.forfeit_no_show": {"queue": "clock"},
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

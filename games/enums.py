@@ -14,6 +14,7 @@ class GameStatus(models.TextChoices):
     OPENING = "opening", _("opening")
     PLAYING = "playing", _("playing")
     FINISHED = "finished", _("finished")
+    CANCELLED = "cancelled", _("cancelled")
 
     @classmethod
     def active(cls) -> set[str]:
@@ -47,6 +48,10 @@ class ResultReason(models.TextChoices):
     FULL_BOARD = "full_board", _("full board")
     TWO_PASSES = "two_passes", _("two passes")
     NO_SHOW = "no_show", _("no-show")
+    FORFEIT = "forfeit", _("forfeit")
+    LIFTED_STONE = "lifted_stone", _("lifting a stone")
+    DROPPED_STONE = "dropped_stone", _("dropping a stone")
+    LEFT_GAME = "left_game", _("leaving the game")
     REFEREE = "referee", _("referee decision")
 
 

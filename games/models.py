@@ -73,6 +73,9 @@ class Game(models.Model):
     clock = models.JSONField(default=dict, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
     clock_version = models.PositiveIntegerField(default=0)
+    # A no-show: a referee marked a player absent at the board; the game is forfeited at ``absent_deadline``.
+    absent_player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    absent_deadline = models.DateTimeField(null=True, blank=True)
     adjudicated_by = models.CharField(max_length=12, blank=True, help_text=_("which path ended the game on time"))
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)

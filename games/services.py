@@ -666,14 +666,19 @@ def game_finish(
     actor: Any = None,
     interface: str = "api",
     correction: str = "",
+    confirm: str = "",
 ) -> Game:
     """The one way a game ends. Idempotent: a finished game is returned unchanged.
 
     With ``correction`` (the organizer's reason) a finished result is replaced;
-    the previous one stays in the event log.
+    the previous one stays in the event log. ``confirm`` is passed on to the
+    listeners of :data:`games.signals.game_finished`: the organizer's reason
+    for a correction that a listener would otherwise refuse (a tournament's
+    next stage already under way). A listener refuses by raising
+    :class:`GameError`, which rolls the whole change back.
     """
     before = (game.result, game.result_reason, game.result_detail)
-    games = Game.objects.filter(pk=game.pk)
+    games = Game.objects.filter(pk=game.pk).exclude(status=GameStatus.CANCELLED)
     if not correction:
         games = games.exclude(status=GameStatus.FINISHED)
     stopped, events = clock.finish(_clock(game), ms(timezone.now()), f"{result} {reason}")
@@ -686,6 +691,8 @@ def game_finish(
         clock=stopped.to_dict(),
         deadline=None,
         clock_version=stopped.version,
+        absent_player=None,
+        absent_deadline=None,
     )
     if updated:
         _log_clock(game, events, interface)
@@ -705,7 +712,7 @@ def game_finish(
     elif updated:
         _log(game, "finished", actor, interface, result=result, reason=reason, detail=detail)
     if updated:
-        game_finished.send(sender=Game, game=game)
+        game_finished.send(sender=Game, game=game, correction=bool(correction), confirm=confirm, actor=actor)
     return game
 
 
@@ -883,6 +890,9 @@ REPORTABLE_REASONS = [
     ResultReason.AGREEMENT,
     ResultReason.OVERTIME_EXHAUSTED,
     ResultReason.NO_SHOW,
+    ResultReason.LIFTED_STONE,
+    ResultReason.DROPPED_STONE,
+    ResultReason.LEFT_GAME,
     ResultReason.REFEREE,
 ]
 
@@ -1035,10 +1045,15 @@ def game_rule(
 
 @transaction.atomic
 def game_override(
-    *, game_id: int, result: str, reason: str, note: str, actor: Any = None, interface: str = "api"
+    *, game_id: int, result: str, reason: str, note: str, actor: Any = None, interface: str = "api", confirm: str = ""
 ) -> Game:
-    """The organizer sets the result, finished or not, with a reason; the old one stays in the log."""
+    """The organizer sets the result, finished or not, with a reason; the old one stays in the log.
+
+    ``confirm``: see :func:`game_finish`.
+    """
     game = _lock(game_id)
+    if game.status == GameStatus.CANCELLED:
+        raise GameError("game_cancelled", _("The game was cancelled; it has no result to correct."), 409)
     if not note.strip():
         raise GameError("reason_required", _("Say why the result is overridden."))
     _check_result(result, reason, "", game)
@@ -1053,6 +1068,7 @@ def game_override(
         actor=actor,
         interface=interface,
         correction=note[:500],
+        confirm=confirm,
     )
 
 

@@ -131,7 +131,19 @@ def sweep_overdue() -> int:
             applied += 1
     if applied:
         logger.info("sweep settled %d overdue games", applied)
+    for game_id in Game.objects.filter(
+        status__in=GameStatus.active() | {GameStatus.PENDING}, absent_deadline__lt=timezone.now()
+    ).values_list("pk", flat=True)[:SWEEP_BATCH]:
+        forfeit_no_show(game_id)
     return applied
+
+
+@shared_task(name="games.forfeit_no_show", acks_late=True, ignore_result=True)
+def forfeit_no_show(game_id: int) -> None:
+    """A player marked absent who has not come by the deadline forfeits (idempotent)."""
+    from games.forfeits import game_forfeit_no_show
+
+    game_forfeit_no_show(game_id=game_id)
 
 
 @worker_ready.connect

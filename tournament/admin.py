@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from games.services import GameError
 from tournament import services
 from tournament.models import AuditLog, Entry, Group, Match, Stage, Tournament
+from tournament.outcomes import group_sync
 
 
 class StageInline(admin.TabularInline):
@@ -140,7 +141,7 @@ class GroupAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Create playoffs for undecided ties"))
     def create_playoffs(self, request: Any, queryset: Any) -> None:
-        _run(self, request, queryset, lambda g, u: services.create_playoffs(group=g, actor=u), "checked")
+        _run(self, request, queryset, lambda g, u: group_sync(group=g, actor=u), "checked")
 
 
 @admin.register(Match)

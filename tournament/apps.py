@@ -11,3 +11,8 @@ class TournamentConfig(AppConfig):
         from tournament.roles import sync_roles_after_migrate
 
         post_migrate.connect(sync_roles_after_migrate, dispatch_uid="tournament.sync_roles")
+
+        from games.signals import game_finished
+        from tournament.outcomes import on_game_finished
+
+        game_finished.connect(on_game_finished, dispatch_uid="tournament.outcomes")

@@ -135,34 +135,32 @@ def balanced_single_rounds(players: Sequence[K]) -> list[list[tuple[K, K]]]:
 
     The pairs are oriented along an Euler circuit of the complete graph (with
     a dummy player when the count is even, so that every degree is even).
+    Players are handled by their index in ``players`` only, so the result does
+    not depend on hashing (``PYTHONHASHSEED``) or on the keys' values.
     """
-    dummy = object()
-    nodes: list[object] = list(players) + ([dummy] if len(players) % 2 == 0 else [])
-    edges = {frozenset(e) for e in _all_pairs(nodes)}
-    adjacency: dict[object, set[object]] = {v: set() for v in nodes}
-    for e in edges:
-        x, y = tuple(e)
-        adjacency[x].add(y)
-        adjacency[y].add(x)
-    first_of: dict[frozenset[object], object] = {}
-    stack, circuit = [nodes[0]], []
+    count = len(players)
+    nodes = count + (1 if count % 2 == 0 else 0)  # index ``count`` is the dummy
+    adjacency: list[list[int]] = [[w for w in range(nodes) if w != v] for v in range(nodes)]
+    first_of: dict[tuple[int, int], int] = {}
+    stack = [0]
     while stack:
         v = stack[-1]
         if adjacency[v]:
             w = adjacency[v].pop()
-            adjacency[w].discard(v)
-            first_of[frozenset((v, w))] = v
+            adjacency[w].remove(v)
+            first_of[(min(v, w), max(v, w))] = v
             stack.append(w)
         else:
-            circuit.append(stack.pop())
+            stack.pop()
     rounds = []
-    for pairs in circle_rounds(players):
-        rounds.append([(x, y) if first_of[frozenset((x, y))] is x else (y, x) for x, y in pairs])
+    for pairs in circle_rounds(list(range(count))):
+        rounds.append(
+            [
+                (players[x], players[y]) if first_of[(min(x, y), max(x, y))] == x else (players[y], players[x])
+                for x, y in pairs
+            ]
+        )
     return rounds
-
-
-def _all_pairs(nodes: list[object]) -> list[tuple[object, object]]:
-    return [(nodes[i], nodes[j]) for i in range(len(nodes)) for j in range(i + 1, len(nodes))]
 
 
 # -- best of N ----------------------------------------------------------------------
@@ -172,32 +170,56 @@ def _all_pairs(nodes: list[object]) -> list[tuple[object, object]]:
 class MatchScore:
     wins: tuple[int, int]
     draws: int
-    games: int
+    games: int  # games that count: those up to the decision
     winner: int | None  # 0 or 1 (first or second player), None while undecided
+    extra: int = 0  # games played after the decision (after a correction decided it earlier); they do not count
+    stalled: bool = False  # ``draw_limit`` drawn games in a row: the tie is decided another way
 
 
-def best_of(results: Iterable[int | None], n: int = 3, sudden_death: bool = True) -> MatchScore:
+def best_of(
+    results: Iterable[int | None], n: int = 3, sudden_death: bool = True, *, draw_limit: int = 0
+) -> MatchScore:
     """Score a best-of-``n`` from game winners (0, 1, or None for a draw).
 
     A side with ``n // 2 + 1`` wins takes it; when ``n`` games leave it
     undecided (draws), single games continue until one is won (sudden death),
     or, without sudden death, the side with more wins takes it (None if level).
+    Games after the decision (a correction can decide a match early) are
+    counted in ``extra`` and change nothing. With ``draw_limit``, that many
+    drawn games in a row stall the match (``stalled``): no further game is
+    played and the tie is decided by lot or by the organizer.
+
+    >>> best_of([0, None, 0]).winner
+    0
+    >>> best_of([1, 1, 0]).extra
+    1
     """
     need = n // 2 + 1
     wins = [0, 0]
-    draws = games = 0
+    draws = games = extra = run = 0
     winner: int | None = None
+    stalled = False
     for r in results:
-        if winner is not None:
-            raise ValueError("a game was played after the match was decided")
+        if winner is not None or stalled:
+            extra += 1
+            continue
         games += 1
         if r is None:
             draws += 1
+            run += 1
         else:
             wins[r] += 1
+            run = 0
         if wins[0] >= need or wins[1] >= need or games >= n and wins[0] != wins[1]:
             winner = 0 if wins[0] > wins[1] else 1
-    return MatchScore((wins[0], wins[1]), draws, games, winner)
+        elif draw_limit and run >= draw_limit:
+            stalled = True
+    return MatchScore((wins[0], wins[1]), draws, games, winner, extra, stalled)
+
+
+def match_complete(score: MatchScore, n: int, sudden_death: bool) -> bool:
+    """Whether a best-of-``n`` needs no further game."""
+    return score.winner is not None or score.stalled or (not sudden_death and score.games >= n)
 
 
 # -- standings ----------------------------------------------------------------------

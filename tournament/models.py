@@ -15,6 +15,16 @@ from games.enums import ForbiddenMode, GameMode
 from games.models import Game, Player
 
 
+class WithdrawalPolicy(models.TextChoices):
+    FORFEIT = "forfeit", _("remaining games forfeited")
+    ANNUL = "annul", _("games annulled while fewer than half were played, else forfeited")
+
+
+class TieDecider(models.TextChoices):
+    LOT = "lot", _("by lot (recorded)")
+    ORGANIZER = "organizer", _("by the organizer")
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("draft")
@@ -51,6 +61,28 @@ class Tournament(models.Model):
     max_per_unit = models.PositiveIntegerField(null=True, blank=True)
     draw_by_rating = models.BooleanField(default=False)
     preset = models.CharField(max_length=20, default="seed")
+    withdrawal_policy = models.CharField(
+        _("withdrawals"), max_length=10, choices=WithdrawalPolicy.choices, default=WithdrawalPolicy.FORFEIT
+    )
+    replace_withdrawn = models.BooleanField(
+        _("replace a withdrawn qualifier"),
+        default=True,
+        help_text=_("by the next-ranked player of the same group (a playoff if that is tied)"),
+    )
+    no_show_wait = models.PositiveIntegerField(
+        _("no-show wait (minutes)"), default=15, help_text=_("after a player is marked absent, the game is forfeited")
+    )
+    playoff_draw_limit = models.PositiveSmallIntegerField(
+        _("drawn playoff games before a decision"),
+        default=3,
+        help_text=_("after this many drawn playoff games in a row the tie is decided another way; 0: never"),
+    )
+    playoff_decider = models.CharField(
+        _("a tie the playoffs cannot break is decided"),
+        max_length=10,
+        choices=TieDecider.choices,
+        default=TieDecider.LOT,
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -69,6 +101,15 @@ class Entry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     seed = models.PositiveIntegerField(_("seed number"), null=True, blank=True)
     withdrawn = models.BooleanField(default=False)
+    withdrawn_stage = models.ForeignKey(
+        "Stage",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text=_("the stage the player withdrew from; empty: before the first stage started"),
+    )
+    withdrawal = models.JSONField(default=dict, blank=True, help_text=_("when, why, which policy"))
 
     class Meta:
         ordering = ["tournament", "seed", "id"]
@@ -139,6 +180,10 @@ class Group(models.Model):
         help_text=_("the top-level group of a playoff tree"),
     )
     members = models.ManyToManyField(Entry, through="GroupMember", related_name="groups")
+    void = models.BooleanField(default=False, help_text=_("a playoff no longer needed after a correction"))
+    decision = models.JSONField(
+        default=dict, blank=True, help_text=_("a tie the playoff games could not break: the order, by lot or by the organizer")
+    )
 
     class Meta:
         ordering = ["stage", "number"]
@@ -167,6 +212,7 @@ class Match(models.Model):
         PENDING = "pending", _("waiting")
         CALLED = "called", _("on a board")
         FINISHED = "finished", _("finished")
+        CANCELLED = "cancelled", _("cancelled")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="matches")
     group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="matches")
@@ -184,6 +230,9 @@ class Match(models.Model):
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    replaces = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text=_("a match voided by a correction")
+    )
     games = models.ManyToManyField(Game, through="MatchGame", related_name="matches")
 
     class Meta:

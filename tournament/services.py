@@ -14,16 +14,14 @@ import secrets
 from typing import Any
 
 from django.db import transaction
-from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
-from games.enums import GameResult, GameStatus
+from games.enums import GameStatus
 from games.models import Game, Player
 from games.services import GameError, game_create
-from games.signals import game_finished
 from tournament import formats
 from tournament.models import AuditLog, Entry, Group, GroupMember, Match, MatchGame, Stage, Tournament
-from tournament.standings import group_order, resolved
+from tournament.standings import decided
 
 
 class TournamentError(GameError):
@@ -127,7 +125,8 @@ def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> S
     if stage.status != Stage.Status.PENDING:
         return stage
     tournament = stage.tournament
-    seed = seed if seed is not None else secrets.randbelow(2**31)
+    if seed is None:
+        seed = stage.options.get("seed", secrets.randbelow(2**31))
     rng = random.Random(seed)
     entries = _stage_entries(stage)
     if stage.kind == Stage.Kind.GROUPS:
@@ -303,7 +302,9 @@ def call_matches(*, tournament: Tournament) -> list[Match]:
             break
         if match.first_id in playing or match.second_id in playing:
             continue
-        match.board = free_boards.pop(0)
+        # a match reopened by a correction goes back to its own board when that is free
+        match.board = match.board if match.board in free_boards else free_boards[0]
+        free_boards.remove(match.board)
         match.status = Match.Status.CALLED
         match.save(update_fields=["board", "status"])
         playing |= {match.first_id, match.second_id}
@@ -314,10 +315,15 @@ def call_matches(*, tournament: Tournament) -> list[Match]:
 
 def _next_game(match: Match, tournament: Tournament) -> Game:
     """The match's next game on its board, with colours: swapped pairs, or 猜先 then alternating."""
-    number = match.match_games.count() + 1
+    links = list(match.match_games.values_list("number", "game__status"))
+    number = max((n for n, _s in links), default=0) + 1
+    played = sum(1 for _n, status in links if status != GameStatus.CANCELLED) + 1  # colours count live games only
     first, second = match.first, match.second
-    # Lots are drawn from the stage's recorded seed and the match's place in the draw, so they can be re-run.
-    lot = f"{match.group.stage.draw_seed}-{match.group.number}-{match.group.parent_id or 0}-{match.round}-{match.order}"
+    # Lots are drawn from the stage's recorded seed and the match's place in the draw (names, never database ids),
+    # so they can be re-run.
+    lot = f"{match.group.stage.draw_seed}-{match.group.name}-{match.round}-{match.order}"
+    if match.replaces_id is not None:
+        lot += f"-remade-{first.player.name}-{second.player.name}"
     if match.best_of:
         if not match.colour_toss:
             toss = formats.guess_colours(random.Random(lot))
@@ -327,9 +333,11 @@ def _next_game(match: Match, tournament: Tournament) -> Game:
             match.colour_toss = toss
             match.save(update_fields=["colour_toss"])
         first_black = int(match.colour_toss["black"]) == 0
-        black_first = first_black if number % 2 == 1 else not first_black
+        black_first = first_black if played % 2 == 1 else not first_black
+    elif match.group.kind == Group.Kind.PLAYOFF:
+        black_first = _playoff_colours(match, lot)
     else:
-        black_first = number % 2 == 1
+        black_first = played % 2 == 1
     black, white = (first, second) if black_first else (second, first)
     game = game_create(
         player_one=black.player,
@@ -351,6 +359,30 @@ def _next_game(match: Match, tournament: Tournament) -> Game:
         game.referees.add(match.referee_id)
     MatchGame.objects.create(match=match, game=game, number=number)
     return game
+
+
+def _playoff_colours(match: Match, lot: str) -> bool:
+    """A pair in a playoff: 猜先 by lot the first time they meet in this tree, then colours alternate."""
+    root = match.group.root_id or match.group_id
+    pair = {match.first_id, match.second_id}
+    earlier = (
+        MatchGame.objects.filter(match__group__root_id=root, game__status=GameStatus.FINISHED)
+        .exclude(match=match)
+        .filter(match__first_id__in=pair, match__second_id__in=pair)
+        .select_related("game", "match__first")
+        .order_by("-game_id")
+        .first()
+    )
+    if earlier is not None:  # the one who had black last time has white now
+        return earlier.game.black_id != match.first.player_id
+    if not match.colour_toss:
+        toss = formats.guess_colours(random.Random(lot))
+        guesser = 1 - int(toss["grabber"])
+        toss["black"] = guesser if toss["guess_right"] else int(toss["grabber"])
+        toss["seed"] = lot
+        match.colour_toss = toss
+        match.save(update_fields=["colour_toss"])
+    return int(match.colour_toss["black"]) == 0
 
 
 @transaction.atomic
@@ -384,74 +416,6 @@ def record_colour_toss(*, match: Match, grabber: Entry, guess: str, count: int, 
     return match
 
 
-def _winner_index(game: Game, match: Match) -> int | None:
-    if game.result == GameResult.DRAW:
-        return None
-    winner = game.black_id if game.result == GameResult.BLACK else game.white_id
-    return 0 if winner == match.first.player_id else 1
-
-
-@receiver(game_finished)
-def _on_game_finished(sender: Any, game: Game, **_: Any) -> None:
-    link = MatchGame.objects.filter(game=game).select_related("match").first()
-    if link is not None:
-        match_progress(match=link.match)
-
-
-def match_progress(*, match: Match) -> Match:
-    """After a game: the match's next game on the same board, or the match's end, and the next call."""
-    match = Match.objects.select_for_update().select_related("first", "second", "group__stage").get(pk=match.pk)
-    games = [mg.game for mg in match.match_games.select_related("game").order_by("number")]
-    if any(g.status != GameStatus.FINISHED for g in games):
-        return match
-    tournament = Tournament.objects.get(pk=match.tournament_id)
-    if match.best_of:
-        score = formats.best_of([_winner_index(g, match) for g in games], match.games_planned, match.sudden_death)
-        done, winner = score.winner is not None, score.winner
-    else:
-        done, winner = len(games) >= match.games_planned, None
-    if not done:
-        if match.status == Match.Status.CALLED:
-            _next_game(match, tournament)
-        return match
-    if match.status != Match.Status.FINISHED:
-        match.status = Match.Status.FINISHED
-        match.winner = None if winner is None else (match.first if winner == 0 else match.second)
-        match.save(update_fields=["status", "winner"])
-        group_progress(group=match.group)
-        call_matches(tournament=tournament)
-    return match
-
-
-def group_progress(*, group: Group) -> None:
-    """When a group's matches are all played: playoffs for ties that decide something."""
-    if group.matches.exclude(status=Match.Status.FINISHED).exists():
-        return
-    root = group
-    while root.parent_id is not None:
-        root = root.parent  # type: ignore[assignment]
-    create_playoffs(group=root)
-
-
-@transaction.atomic
-def create_playoffs(*, group: Group, actor: Any = None) -> list[Group]:
-    """Playoff groups for every tie in ``group`` that straddles a cut and has no playoff yet; idempotent."""
-    tournament = group.stage.tournament
-    order = group_order(group)  # with computed tie-breaks, only ties they cannot split are played off
-    if order.unplayed:
-        return []
-    created = []
-    for tied in order.undecided:
-        number = Group.objects.filter(root=group).count() + 1
-        parent = order.playoff_parent.get(frozenset(tied), group)
-        playoff = _make_group(group.stage, number, list(tied), Group.Kind.PLAYOFF, advance=0, games=1, parent=parent)
-        _audit(tournament, "create_playoff", actor, group=group.pk, players=list(tied), playoff=playoff.pk)
-        created.append(playoff)
-    if created:
-        call_matches(tournament=tournament)
-    return created
-
-
 # -- advancing --------------------------------------------------------------------
 
 
@@ -469,18 +433,21 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
         return following
     if stage.status != Stage.Status.RUNNING:
         raise TournamentError("not_running", _("The stage has not started."), 409)
-    qualifiers: list[int] = []
-    for group in stage.groups.filter(parent__isnull=True):
-        order = group_order(group)
-        if order.unplayed or order.pending or order.undecided:
+    from tournament.outcomes import stage_orders, stage_qualifiers
+
+    orders = stage_orders(stage)
+    for order in orders.values():
+        if not decided(order):
             raise TournamentError(
                 "undecided",
-                _("Group %(name)s is not decided yet (matches or playoffs to play).") % {"name": group.name},
+                _("Group %(name)s is not decided yet (matches or playoffs to play).") % {"name": order.group.name},
                 409,
             )
-        qualifiers += resolved(order)[: group.advance] if stage.kind != Stage.Kind.ROUND_ROBIN else []
+    by_group = stage_qualifiers(stage, orders)
+    qualifiers = [e for ids in by_group.values() for e in ids]
+    stage.options = {**stage.options, "qualified": by_group}
     stage.status = Stage.Status.FINISHED
-    stage.save(update_fields=["status"])
+    stage.save(update_fields=["status", "options"])
     _audit(tournament, "advance", actor, stage=stage.pk, qualifiers=qualifiers)
     if stage.kind == Stage.Kind.ROUND_ROBIN or len(qualifiers) < 2:  # the final, or a single survivor
         Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
@@ -491,8 +458,11 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
         kind, name = Stage.Kind.KNOCKOUT, f"复赛 Round {stage.order}"
     else:
         kind, name = Stage.Kind.ROUND_ROBIN, "决赛 Final"
+    options: dict[str, Any] = {"entries": qualifiers}
+    if "next_seed" in stage.options:  # the seed of a draw withdrawn when a correction reopened this stage
+        options["seed"] = stage.options["next_seed"]
     return Stage.objects.create(
-        tournament=tournament, order=stage.order + 1, name=name, kind=kind, options={"entries": qualifiers}
+        tournament=tournament, order=stage.order + 1, name=name, kind=kind, options=options
     )
 
 

@@ -16,7 +16,7 @@ from django.db.models import Q
 
 from games.enums import GameStatus
 from tournament import formats
-from tournament.models import Group, GroupMember, Match, MatchGame, Stage, Tournament
+from tournament.models import Group, GroupMember, Match, MatchGame, Stage, TieDecider, Tournament
 
 
 @dataclass(frozen=True)
@@ -39,40 +39,61 @@ class StageData:
     matches: dict[int, list[MatchRow]] = field(default_factory=lambda: defaultdict(list))
     games: dict[int, list[formats.Played]] = field(default_factory=lambda: defaultdict(list))
     children: dict[int, list[Group]] = field(default_factory=lambda: defaultdict(list))
-    entries: dict[int, Any] = field(default_factory=dict)  # entry id -> (name, unit)
+    entries: dict[int, Any] = field(default_factory=dict)  # entry id -> (name, unit, player id)
+    withdrawn: set[int] = field(default_factory=set)  # entries out of this stage's qualification
+    draw_runs: dict[int, int] = field(default_factory=dict)  # playoff group -> drawn games in a row at its end
 
 
 def load_stage(stage: Stage, root: Group | None = None) -> StageData:
     """The stage's groups, members, matches and finished games; only one playoff tree with ``root``."""
     stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
     scope = Q(stage=stage) if root is None else Q(pk=root.pk) | Q(root=root)
-    groups = {g.pk: g for g in Group.objects.filter(scope).order_by("number")}
+    groups = {g.pk: g for g in Group.objects.filter(scope, void=False).order_by("number")}
     data = StageData(stage.tournament, stage, groups)
     for g in groups.values():
         if g.parent_id is not None:
             data.children[g.parent_id].append(g)
     ids = list(groups)
     # Plain rows rather than model instances: building thousands of instances was most of the time.
-    for group_id, entry_id, name, unit, player_id in (
+    for group_id, entry_id, name, unit, player_id, withdrawn, withdrawn_at in (
         GroupMember.objects.filter(group_id__in=ids)
         .order_by("position")
-        .values_list("group_id", "entry_id", "entry__player__name", "entry__player__unit", "entry__player_id")
+        .values_list(
+            "group_id",
+            "entry_id",
+            "entry__player__name",
+            "entry__player__unit",
+            "entry__player_id",
+            "entry__withdrawn",
+            "entry__withdrawn_stage__order",
+        )
     ):
         data.members[group_id].append(entry_id)
         data.entries[entry_id] = (name, unit, player_id)
+        if withdrawn and (withdrawn_at is None or withdrawn_at <= stage.order):
+            data.withdrawn.add(entry_id)
     for row in (
         Match.objects.filter(group_id__in=ids)
+        .exclude(status=Match.Status.CANCELLED)
         .order_by("round", "order")
         .values_list("group_id", "status", "best_of", "first_id", "second_id", "winner_id")
     ):
         data.matches[row[0]].append(MatchRow(*row[1:]))
     player_entry = {v[2]: k for k, v in data.entries.items()}
-    for link in MatchGame.objects.filter(match__group_id__in=ids, game__status=GameStatus.FINISHED).values(
-        "match__group_id", "game__black__id", "game__white__id", "game__result"
+    runs: dict[int, list[str]] = defaultdict(list)
+    for link in (
+        MatchGame.objects.filter(match__group_id__in=ids, game__status=GameStatus.FINISHED)
+        .exclude(match__status=Match.Status.CANCELLED)
+        .order_by("match__round", "match__order", "number")
+        .values("match__group_id", "game__black__id", "game__white__id", "game__result")
     ):
         black, white = player_entry.get(link["game__black__id"]), player_entry.get(link["game__white__id"])
         if black is not None and white is not None and link["game__result"]:
             data.games[link["match__group_id"]].append(formats.Played(black, white, link["game__result"]))
+            runs[link["match__group_id"]].append(link["game__result"])
+    for group_id, results in runs.items():
+        if groups[group_id].kind == Group.Kind.PLAYOFF:
+            data.draw_runs[group_id] = len(results) - len("".join("d" if r == "draw" else "x" for r in results).rstrip("d"))
     return data
 
 
@@ -87,6 +108,10 @@ class Order:
     undecided: list[list[int]]  # ties that straddle a cut and have no playoff yet
     playoff_parent: dict[frozenset[int], Group]
     rows: dict[Any, formats.Row]
+    awaiting: list[tuple[Group, list[int]]] = field(default_factory=list)  # ties playoffs could not break
+    used: set[int] = field(default_factory=set)  # the playoff groups this order rests on
+    withdrawn: list[int] = field(default_factory=list)  # at the end of the order, never qualified
+    decided_by: dict[int, str] = field(default_factory=dict)  # entry -> "lot" / "organizer"
 
 
 def cuts_for(group: Group, stage: Stage, tournament: Tournament, size: int) -> list[int]:
@@ -96,9 +121,24 @@ def cuts_for(group: Group, stage: Stage, tournament: Tournament, size: int) -> l
     return [group.advance] if 0 < group.advance < size else []
 
 
-def _resolve(
-    group: Group, members: list[int], cuts: list[int], data: StageData
-) -> tuple[list[list[int]], list[tuple[list[int], Group]], bool]:
+@dataclass
+class _Resolution:
+    blocks: list[list[int]]
+    undecided: list[tuple[list[int], Group]] = field(default_factory=list)
+    pending: bool = False
+    awaiting: list[tuple[Group, list[int]]] = field(default_factory=list)
+    used: set[int] = field(default_factory=set)
+    decided_by: dict[int, str] = field(default_factory=dict)
+
+
+def _stalled(group: Group, data: StageData) -> bool:
+    """A playoff whose last games were all drawn, as many in a row as the tournament allows."""
+    limit = data.tournament.playoff_draw_limit
+    return group.kind == Group.Kind.PLAYOFF and limit > 0 and data.draw_runs.get(group.pk, 0) >= limit
+
+
+def _resolve(group: Group, members: list[int], cuts: list[int], data: StageData) -> _Resolution:
+    """Blocks of ``members`` in ``group``, with the ties its playoffs (recursively) settle."""
     matches = data.matches[group.pk]
     unfinished = any(m.status != Match.Status.FINISHED for m in matches)
     if len(matches) == 1 and matches[0].best_of:
@@ -113,45 +153,64 @@ def _resolve(
         tiebreaks = data.tournament.tiebreak if group.kind != Group.Kind.PLAYOFF else []
         ranked = formats.ranked_blocks(members, data.games[group.pk], scoring, tiebreaks)
         blocks = [[int(p) for p in b] for b in ranked]  # type: ignore[call-overload]
+    # Withdrawn players keep their games but leave the order: others take their places.
+    blocks = [b for b in ([p for p in block if p not in data.withdrawn] for block in blocks) if b]
     if unfinished:
-        return blocks, [], True
-    out: list[list[int]] = []
-    undecided: list[tuple[list[int], Group]] = []
-    pending = False
+        return _Resolution(blocks, pending=True)
+    out = _Resolution([])
     place = 0
     for block in blocks:
         inner = [c - place for c in cuts if place < c < place + len(block)]
         if len(block) > 1 and inner:
-            playoffs = [p for p in data.children[group.pk] if set(data.members[p.pk]) == set(block)]
-            if not playoffs:
-                undecided.append((block, group))
-                out.append(block)
+            playoffs = [
+                p for p in data.children[group.pk] if set(data.members[p.pk]) - data.withdrawn == set(block)
+            ]
+            if playoffs:
+                sub = _resolve(playoffs[-1], block, inner, data)
+                out.used |= sub.used | {playoffs[-1].pk}
+                out.pending = out.pending or sub.pending
+                out.blocks += sub.blocks
+                out.undecided += sub.undecided
+                out.awaiting += sub.awaiting
+                out.decided_by.update(sub.decided_by)
+            elif _stalled(group, data):
+                order = [p for p in group.decision.get("order", []) if p in block]
+                if sorted(order) == sorted(block):
+                    out.blocks += [[p] for p in order]
+                    out.decided_by.update({p: str(group.decision.get("by", TieDecider.LOT)) for p in block})
+                else:
+                    out.awaiting.append((group, block))
+                    out.blocks.append(block)
             else:
-                sub_blocks, sub_undecided, sub_pending = _resolve(playoffs[-1], block, inner, data)
-                pending = pending or sub_pending
-                out += sub_blocks
-                undecided += sub_undecided
+                out.undecided.append((block, group))
+                out.blocks.append(block)
         else:
-            out.append(block)
+            out.blocks.append(block)
         place += len(block)
-    return out, undecided, pending
+    return out
 
 
 def order_in(group: Group, data: StageData) -> Order:
     members = data.members[group.pk]
-    cuts = cuts_for(group, data.stage, data.tournament, len(members))
+    active = [m for m in members if m not in data.withdrawn]
+    cuts = cuts_for(group, data.stage, data.tournament, len(active))
     unplayed = any(m.status != Match.Status.FINISHED for m in data.matches[group.pk])
-    blocks, undecided, pending = _resolve(group, members, cuts, data)
+    res = _resolve(group, members, cuts, data)
     scoring = formats.Scoring(data.tournament.win_points, data.tournament.draw_points, data.tournament.loss_points)
     rows = formats.table(members, data.games[group.pk], scoring)
+    withdrawn = [m for m in members if m in data.withdrawn]
     return Order(
         group,
-        blocks,
+        res.blocks + ([withdrawn] if withdrawn else []),
         unplayed,
-        pending and not unplayed,
-        [b for b, _ in undecided],
-        {frozenset(b): g for b, g in undecided},
+        (res.pending or bool(res.awaiting)) and not unplayed,
+        [b for b, _ in res.undecided],
+        {frozenset(b): g for b, g in res.undecided},
         rows,
+        res.awaiting,
+        res.used,
+        withdrawn,
+        res.decided_by,
     )
 
 
@@ -162,7 +221,19 @@ def group_order(group: Group) -> Order:
 
 
 def resolved(order: Order) -> list[int]:
+    """The order, withdrawn players last."""
     return [p for block in order.blocks for p in block]
+
+
+def decided(order: Order) -> bool:
+    return not order.unplayed and not order.pending and not order.undecided and not order.awaiting
+
+
+def qualifiers(order: Order, stage: Stage) -> list[int]:
+    """Who goes on from a decided group (nobody from the final; never a withdrawn player)."""
+    if stage.kind == Stage.Kind.ROUND_ROBIN:
+        return []
+    return [p for p in resolved(order) if p not in order.withdrawn][: order.group.advance]
 
 
 def stage_standings(stage: Stage) -> list[dict[str, Any]]:
@@ -174,20 +245,20 @@ def stage_standings(stage: Stage) -> list[dict[str, Any]]:
             continue
         order = order_in(group, data)
         places = formats.places(order.blocks)
-        decided = not order.unplayed and not order.pending and not order.undecided
-        in_tie = {p for b in order.undecided for p in b}
+        is_decided = decided(order)
+        in_tie = {p for b in order.undecided for p in b} | {p for _g, b in order.awaiting for p in b}
         if order.pending:
             in_tie |= {p for b in order.blocks if len(b) > 1 for p in b}
-        qualified = (
-            set(resolved(order)[: group.advance]) if decided and data.stage.kind != Stage.Kind.ROUND_ROBIN else set()
-        )
+        qualified = set(qualifiers(order, data.stage)) if is_decided else set()
         rows = []
         for block in order.blocks:
             for entry in block:
                 row = order.rows[entry]
-                if entry in in_tie and (order.undecided or order.pending):
+                if entry in order.withdrawn:
+                    state = "withdrawn"
+                elif entry in in_tie and (order.undecided or order.pending):
                     state = "playoff pending"
-                elif not decided:
+                elif not is_decided:
                     state = ""
                 elif data.stage.kind == Stage.Kind.ROUND_ROBIN:
                     state = "final"
@@ -207,6 +278,7 @@ def stage_standings(stage: Stage) -> list[dict[str, Any]]:
                         "points": row.points,
                         "tiebreaks": {"sonneborn_berger": row.sb, "white_wins": row.white_wins},
                         "state": state,
+                        "decided_by": order.decided_by.get(entry, ""),
                     }
                 )
         tables.append(
@@ -215,7 +287,8 @@ def stage_standings(stage: Stage) -> list[dict[str, Any]]:
                 "name": group.name,
                 "kind": group.kind,
                 "advance": group.advance,
-                "decided": decided,
+                "decided": is_decided,
+                "awaiting_decision": bool(order.awaiting),
                 "rows": rows,
             }
         )

@@ -101,9 +101,37 @@ def test_best_of_three_with_draws(results: list[int | None], winner: int | None,
     assert (score.winner, score.games) == (winner, games)
 
 
-def test_a_game_after_the_decision_is_refused() -> None:
-    with pytest.raises(ValueError):
-        best_of([0, 0, 1])
+def test_a_game_after_the_decision_counts_for_nothing() -> None:
+    # a correction to game 1 of A, B, A can decide the match after two games: game 3 then does not count
+    score = best_of([1, 1, 0])
+
+    assert (score.winner, score.wins, score.games, score.extra) == (1, (0, 2), 2, 1)
+
+
+def test_drawn_playoff_games_in_a_row_stall_the_match() -> None:
+    stalled = best_of([None, None, None], n=1, draw_limit=3)
+    running = best_of([None, None], n=1, draw_limit=3)
+    won = best_of([None, None, 0], n=1, draw_limit=3)
+
+    assert (stalled.winner, stalled.stalled) == (None, True)
+    assert (running.winner, running.stalled) == (None, False)
+    assert (won.winner, won.stalled) == (0, False)
+    assert best_of([None] * 10, n=1).stalled is False  # no limit: sudden death goes on
+
+
+@pytest.mark.parametrize("count", range(2, 12))
+def test_balanced_single_rounds_depend_only_on_the_order_of_players(count: int) -> None:
+    names = [f"p{i}" for i in range(count)]
+    numbers = list(range(100, 100 + count))
+
+    by_name = balanced_single_rounds(names)
+    by_number = balanced_single_rounds(numbers)
+
+    assert [[(names.index(a), names.index(b)) for a, b in r] for r in by_name] == [
+        [(numbers.index(a), numbers.index(b)) for a, b in r] for r in by_number
+    ]
+    blacks = [sum(a == p for r in by_name for a, _ in r) for p in names]
+    assert max(blacks) - min(blacks) <= 1
 
 
 def double(a: str, b: str, first: str, second: str) -> list[Played]:

@@ -1,0 +1,134 @@
+"""Games that end without being played out: forfeits, no-shows and cancellations.
+
+- :func:`game_forfeit`: a player loses a game they will not play (a withdrawal);
+  the opponent wins with reason ``forfeit``.
+- :func:`game_mark_absent` / :func:`game_mark_present`: a referee or the organizer
+  marks a player absent at a called board; unless they appear, the game is
+  forfeited (reason ``no_show``) when the wait runs out, by
+  :func:`game_forfeit_no_show` (a Celery task at the deadline and the sweep).
+- :func:`game_cancel`: a game that no longer belongs to anything (a match a
+  correction decided early, a playoff no longer needed); it has no result.
+
+Each ending goes through :func:`games.services.game_finish`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.enums import GameResult, GameStatus, ResultReason
+from games.models import Game, Player
+from games.services import GameError, _lock, _log, game_finish, game_state, seat_of
+
+OPEN = (GameStatus.PENDING, GameStatus.OPENING, GameStatus.PLAYING)
+
+
+def _loser_result(game: Game, loser: Player) -> GameResult:
+    """The result when ``loser`` loses: by their colour, or by their seat before colours are settled."""
+    seat = seat_of(game, loser)
+    colour = game_state(game).opening.color_of(seat)
+    return GameResult(str(colour.other))
+
+
+@transaction.atomic
+def game_forfeit(
+    *, game_id: int, loser: Player, reason: str = ResultReason.FORFEIT, note: str = "", actor: Any = None
+) -> Game:
+    """``loser`` forfeits an unfinished game; a finished game is returned unchanged."""
+    game = _lock(game_id)
+    if game.status not in OPEN:
+        return game
+    return game_finish(
+        game=game, result=_loser_result(game, loser), reason=reason, detail=note[:200], actor=actor, interface="system"
+    )
+
+
+@transaction.atomic
+def game_cancel(*, game_id: int, note: str, actor: Any = None) -> Game:
+    """Take an unfinished game off the record: no result, its clock stopped; idempotent."""
+    game = _lock(game_id)
+    if game.status not in OPEN:
+        return game
+    Game.objects.filter(pk=game.pk).update(
+        status=GameStatus.CANCELLED, deadline=None, absent_player=None, absent_deadline=None
+    )
+    _log(game, "cancelled", actor, "system", note=note[:500])
+    game.refresh_from_db()
+    return game
+
+
+@transaction.atomic
+def game_mark_absent(
+    *, game_id: int, player: Player, wait: timedelta, at: datetime | None = None, actor: Any = None
+) -> Game:
+    """``player`` is not at the board: they forfeit unless marked present within ``wait``."""
+    at = at or timezone.now()
+    game = _lock(game_id)
+    if game.status not in OPEN:
+        raise GameError("game_over", _("The game is over."), 409)
+    seat_of(game, player)
+    if game.absent_player_id is not None and game.absent_player_id != player.pk:
+        raise GameError(
+            "both_absent", _("The opponent is already marked absent; the referee decides the game."), 409
+        )
+    if game.absent_player_id == player.pk:
+        return game
+    deadline = at + wait
+    Game.objects.filter(pk=game.pk).update(absent_player=player, absent_deadline=deadline)
+    _log(game, "absent", actor, "api", player=player.pk, deadline=deadline.isoformat())
+    game.refresh_from_db()
+    _schedule_no_show(game)
+    return game
+
+
+@transaction.atomic
+def game_mark_present(*, game_id: int, actor: Any = None) -> Game:
+    """The absent player has arrived: no forfeit."""
+    game = _lock(game_id)
+    if game.absent_player_id is None:
+        return game
+    Game.objects.filter(pk=game.pk).update(absent_player=None, absent_deadline=None)
+    _log(game, "present", actor, "api", player=game.absent_player_id)
+    game.refresh_from_db()
+    return game
+
+
+@transaction.atomic
+def game_forfeit_no_show(*, game_id: int, at: datetime | None = None) -> Game | None:
+    """Forfeit the game of a player still absent at the deadline; anything else changes nothing."""
+    at = at or timezone.now()
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None or game.status not in OPEN or game.absent_player_id is None:
+        return game
+    if game.absent_deadline is None or game.absent_deadline > at:
+        return game
+    absent = Player.objects.get(pk=game.absent_player_id)
+    return game_finish(
+        game=game,
+        result=_loser_result(game, absent),
+        reason=ResultReason.NO_SHOW,
+        detail=_("%(name)s did not come to the board") % {"name": absent.name},
+        interface="system",
+    )
+
+
+def _schedule_no_show(game: Game) -> None:
+    if not settings.CLOCK_ETA_TASKS or game.absent_deadline is None:
+        return
+    game_id, eta = game.pk, game.absent_deadline
+
+    def publish() -> None:
+        from games.tasks import forfeit_no_show
+
+        try:
+            forfeit_no_show.apply_async((game_id,), eta=eta, retry=False)
+        except Exception:  # the sweep settles it
+            pass
+
+    transaction.on_commit(publish)

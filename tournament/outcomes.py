@@ -1,0 +1,312 @@
+"""Outcomes derived from the games, recomputed whenever a result changes.
+
+Nothing here trusts an earlier conclusion: a match's state and winner, the
+playoffs a group needs, who qualified from a stage and who was drawn into the
+next one are recomputed from the games (and the recorded tosses and lots)
+every time a game ends or a finished result is corrected, whoever changed it
+(a confirmed report, a ruling, an organizer's override, an upheld appeal, a
+forfeit, a withdrawal).
+
+- :func:`match_sync`: a match closes when its games decide it (a correction
+  can decide it early: unplayed games are cancelled) and reopens when a
+  correction un-decides it (the deciding game is called, on the same board
+  when free).
+- :func:`group_sync`: playoffs for ties that decide something, none for ties
+  that no longer exist (voided), a lot (or the organizer) after too many drawn
+  playoff games.
+- :func:`stage_sync`: a finished stage whose qualifiers change re-draws the
+  next stage from its recorded seed if it has not started; if it has, the
+  correction is refused (``next_stage_started``) unless the organizer confirms
+  with a reason, and then the affected next-stage matches are voided and re-made.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.enums import GameResult, GameStatus
+from games.forfeits import game_cancel
+from games.models import Game
+from tournament import formats
+from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage, TieDecider, Tournament
+from tournament.services import (
+    TournamentError,
+    _audit,
+    _make_group,
+    _next_game,
+    call_matches,
+    draw_stage,
+    undo_draw,
+)
+from tournament.standings import Order, decided, group_order, qualifiers
+
+
+def on_game_finished(sender: Any, game: Game, confirm: str = "", actor: Any = None, **_: Any) -> None:
+    """Receiver of :data:`games.signals.game_finished` (wired in ``TournamentConfig.ready``)."""
+    link = MatchGame.objects.filter(game=game).only("match_id").first()
+    if link is not None:
+        match_sync(match_id=link.match_id, confirm=confirm, actor=actor)
+
+
+def _winner_index(game: Game, match: Match) -> int | None:
+    if game.result == GameResult.DRAW:
+        return None
+    winner = game.black_id if game.result == GameResult.BLACK else game.white_id
+    return 0 if winner == match.first.player_id else 1
+
+
+@transaction.atomic
+def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
+    """Recompute a match from its games; then its group, its stage, and the boards."""
+    match = Match.objects.select_for_update().select_related("first", "second", "group__stage__tournament").get(pk=match_id)
+    tournament = match.group.stage.tournament
+    if match.status == Match.Status.CANCELLED:
+        return match
+    games = [
+        link.game
+        for link in match.match_games.select_related("game").order_by("number")
+        if link.game.status != GameStatus.CANCELLED
+    ]
+    finished = [g for g in games if g.status == GameStatus.FINISHED]
+    still_open = [g for g in games if g.status != GameStatus.FINISHED]
+    winner: int | None = None
+    if match.best_of:
+        limit = tournament.playoff_draw_limit if match.group.kind == Group.Kind.PLAYOFF else 0
+        score = formats.best_of(
+            [_winner_index(g, match) for g in finished], match.games_planned, match.sudden_death, draw_limit=limit
+        )
+        complete, winner = formats.match_complete(score, match.games_planned, match.sudden_death), score.winner
+    else:
+        complete = len(finished) >= match.games_planned
+    winner_id = None if winner is None else (match.first_id if winner == 0 else match.second_id)
+    before = (match.status, match.winner_id)
+    if complete:
+        for game in still_open:  # decided before this game: it will not be played
+            game_cancel(game_id=game.pk, note=_("The match was decided without this game."), actor=actor)
+        match.status, match.winner_id = Match.Status.FINISHED, winner_id
+    else:
+        match.winner_id = None
+        if match.status == Match.Status.FINISHED:  # a correction un-decided it: the next game is called
+            match.status = Match.Status.PENDING
+            _audit(tournament, "match_reopened", actor, match=match.pk)
+        elif match.status == Match.Status.CALLED and not still_open:
+            match.save(update_fields=["winner"])
+            _next_game(match, tournament)
+    if (match.status, match.winner_id) != before:
+        match.save(update_fields=["status", "winner"])
+        if match.status == Match.Status.FINISHED and before[0] == Match.Status.FINISHED:
+            _audit(tournament, "match_corrected", actor, match=match.pk, winner=match.winner_id, before=before[1])
+    # even when the match stands, a corrected game inside it can move the group's order
+    group_sync(group=match.group, confirm=confirm, actor=actor)
+    call_matches(tournament=tournament)
+    return match
+
+
+def _root(group: Group) -> Group:
+    return group.root if group.root_id is not None else group  # type: ignore[return-value]
+
+
+def _cancel_match(match: Match, note: str, actor: Any) -> None:
+    for link in match.match_games.select_related("game"):
+        if link.game.status not in (GameStatus.FINISHED, GameStatus.CANCELLED):
+            game_cancel(game_id=link.game_id, note=note, actor=actor)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.CANCELLED)
+
+
+def _lot_order(group: Group, block: list[int], root_positions: dict[int, int]) -> list[int]:
+    """A recorded lot: the block in its draw order, shuffled by a generator seeded from the stage's draw seed."""
+    order = sorted(block, key=lambda e: root_positions.get(e, 0))
+    random.Random(f"{group.stage.draw_seed}-lot-{group.name}").shuffle(order)
+    return order
+
+
+def group_sync(*, group: Group, confirm: str = "", actor: Any = None) -> Order:
+    """A top-level group's playoffs made to fit its current order; then its stage."""
+    root = Group.objects.select_related("stage__tournament").get(pk=_root(group).pk)
+    tournament = root.stage.tournament
+    for _round in range(8):  # a lot changes the order; at most a few passes
+        order = group_order(root)
+        changed = False
+        for playoff in Group.objects.filter(root=root, void=False).exclude(pk__in=order.used):
+            if order.unplayed:
+                break
+            # a tie that no longer exists after a correction or withdrawal: its playoff is void
+            playoff.void = True
+            playoff.save(update_fields=["void"])
+            for match in playoff.matches.exclude(status=Match.Status.CANCELLED):
+                _cancel_match(match, _("The playoff is no longer needed after a correction."), actor)
+            _audit(tournament, "playoff_void", actor, group=root.pk, playoff=playoff.pk)
+            changed = True
+        for stalled, block in order.awaiting:
+            if tournament.playoff_decider != TieDecider.LOT:
+                continue
+            positions = {m.entry_id: m.position for m in GroupMember.objects.filter(group=root)}
+            stalled.decision = {"by": TieDecider.LOT, "order": _lot_order(stalled, block, positions)}
+            stalled.save(update_fields=["decision"])
+            _audit(tournament, "playoff_lot", actor, group=root.pk, playoff=stalled.pk, order=stalled.decision["order"])
+            changed = True
+        if not changed:
+            break
+    if not order.unplayed and order.undecided:
+        for tied in order.undecided:
+            number = Group.objects.filter(root=root).count() + 1
+            parent = order.playoff_parent.get(frozenset(tied), root)
+            positions = {m.entry_id: m.position for m in GroupMember.objects.filter(group=root)}
+            keys = sorted(tied, key=lambda e: positions.get(e, 0))
+            playoff = _make_group(root.stage, number, keys, Group.Kind.PLAYOFF, advance=0, games=1, parent=parent)
+            _audit(tournament, "create_playoff", actor, group=root.pk, players=keys, playoff=playoff.pk)
+        order = group_order(root)
+    stage_sync(stage=root.stage, confirm=confirm, actor=actor)
+    return order
+
+
+@transaction.atomic
+def playoff_decide(*, group: Group, order: list[int], actor: Any = None) -> Group:
+    """The organizer decides a tie that the playoff games could not break (``order``: entry ids, best first)."""
+    group = Group.objects.select_for_update().select_related("stage__tournament").get(pk=group.pk)
+    root_order = group_order(_root(group))
+    awaiting = {g.pk: block for g, block in root_order.awaiting}
+    if group.pk not in awaiting:
+        raise TournamentError("no_decision_needed", _("This playoff does not await a decision."), 409)
+    if sorted(order) != sorted(awaiting[group.pk]):
+        raise TournamentError("bad_order", _("Name each tied player exactly once."))
+    group.decision = {"by": TieDecider.ORGANIZER, "order": list(order)}
+    group.save(update_fields=["decision"])
+    _audit(group.stage.tournament, "playoff_decided", actor, playoff=group.pk, order=list(order))
+    group_sync(group=group, actor=actor)
+    call_matches(tournament=group.stage.tournament)
+    return group
+
+
+# -- stages -------------------------------------------------------------------------
+
+
+def stage_orders(stage: Stage) -> dict[int, Order]:
+    return {g.pk: group_order(g) for g in stage.groups.filter(parent__isnull=True, void=False).order_by("number")}
+
+
+def stage_qualifiers(stage: Stage, orders: dict[int, Order]) -> dict[str, list[int]]:
+    return {str(pk): qualifiers(order, stage) for pk, order in orders.items()}
+
+
+def _names(entry_ids: list[int]) -> str:
+    names = dict(Entry.objects.filter(pk__in=entry_ids).values_list("pk", "player__name"))
+    return "、".join(names.get(e, str(e)) for e in entry_ids)
+
+
+def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
+    """A finished stage checked against its games: reopened, or its next stage re-drawn or re-made."""
+    stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
+    if stage.status != Stage.Status.FINISHED:
+        return stage
+    tournament = stage.tournament
+    following = Stage.objects.filter(tournament=tournament, order=stage.order + 1).first()
+    orders = stage_orders(stage)
+    if not all(decided(o) for o in orders.values()):
+        if following is not None and following.status in (Stage.Status.RUNNING, Stage.Status.FINISHED):
+            raise TournamentError(
+                "next_stage_started",
+                _(
+                    "This correction reopens %(stage)s (a playoff is needed), but %(next)s has started. "
+                    "Correct the results of %(next)s first."
+                )
+                % {"stage": stage.name, "next": following.name},
+                409,
+            )
+        options = dict(stage.options)
+        if following is not None:
+            if following.draw_seed is not None:  # the next draw will use the same recorded seed
+                options["next_seed"] = following.draw_seed
+            if following.status == Stage.Status.DRAWN:
+                undo_draw(stage=following, actor=actor)
+            following.delete()
+        Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.RUNNING, options=options)
+        Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+        _audit(tournament, "stage_reopened", actor, stage=stage.pk)
+        stage.status = Stage.Status.RUNNING
+        return stage
+    if following is None:
+        return stage
+    new = stage_qualifiers(stage, orders)
+    old = {str(k): list(v) for k, v in stage.options.get("qualified", {}).items()}
+    if new == old:
+        return stage
+    flat_new = [e for ids in new.values() for e in ids]
+    out = [e for ids in old.values() for e in ids if e not in flat_new]
+    came = [e for e in flat_new if e not in {x for ids in old.values() for x in ids}]
+    if following.status in (Stage.Status.PENDING, Stage.Status.DRAWN):
+        seed = following.draw_seed
+        if following.status == Stage.Status.DRAWN:
+            undo_draw(stage=following, actor=actor)
+        notice = {"at": timezone.now().isoformat(), "out": out, "in": came, "seed": seed}
+        following.options = {
+            **following.options,
+            "entries": flat_new,
+            "redrawn": [*following.options.get("redrawn", []), notice],
+        }
+        following.save(update_fields=["options"])
+        if seed is not None:
+            draw_stage(stage=following, seed=seed, actor=actor)
+        _audit(tournament, "redraw", actor, stage=following.pk, out=out, came=came, seed=seed)
+    else:
+        if not confirm.strip():
+            raise TournamentError(
+                "next_stage_started",
+                _(
+                    "This correction changes who qualified from %(stage)s: %(out)s would give their place to "
+                    "%(in)s, but %(next)s has started. Confirm with a reason to void and re-make their matches."
+                )
+                % {"stage": stage.name, "out": _names(out) or "—", "in": _names(came) or "—", "next": following.name},
+                409,
+            )
+        _replace_entrants(following, list(zip(out, came, strict=False)), confirm, actor)
+        following.options = {**following.options, "entries": flat_new}
+        following.save(update_fields=["options"])
+        _audit(tournament, "correction_confirmed", actor, stage=following.pk, out=out, came=came, reason=confirm)
+    Stage.objects.filter(pk=stage.pk).update(options={**stage.options, "qualified": new})
+    return stage
+
+
+def _replace_entrants(stage: Stage, swaps: list[tuple[int, int]], reason: str, actor: Any) -> None:
+    """In a started stage, ``new`` takes ``old``'s place: old's matches are voided and re-made with new."""
+    following = Stage.objects.filter(tournament=stage.tournament, order=stage.order + 1).first()
+    if following is not None and following.status in (Stage.Status.RUNNING, Stage.Status.FINISHED):
+        raise TournamentError(
+            "too_late", _("%(stage)s has started too; correct the stages one at a time.") % {"stage": following.name}, 409
+        )
+    touched: set[int] = set()
+    for old, new in swaps:
+        GroupMember.objects.filter(group__stage=stage, group__parent__isnull=True, entry_id=old).update(entry_id=new)
+        for match in Match.objects.filter(group__stage=stage).exclude(status=Match.Status.CANCELLED):
+            if old not in (match.first_id, match.second_id):
+                continue
+            _cancel_match(match, _("Voided by a correction: %(reason)s") % {"reason": reason}, actor)
+            if match.group.kind == Group.Kind.PLAYOFF:
+                continue  # the group's order decides whether a new playoff is needed
+            Match.objects.create(
+                tournament=match.tournament,
+                group=match.group,
+                round=match.round,
+                order=match.order,
+                first_id=new if match.first_id == old else match.first_id,
+                second_id=new if match.second_id == old else match.second_id,
+                games_planned=match.games_planned,
+                best_of=match.best_of,
+                sudden_death=match.sudden_death,
+                replaces=match,
+            )
+            touched.add(_root(match.group).pk)
+    if stage.status == Stage.Status.FINISHED:
+        if following is not None:
+            if following.status == Stage.Status.DRAWN:
+                undo_draw(stage=following, actor=actor)
+            following.delete()
+        Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.RUNNING)
+        Tournament.objects.filter(pk=stage.tournament_id).update(status=Tournament.Status.RUNNING)
+    for group_id in sorted(touched):
+        group_sync(group=Group.objects.get(pk=group_id), actor=actor)
