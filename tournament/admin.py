@@ -17,6 +17,7 @@ from games.services import GameError
 from tournament import services
 from tournament.models import AuditLog, Entry, Group, Match, Stage, Tournament
 from tournament.outcomes import group_sync
+from tournament.withdrawals import entry_withdraw
 
 
 class StageInline(admin.TabularInline):
@@ -30,6 +31,8 @@ class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
     autocomplete_fields = ["player"]
+    fields = ["player", "seed", "withdrawn"]
+    readonly_fields = ["withdrawn"]  # withdrawals go through the service (Entries: "Withdraw" actions)
 
 
 def _run(modeladmin: Any, request: Any, queryset: Any, fn: Any, label: str) -> None:
@@ -132,6 +135,29 @@ class StageAdmin(admin.ModelAdmin):
     @admin.action(description=_("Advance (close the stage, open the next)"))
     def advance(self, request: Any, queryset: Any) -> None:
         _run(self, request, queryset, lambda s, u: services.advance(stage=s, actor=u), "advanced")
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["player", "tournament", "seed", "withdrawn"]
+    list_filter = ["tournament", "withdrawn"]
+    search_fields = ["player__name", "player__unit"]
+    fields = ["tournament", "player", "seed", "withdrawn", "withdrawn_stage", "withdrawal"]
+    readonly_fields = ["withdrawn", "withdrawn_stage", "withdrawal"]
+    autocomplete_fields = ["player"]
+    actions = ["withdraw", "withdraw_forfeit", "withdraw_annul"]
+
+    @admin.action(description=_("Withdraw (the tournament's policy)"))
+    def withdraw(self, request: Any, queryset: Any) -> None:
+        _run(self, request, queryset, lambda e, u: entry_withdraw(entry=e, actor=u), _("withdrawn"))
+
+    @admin.action(description=_("Withdraw: remaining games forfeited"))
+    def withdraw_forfeit(self, request: Any, queryset: Any) -> None:
+        _run(self, request, queryset, lambda e, u: entry_withdraw(entry=e, policy="forfeit", actor=u), _("withdrawn"))
+
+    @admin.action(description=_("Withdraw: games annulled if fewer than half were played"))
+    def withdraw_annul(self, request: Any, queryset: Any) -> None:
+        _run(self, request, queryset, lambda e, u: entry_withdraw(entry=e, policy="annul", actor=u), _("withdrawn"))
 
 
 @admin.register(Group)

@@ -15,8 +15,10 @@ from rest_framework.response import Response
 from games.access import is_organizer, player_of, require_organizer
 from games.models import Game, Player
 from tournament import services
-from tournament.models import Appeal, Match, Stage, Tournament
+from tournament.models import Appeal, Group, Match, Stage, Tournament, WithdrawalPolicy
+from tournament.outcomes import playoff_decide
 from tournament.standings import stage_standings
+from tournament.withdrawals import entry_withdraw, match_mark_absent, match_mark_present
 
 
 class StageSerializer(serializers.ModelSerializer[Stage]):
@@ -125,6 +127,24 @@ class TossSerializer(serializers.Serializer[Any]):
     grabber = serializers.IntegerField(help_text="the entry id of the player who grabbed the stones")
     guess = serializers.ChoiceField(choices=["odd", "even"])
     count = serializers.IntegerField(min_value=1, max_value=361)
+
+
+class WithdrawSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField(help_text="the entry's id")
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+    policy = serializers.ChoiceField(
+        choices=WithdrawalPolicy.choices, required=False, help_text="default: the tournament's withdrawal policy"
+    )
+
+
+class AbsentSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField(help_text="the game at the called board")
+    player = serializers.IntegerField(required=False, help_text="the absent player's id (absent only)")
+
+
+class PlayoffDecisionSerializer(serializers.Serializer[Any]):
+    group = serializers.IntegerField(help_text="the playoff group awaiting a decision")
+    order = serializers.ListField(child=serializers.IntegerField(), help_text="entry ids, best first")
 
 
 class StageActionSerializer(serializers.Serializer[Any]):
@@ -240,7 +260,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         tournament = self.get_object()
         matches = (
             Match.objects.filter(tournament=tournament)
-            .exclude(status=Match.Status.FINISHED)
+            .exclude(status__in=[Match.Status.FINISHED, Match.Status.CANCELLED])
             .select_related("first__player", "second__player")
             .prefetch_related("match_games")
             .order_by("-status", "board", "group__stage__order", "round", "group__number", "order")[:200]
@@ -309,6 +329,60 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
             stage=self._stage(self.get_object(), self._input(StageActionSerializer)), actor=request.user
         )
         return Response(StageSerializer(stage).data)
+
+    @extend_schema(request=WithdrawSerializer, responses={200: dict})
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, pk: str) -> Response:
+        """Withdraw a player: remaining games forfeited, or annulled (policy); a qualifier is replaced."""
+        require_organizer(request.user)
+        tournament = self.get_object()
+        data = self._input(WithdrawSerializer)
+        entry = tournament.entries.filter(pk=data["entry"]).first()
+        if entry is None:
+            raise services.TournamentError("no_entry", _("There is no such player in this tournament."), 404)
+        entry = entry_withdraw(entry=entry, reason=data["reason"], policy=data.get("policy", ""), actor=request.user)
+        return Response({"entry": entry.pk, "withdrawn": entry.withdrawn, "withdrawal": entry.withdrawal})
+
+    def _referee_or_organizer(self, tournament: Tournament) -> None:
+        user = self.request.user
+        if not (is_organizer(user) or tournament.referees.filter(pk=user.pk).exists()):
+            raise services.TournamentError("not_referee", _("Only the organizer and the referees may do this."), 403)
+
+    @extend_schema(request=AbsentSerializer, responses={200: dict})
+    @action(detail=True, methods=["post"])
+    def absent(self, request: Request, pk: str) -> Response:
+        """A player is not at the called board: the game is forfeited after the tournament's no-show wait."""
+        tournament = self.get_object()
+        self._referee_or_organizer(tournament)
+        data = self._input(AbsentSerializer)
+        player = Player.objects.filter(pk=data.get("player")).first()
+        if player is None:
+            raise services.TournamentError("no_player", _("Name the absent player."), 400)
+        game = match_mark_absent(tournament=tournament, game_id=data["game"], player=player, actor=request.user)
+        return Response({"game": game.pk, "absent_player": game.absent_player_id, "deadline": game.absent_deadline})
+
+    @extend_schema(request=AbsentSerializer, responses={200: dict})
+    @action(detail=True, methods=["post"])
+    def present(self, request: Request, pk: str) -> Response:
+        """The absent player has come: no forfeit."""
+        tournament = self.get_object()
+        self._referee_or_organizer(tournament)
+        data = self._input(AbsentSerializer)
+        game = match_mark_present(tournament=tournament, game_id=data["game"], actor=request.user)
+        return Response({"game": game.pk, "absent_player": None, "deadline": None})
+
+    @extend_schema(request=PlayoffDecisionSerializer, responses={200: dict})
+    @action(detail=True, methods=["post"], url_path="decide-playoff")
+    def decide_playoff(self, request: Request, pk: str) -> Response:
+        """The organizer orders players whose tie the playoff games could not break."""
+        require_organizer(request.user)
+        tournament = self.get_object()
+        data = self._input(PlayoffDecisionSerializer)
+        group = Group.objects.filter(pk=data["group"], stage__tournament=tournament).first()
+        if group is None:
+            raise services.TournamentError("no_group", _("There is no such playoff in this tournament."), 404)
+        group = playoff_decide(group=group, order=data["order"], actor=request.user)
+        return Response({"group": group.pk, "decision": group.decision})
 
     @extend_schema(request=StageActionSerializer, responses={200: dict})
     @action(detail=True, methods=["post"])

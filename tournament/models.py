@@ -253,6 +253,9 @@ class MatchGame(models.Model):
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="match_games")
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="match_game")
     number = models.PositiveSmallIntegerField()
+    counted = models.BooleanField(
+        default=True, help_text=_("false for a game played after a correction decided the match earlier")
+    )
 
     class Meta:
         ordering = ["match", "number"]

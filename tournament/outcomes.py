@@ -67,12 +67,10 @@ def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
     tournament = match.group.stage.tournament
     if match.status == Match.Status.CANCELLED:
         return match
-    games = [
-        link.game
-        for link in match.match_games.select_related("game").order_by("number")
-        if link.game.status != GameStatus.CANCELLED
-    ]
+    links = [link for link in match.match_games.select_related("game").order_by("number")]
+    games = [link.game for link in links if link.game.status != GameStatus.CANCELLED]
     finished = [g for g in games if g.status == GameStatus.FINISHED]
+    counted = len(finished)
     still_open = [g for g in games if g.status != GameStatus.FINISHED]
     winner: int | None = None
     if match.best_of:
@@ -81,10 +79,15 @@ def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
             [_winner_index(g, match) for g in finished], match.games_planned, match.sudden_death, draw_limit=limit
         )
         complete, winner = formats.match_complete(score, match.games_planned, match.sudden_death), score.winner
+        counted = score.games
     else:
         complete = len(finished) >= match.games_planned
     winner_id = None if winner is None else (match.first_id if winner == 0 else match.second_id)
     before = (match.status, match.winner_id)
+    extra = {g.pk for g in finished[counted:]}  # played after a correction decided the match: they do not count
+    for link in links:
+        if link.counted == (link.game_id in extra):
+            MatchGame.objects.filter(pk=link.pk).update(counted=link.game_id not in extra)
     if complete:
         for game in still_open:  # decided before this game: it will not be played
             game_cancel(game_id=game.pk, note=_("The match was decided without this game."), actor=actor)
@@ -200,32 +203,49 @@ def _names(entry_ids: list[int]) -> str:
 
 
 def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
-    """A finished stage checked against its games: reopened, or its next stage re-drawn or re-made."""
+    """A stage checked against its games: reopened, closed again, or its next stage re-drawn or re-made."""
     stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
-    if stage.status != Stage.Status.FINISHED:
-        return stage
     tournament = stage.tournament
     following = Stage.objects.filter(tournament=tournament, order=stage.order + 1).first()
+    if stage.status == Stage.Status.RUNNING:
+        held = following is not None and following.options.get("held")
+        if held or stage.options.get("reopened"):
+            orders = stage_orders(stage)
+            if all(decided(o) for o in orders.values()):
+                _close_again(stage, following, orders, actor)
+        return stage
+    if stage.status != Stage.Status.FINISHED:
+        return stage
     orders = stage_orders(stage)
     if not all(decided(o) for o in orders.values()):
-        if following is not None and following.status in (Stage.Status.RUNNING, Stage.Status.FINISHED):
+        started = following is not None and following.status in (Stage.Status.RUNNING, Stage.Status.FINISHED)
+        if started and not confirm.strip():
             raise TournamentError(
                 "next_stage_started",
                 _(
                     "This correction reopens %(stage)s (a playoff is needed), but %(next)s has started. "
-                    "Correct the results of %(next)s first."
+                    "Confirm with a reason: once %(stage)s is decided again, the matches of players who lose "
+                    "their place in %(next)s are voided and re-made."
                 )
-                % {"stage": stage.name, "next": following.name},
+                % {"stage": stage.name, "next": following.name},  # type: ignore[union-attr]
                 409,
             )
-        options = dict(stage.options)
-        if following is not None:
-            if following.draw_seed is not None:  # the next draw will use the same recorded seed
-                options["next_seed"] = following.draw_seed
+        if started:
+            Stage.objects.filter(pk=stage.pk).update(
+                status=Stage.Status.RUNNING, options={**stage.options, "reopened": True, "confirmed": confirm}
+            )
+            _audit(tournament, "stage_reopened", actor, stage=stage.pk, reason=confirm)
+            stage.status = Stage.Status.RUNNING
+            return stage
+        if following is not None:  # held until this stage is decided again, then drawn with the same seed
+            options = {**following.options, "held": True}
             if following.status == Stage.Status.DRAWN:
+                options.update(seed=following.draw_seed, held_drawn=True)
                 undo_draw(stage=following, actor=actor)
-            following.delete()
-        Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.RUNNING, options=options)
+            Stage.objects.filter(pk=following.pk).update(options=options)
+        Stage.objects.filter(pk=stage.pk).update(
+            status=Stage.Status.RUNNING, options={**stage.options, "reopened": True}
+        )
         Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
         _audit(tournament, "stage_reopened", actor, stage=stage.pk)
         stage.status = Stage.Status.RUNNING
@@ -240,19 +260,7 @@ def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
     out = [e for ids in old.values() for e in ids if e not in flat_new]
     came = [e for e in flat_new if e not in {x for ids in old.values() for x in ids}]
     if following.status in (Stage.Status.PENDING, Stage.Status.DRAWN):
-        seed = following.draw_seed
-        if following.status == Stage.Status.DRAWN:
-            undo_draw(stage=following, actor=actor)
-        notice = {"at": timezone.now().isoformat(), "out": out, "in": came, "seed": seed}
-        following.options = {
-            **following.options,
-            "entries": flat_new,
-            "redrawn": [*following.options.get("redrawn", []), notice],
-        }
-        following.save(update_fields=["options"])
-        if seed is not None:
-            draw_stage(stage=following, seed=seed, actor=actor)
-        _audit(tournament, "redraw", actor, stage=following.pk, out=out, came=came, seed=seed)
+        _redraw(following, flat_new, out, came, actor)
     else:
         if not confirm.strip():
             raise TournamentError(
@@ -270,6 +278,53 @@ def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
         _audit(tournament, "correction_confirmed", actor, stage=following.pk, out=out, came=came, reason=confirm)
     Stage.objects.filter(pk=stage.pk).update(options={**stage.options, "qualified": new})
     return stage
+
+
+def _redraw(following: Stage, entries: list[int], out: list[int], came: list[int], actor: Any) -> None:
+    """The next stage, not started, takes the new entrants; drawn again from its recorded seed if it was drawn."""
+    seed = following.draw_seed if following.draw_seed is not None else following.options.get("seed")
+    drawn = following.status == Stage.Status.DRAWN or following.options.get("held_drawn", False)
+    if following.status == Stage.Status.DRAWN:
+        undo_draw(stage=following, actor=actor)
+    options = {k: v for k, v in following.options.items() if k not in ("held", "held_drawn")}
+    options["entries"] = entries
+    if out or came:
+        notice = {"at": timezone.now().isoformat(), "out": out, "in": came, "seed": seed}
+        options["redrawn"] = [*options.get("redrawn", []), notice]
+    if seed is not None:
+        options["seed"] = seed
+    Stage.objects.filter(pk=following.pk).update(options=options)
+    following.refresh_from_db()
+    if drawn and seed is not None:
+        draw_stage(stage=following, seed=seed, actor=actor)
+    _audit(following.tournament, "redraw", actor, stage=following.pk, out=out, came=came, seed=seed)
+
+
+def _close_again(stage: Stage, following: Stage | None, orders: dict[int, Order], actor: Any) -> None:
+    """A reopened stage decided again: closed, and its held next stage takes the qualifiers."""
+    if following is None:  # the final: the tournament is finished again
+        Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.FINISHED)
+        Tournament.objects.filter(pk=stage.tournament_id).update(status=Tournament.Status.FINISHED)
+        _audit(stage.tournament, "stage_closed_again", actor, stage=stage.pk)
+        return
+    new = stage_qualifiers(stage, orders)
+    old = {str(k): list(v) for k, v in stage.options.get("qualified", {}).items()}
+    flat_new = [e for ids in new.values() for e in ids]
+    flat_old = [e for ids in old.values() for e in ids]
+    out = [e for e in flat_old if e not in flat_new]
+    came = [e for e in flat_new if e not in flat_old]
+    options = {k: v for k, v in stage.options.items() if k not in ("reopened", "confirmed")}
+    Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.FINISHED, options={**options, "qualified": new})
+    _audit(stage.tournament, "stage_closed_again", actor, stage=stage.pk, qualifiers=flat_new)
+    if following.status in (Stage.Status.RUNNING, Stage.Status.FINISHED):
+        reason = str(stage.options.get("confirmed", ""))
+        if out or came:
+            _replace_entrants(following, list(zip(out, came, strict=False)), reason, actor)
+            following.options = {**following.options, "entries": flat_new}
+            following.save(update_fields=["options"])
+            _audit(stage.tournament, "correction_confirmed", actor, stage=following.pk, out=out, came=came, reason=reason)
+        return
+    _redraw(following, flat_new, out, came, actor)
 
 
 def _replace_entrants(stage: Stage, swaps: list[tuple[int, int]], reason: str, actor: Any) -> None:
@@ -303,9 +358,11 @@ def _replace_entrants(stage: Stage, swaps: list[tuple[int, int]], reason: str, a
             touched.add(_root(match.group).pk)
     if stage.status == Stage.Status.FINISHED:
         if following is not None:
+            options = {**following.options, "held": True}
             if following.status == Stage.Status.DRAWN:
+                options.update(seed=following.draw_seed, held_drawn=True)
                 undo_draw(stage=following, actor=actor)
-            following.delete()
+            Stage.objects.filter(pk=following.pk).update(options=options)
         Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.RUNNING)
         Tournament.objects.filter(pk=stage.tournament_id).update(status=Tournament.Status.RUNNING)
     for group_id in sorted(touched):

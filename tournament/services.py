@@ -458,11 +458,14 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
         kind, name = Stage.Kind.KNOCKOUT, f"复赛 Round {stage.order}"
     else:
         kind, name = Stage.Kind.ROUND_ROBIN, "决赛 Final"
-    options: dict[str, Any] = {"entries": qualifiers}
-    if "next_seed" in stage.options:  # the seed of a draw withdrawn when a correction reopened this stage
-        options["seed"] = stage.options["next_seed"]
+    if following is not None:  # held while a correction reopened this stage: it takes the qualifiers now
+        from tournament.outcomes import _redraw
+
+        _redraw(following, qualifiers, [], [], actor)
+        following.refresh_from_db()
+        return following
     return Stage.objects.create(
-        tournament=tournament, order=stage.order + 1, name=name, kind=kind, options=options
+        tournament=tournament, order=stage.order + 1, name=name, kind=kind, options={"entries": qualifiers}
     )
 
 

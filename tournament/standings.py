@@ -82,7 +82,7 @@ def load_stage(stage: Stage, root: Group | None = None) -> StageData:
     player_entry = {v[2]: k for k, v in data.entries.items()}
     runs: dict[int, list[str]] = defaultdict(list)
     for link in (
-        MatchGame.objects.filter(match__group_id__in=ids, game__status=GameStatus.FINISHED)
+        MatchGame.objects.filter(match__group_id__in=ids, game__status=GameStatus.FINISHED, counted=True)
         .exclude(match__status=Match.Status.CANCELLED)
         .order_by("match__round", "match__order", "number")
         .values("match__group_id", "game__black__id", "game__white__id", "game__result")

@@ -83,7 +83,9 @@ def _crosstables(stage: Stage) -> list[dict[str, Any]]:
     player_of = {entry: info[2] for entry, info in data.entries.items()}
     games_by_group: dict[int, list[Game]] = defaultdict(list)
     for link in (
-        MatchGame.objects.filter(match__group__stage=stage)
+        MatchGame.objects.filter(match__group__stage=stage, counted=True)
+        .exclude(match__status=Match.Status.CANCELLED)
+        .exclude(game__status=GameStatus.CANCELLED)
         .select_related("game", "match")
         .order_by("match_id", "number")
     ):

@@ -1,0 +1,122 @@
+"""Builders for tournament tests: a drawn and started tournament, games won or drawn, corrections, and
+the state a tournament should have, recomputed from scratch from its games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.enums import GameStatus
+from games.models import Game, Player
+from games.services import game_confirm_result, game_override, game_report_result
+from tournament import formats, services
+from tournament.models import Group, Match, Stage, Tournament
+from tournament.standings import stage_standings
+
+OPEN = [GameStatus.PENDING, GameStatus.OPENING, GameStatus.PLAYING]
+
+
+def started(players: int, seed: int = 5, **fields: Any) -> tuple[Tournament, Stage]:
+    tournament = services.tournament_create(name="校际赛", **fields)
+    for n in range(1, players + 1):
+        services.register(tournament=tournament, player=Player.objects.create(name=f"P{n:02d}"))
+    stage = tournament.stages.get(order=1)
+    services.draw_stage(stage=stage, seed=seed)
+    services.start_stage(stage=stage)
+    tournament.refresh_from_db()
+    return tournament, stage
+
+
+def colour_of(game: Game, player: Player) -> str:
+    return "black" if game.black_id == player.pk else "white"
+
+
+def win(game: Game, winner: Player | None) -> Game:
+    """Report and confirm: ``winner`` wins (None: a draw)."""
+    result = "draw" if winner is None else colour_of(game, winner)
+    game_report_result(
+        game_id=game.pk, reporter=game.black, result=result, reason="agreement" if winner is None else "five"
+    )
+    game_confirm_result(game_id=game.pk, player=game.white)
+    return Game.objects.get(pk=game.pk)
+
+
+def correct(game: Game, winner: Player | None, confirm: str = "") -> Game:
+    """The organizer's override: ``winner`` wins (None: a draw)."""
+    result = "draw" if winner is None else colour_of(game, winner)
+    return game_override(
+        game_id=game.pk,
+        result=result,
+        reason="agreement" if winner is None else "referee",
+        note="scoresheet misread",
+        confirm=confirm,
+    )
+
+
+def open_game(match: Match) -> Game | None:
+    return Game.objects.filter(match_game__match=match, status__in=OPEN).first()
+
+
+def match_games(match: Match) -> list[Game]:
+    return list(Game.objects.filter(match_game__match=match).order_by("match_game__number"))
+
+
+def play_all(tournament: Tournament, pick: Any) -> None:
+    """Play every open game of the tournament until none is left: ``pick(game)`` names the winner or None."""
+    for _round in range(500):
+        games = list(
+            Game.objects.filter(match_game__match__tournament=tournament, status__in=OPEN)
+            .select_related("black", "white")
+            .order_by("pk")
+        )
+        if not games:
+            return
+        for game in games:
+            win(game, pick(game))
+    raise AssertionError("games never ran out")
+
+
+def best_of_group(stage: Stage) -> Group:
+    return stage.groups.get(kind=Group.Kind.BEST_OF, parent__isnull=True)
+
+
+def expected_match(match: Match) -> tuple[str, int | None]:
+    """A match's status and winner computed from scratch from its games."""
+    games = [g for g in match_games(match) if g.status != GameStatus.CANCELLED]
+    finished = [g for g in games if g.status == GameStatus.FINISHED]
+    if not match.best_of:
+        return ("finished" if len(finished) >= match.games_planned else "open", None)
+    results: list[int | None] = []
+    for g in finished:
+        if g.result == "draw":
+            results.append(None)
+        else:
+            winner = g.black_id if g.result == "black" else g.white_id
+            results.append(0 if winner == match.first.player_id else 1)
+    limit = match.tournament.playoff_draw_limit if match.group.kind == Group.Kind.PLAYOFF else 0
+    score = formats.best_of(results, match.games_planned, match.sudden_death, draw_limit=limit)
+    done = formats.match_complete(score, match.games_planned, match.sudden_death)
+    winner = None if score.winner is None else (match.first_id, match.second_id)[score.winner]
+    return ("finished" if done else "open", winner)
+
+
+def assert_consistent(tournament: Tournament) -> None:
+    """Every stored conclusion agrees with the games: matches, and each finished stage's qualifiers are
+    exactly the next stage's entrants."""
+    for match in Match.objects.filter(tournament=tournament).exclude(status=Match.Status.CANCELLED):
+        status, winner = expected_match(match)
+        stored = "finished" if match.status == Match.Status.FINISHED else "open"
+        assert (stored, match.winner_id) == (status, winner), f"match {match.pk}"
+        if status == "finished":
+            assert open_game(match) is None
+    for stage in tournament.stages.filter(status=Stage.Status.FINISHED).order_by("order"):
+        following = tournament.stages.filter(order=stage.order + 1).first()
+        if following is None:
+            continue
+        shown = sorted(r["entry"] for t in stage_standings(stage) for r in t["rows"] if r["state"] == "qualified")
+        drawn = sorted(following.options["entries"])
+        assert shown == drawn
+        if following.status != Stage.Status.PENDING:
+            members = sorted(
+                e for g in following.groups.filter(parent__isnull=True) for e in g.members.values_list("pk", flat=True)
+            )
+            assert members == drawn

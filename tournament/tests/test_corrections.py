@@ -1,0 +1,256 @@
+"""Corrections after the fact: every conclusion follows the games again (issue: results you can trust).
+
+Six players draw into a group of four and a best-of-three pair (seed 5); the pair's
+first-named player is ``a`` and the other ``b``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group as Role
+from rest_framework.test import APIClient
+
+from games.enums import GameStatus
+from games.models import GameEvent
+from games.services import GameError, game_rule
+from tournament import services
+from tournament.models import AuditLog, Group, Match, MatchGame, Stage
+from tournament.standings import stage_standings
+from tournament.tests.helpers import (
+    assert_consistent,
+    best_of_group,
+    correct,
+    match_games,
+    open_game,
+    play_all,
+    started,
+    win,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def pair_match(stage: Stage) -> Match:
+    return best_of_group(stage).matches.select_related("first__player", "second__player").get()
+
+
+def states(stage: Stage) -> dict[str, str]:
+    return {row["player"]: row["state"] for t in stage_standings(stage) for row in t["rows"]}
+
+
+def first_wins_everything(game):  # noqa: ANN001, ANN201 - a pick for play_all
+    return game.player_one if game.player_one.name < game.player_two.name else game.player_two
+
+
+def test_reversing_a_2_0_best_of_three_qualifies_the_other_player() -> None:
+    tournament, stage = started(6)
+    match = pair_match(stage)
+    a, b = match.first.player, match.second.player
+    win(open_game(match), a)
+    win(open_game(match), a)
+    play_all(tournament, first_wins_everything)
+    assert states(stage)[a.name] == "qualified"
+
+    for game in match_games(match):
+        correct(game, b)
+
+    match.refresh_from_db()
+    assert (match.status, match.winner_id) == (Match.Status.FINISHED, match.second_id)
+    assert (states(stage)[a.name], states(stage)[b.name]) == ("eliminated", "qualified")
+    following = services.advance(stage=stage)
+    assert match.second_id in following.options["entries"]
+    assert match.first_id not in following.options["entries"]
+    assert_consistent(tournament)
+
+
+def test_a_correction_that_decides_a_2_1_match_early_is_accepted_over_the_api() -> None:
+    tournament, stage = started(6)
+    match = pair_match(stage)
+    a, b = match.first.player, match.second.player
+    win(open_game(match), a)
+    win(open_game(match), b)
+    win(open_game(match), a)
+    first = match_games(match)[0]
+    organizer = get_user_model().objects.create_user("org", password="x", is_staff=True)
+    organizer.groups.add(Role.objects.get_or_create(name="organizer")[0])
+    client = APIClient()
+    client.force_authenticate(organizer)
+
+    response = client.post(
+        f"/api/games/{first.pk}/override/",
+        {"result": "white" if first.black_id == a.pk else "black", "reason": "referee", "note": "wrong sheet"},
+        format="json",
+    )
+
+    assert response.status_code == 200, response.content
+    match.refresh_from_db()
+    assert (match.status, match.winner_id) == (Match.Status.FINISHED, match.second_id)
+    counted = list(MatchGame.objects.filter(match=match).order_by("number").values_list("counted", flat=True))
+    assert counted == [True, True, False]  # game 3 came after the decision
+    row = {r["player"]: r for t in stage_standings(stage) for r in t["rows"]}[b.name]
+    assert (row["wins"], row["losses"]) == (2, 0)
+    assert_consistent(tournament)
+
+
+def test_a_correction_that_levels_a_decided_match_calls_the_deciding_game_on_the_same_board() -> None:
+    tournament, stage = started(6)
+    match = pair_match(stage)
+    a, b = match.first.player, match.second.player
+    board = match.board
+    win(open_game(match), a)
+    win(open_game(match), a)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+
+    correct(match_games(match)[1], b)
+
+    match.refresh_from_db()
+    assert (match.status, match.winner_id, match.board) == (Match.Status.CALLED, None, board)
+    third = open_game(match)
+    assert third is not None and third.board_number == board
+    # colours alternate: game 3 has the colours of game 1
+    assert third.black_id == match_games(match)[0].black_id
+    win(third, b)
+    match.refresh_from_db()
+    assert match.winner_id == match.second_id
+    assert_consistent(tournament)
+
+
+def test_a_correction_that_undoes_a_match_in_progress_cancels_nothing_played() -> None:
+    tournament, stage = started(6)
+    match = pair_match(stage)
+    a, b = match.first.player, match.second.player
+    win(open_game(match), a)
+    win(open_game(match), b)
+    in_progress = open_game(match)
+
+    correct(match_games(match)[1], a)  # now 2-0: the third game will not be played
+
+    match.refresh_from_db()
+    in_progress.refresh_from_db()
+    assert (match.status, match.winner_id) == (Match.Status.FINISHED, match.first_id)
+    assert in_progress.status == GameStatus.CANCELLED
+    assert GameEvent.objects.filter(game=in_progress, kind="cancelled").exists()
+    assert_consistent(tournament)
+
+
+def _finish_first_stage(tournament, stage):  # noqa: ANN001, ANN202
+    play_all(tournament, first_wins_everything)
+    return services.advance(stage=stage)
+
+
+def _group_game_deciding_second_place(stage: Stage):  # noqa: ANN202
+    """A game of the round-robin group won by the second-placed player against the third."""
+    group = stage.groups.get(kind=Group.Kind.ROUND_ROBIN, parent__isnull=True)
+    rows = [r for t in stage_standings(stage) for r in t["rows"] if t["group"] == group.pk]
+    second, third = rows[1], rows[2]
+    for match in group.matches.select_related("first__player", "second__player"):
+        if {match.first_id, match.second_id} == {second["entry"], third["entry"]}:
+            return match, second, third
+    raise AssertionError("no such match")
+
+
+def test_a_group_correction_before_the_next_stage_starts_redraws_it_from_its_seed() -> None:
+    tournament, stage = started(6)
+    following = _finish_first_stage(tournament, stage)
+    services.draw_stage(stage=following, seed=99)
+    match, second, third = _group_game_deciding_second_place(stage)
+    loser_player = match.first.player if match.first_id == third["entry"] else match.second.player
+    winner_player = match.second.player if loser_player == match.first.player else match.first.player
+
+    for game in match_games(match):  # third beats second twice: 2+2 points swing
+        correct(game, loser_player)
+
+    following.refresh_from_db()
+    assert third["entry"] in following.options["entries"]
+    assert second["entry"] not in following.options["entries"]
+    assert following.status == Stage.Status.DRAWN and following.draw_seed == 99
+    assert following.options["redrawn"][-1]["out"] == [second["entry"]]
+    assert AuditLog.objects.filter(tournament=tournament, action="redraw").exists()
+    assert winner_player.name != loser_player.name
+    assert_consistent(tournament)
+
+
+def test_a_correction_after_the_next_stage_started_is_refused_then_confirmed() -> None:
+    tournament, stage = started(6)
+    match = pair_match(stage)
+    a, b = match.first.player, match.second.player
+    win(open_game(match), a)
+    win(open_game(match), b)
+    win(open_game(match), a)  # a qualifies 2-1
+    following = _finish_first_stage(tournament, stage)
+    services.draw_stage(stage=following, seed=99)
+    services.start_stage(stage=following)
+    game_one = match_games(match)[0]
+
+    with pytest.raises(GameError) as refused:
+        correct(game_one, b)
+
+    assert refused.value.code == "next_stage_started"
+    assert a.name in refused.value.message and b.name in refused.value.message
+    game_one.refresh_from_db()
+    assert game_one.result_reason == "five"  # nothing changed
+    correct(game_one, b, confirm="the scoresheet of game 1 was misread")
+
+    following.refresh_from_db()
+    assert match.second_id in following.options["entries"] and match.first_id not in following.options["entries"]
+    voided = Match.objects.filter(group__stage=following, status=Match.Status.CANCELLED)
+    assert voided.exists() and all(match.first_id in (m.first_id, m.second_id) for m in voided)
+    remade = Match.objects.filter(group__stage=following, replaces__isnull=False)
+    assert remade.count() == voided.count()
+    assert all(match.second_id in (m.first_id, m.second_id) for m in remade)
+    assert AuditLog.objects.filter(tournament=tournament, action="correction_confirmed").exists()
+    assert_consistent(tournament)
+
+
+def test_two_group_corrections_through_a_tie_after_the_next_stage_started() -> None:
+    tournament, stage = started(6)
+    following = _finish_first_stage(tournament, stage)
+    services.draw_stage(stage=following, seed=99)
+    services.start_stage(stage=following)
+    match, second, third = _group_game_deciding_second_place(stage)
+    third_player = match.first.player if match.first_id == third["entry"] else match.second.player
+    games = match_games(match)
+
+    with pytest.raises(GameError) as refused:  # the first alone ties them: a playoff would be needed
+        correct(games[0], third_player)
+    assert refused.value.code == "next_stage_started"
+    correct(games[0], third_player, confirm="two scoresheets were swapped")
+    stage.refresh_from_db()
+    assert stage.status == Stage.Status.RUNNING  # reopened for the playoff the tie needs
+    correct(games[1], third_player, confirm="two scoresheets were swapped")
+
+    stage.refresh_from_db()
+    following.refresh_from_db()
+    assert stage.status == Stage.Status.FINISHED
+    assert third["entry"] in following.options["entries"] and second["entry"] not in following.options["entries"]
+    assert not Group.objects.filter(stage=stage, kind=Group.Kind.PLAYOFF, void=False).exists()
+    assert_consistent(tournament)
+
+
+def test_an_upheld_appeal_recomputes_the_match() -> None:
+    tournament, stage = started(6)
+    match = pair_match(stage)
+    a, b = match.first.player, match.second.player
+    game = open_game(match)
+    game_rule(game_id=game.pk, result="black" if game.black_id == a.pk else "white", reason="referee")
+    win(open_game(match), a)
+    match.refresh_from_db()
+    assert match.winner_id == match.first_id
+    appeal = services.appeal_file(game=game, appellant=b, reason="the stone was not lifted")
+    committee = [get_user_model().objects.create_user(f"c{n}") for n in range(3)]
+
+    services.appeal_decide(
+        appeal=appeal,
+        committee=committee,
+        upheld=True,
+        decision="the ruling is reversed",
+        result="white" if game.black_id == a.pk else "black",
+        reason="referee",
+    )
+
+    match.refresh_from_db()
+    assert (match.status, match.winner_id) == (Match.Status.CALLED, None)  # 1-1: the deciding game
+    assert open_game(match) is not None
+    assert_consistent(tournament)
