@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from games.enums import GameStatus
 from games.models import Game, Player
-from games.services import game_confirm_result, game_report_result
+from games.services import game_confirm_result, game_override, game_report_result
 from tournament import services
 from tournament.models import Stage, Tournament
 from tournament.standings import stage_standings
@@ -41,9 +41,15 @@ def simulate(
     seed: int = 7,
     draw_share: float = 0.15,
     boards: int | None = None,
+    corrections: int = 0,
     on_stage: Callable[[StageReport], None] | None = None,
 ) -> Simulation:
+    """``corrections``: after each stage is played out, the organizer overrides that many finished games
+    (chosen by the same generator) and whatever they reopen is played out before the stage advances."""
     import time
+
+    if not 0 <= draw_share < 1:
+        raise ValueError("the share of drawn games must be at least 0 and below 1, or playoffs could never end")
 
     rng = random.Random(seed)
     tournament = services.tournament_create(
@@ -65,6 +71,9 @@ def simulate(
         services.draw_stage(stage=stage, seed=rng.randrange(2**31))
         services.start_stage(stage=stage)
         _play_out(tournament, rng, draw_share)
+        for _n in range(corrections):
+            _correct_one(stage, rng)
+            _play_out(tournament, rng, draw_share)
         report = StageReport(stage, stage_standings(stage))
         stage = services.advance(stage=stage)
         report.seconds = time.perf_counter() - started
@@ -92,6 +101,21 @@ def _play_out(tournament: Tournament, rng: random.Random, draw_share: float) -> 
                 result, reason = rng.choice(["black", "white"]), "five"
             game_report_result(game_id=game.pk, reporter=game.black, result=result, reason=reason)
             game_confirm_result(game_id=game.pk, player=game.white)
+
+
+def _correct_one(stage: Stage, rng: random.Random) -> None:
+    """The organizer overrides one finished game of the stage with another result."""
+    games = list(
+        Game.objects.filter(match_game__match__group__stage=stage, status=GameStatus.FINISHED)
+        .exclude(match_game__match__status="cancelled")
+        .order_by("pk")
+    )
+    if not games:
+        return
+    game = rng.choice(games)
+    result = rng.choice([r for r in ("black", "white", "draw") if r != game.result])
+    reason = "agreement" if result == "draw" else "referee"
+    game_override(game_id=game.pk, result=result, reason=reason, note="simulated correction")
 
 
 def format_tables(report: StageReport) -> str:

@@ -10,7 +10,7 @@ from games.models import Game, Player
 from games.services import game_confirm_result, game_override, game_report_result
 from tournament import formats, services
 from tournament.models import Group, Match, Stage, Tournament
-from tournament.standings import stage_standings
+from tournament.standings import group_order, stage_standings
 
 OPEN = [GameStatus.PENDING, GameStatus.OPENING, GameStatus.PLAYING]
 
@@ -108,6 +108,13 @@ def assert_consistent(tournament: Tournament) -> None:
         assert (stored, match.winner_id) == (status, winner), f"match {match.pk}"
         if status == "finished":
             assert open_game(match) is None
+    for root in Group.objects.filter(stage__tournament=tournament, parent__isnull=True, void=False):
+        order = group_order(root)
+        if order.unplayed:
+            continue
+        live = set(Group.objects.filter(root=root, void=False).values_list("pk", flat=True))
+        assert live == order.used, f"group {root.name}: playoffs {live} but the order rests on {order.used}"
+        assert not order.undecided, f"group {root.name}: a tie without a playoff"
     for stage in tournament.stages.filter(status=Stage.Status.FINISHED).order_by("order"):
         following = tournament.stages.filter(order=stage.order + 1).first()
         if following is None:

@@ -6,13 +6,18 @@ first-named player is ``a`` and the other ``b``.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group as Role
 from rest_framework.test import APIClient
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from games.enums import GameStatus
-from games.models import GameEvent
+from games.models import Game, GameEvent
 from games.services import GameError, game_rule
 from tournament import services
 from tournament.models import AuditLog, Group, Match, MatchGame, Stage
@@ -253,4 +258,44 @@ def test_an_upheld_appeal_recomputes_the_match() -> None:
     match.refresh_from_db()
     assert (match.status, match.winner_id) == (Match.Status.CALLED, None)  # 1-1: the deciding game
     assert open_game(match) is not None
+    assert_consistent(tournament)
+
+
+@settings(max_examples=int(os.environ.get("CORRECTION_EXAMPLES", "12")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_random_results_and_corrections_leave_a_state_equal_to_one_derived_from_scratch(data: st.DataObject) -> None:
+    players = data.draw(st.integers(5, 9), label="players")
+    tournament, stage = started(players, seed=data.draw(st.integers(0, 10**6), label="seed"))
+    outcome = st.sampled_from(["one", "two", "draw"])
+    for _step in range(60):
+        games = list(
+            Game.objects.filter(match_game__match__tournament=tournament, status__in=GameStatus.active()).order_by("pk")
+        )
+        finished = list(
+            Game.objects.filter(match_game__match__tournament=tournament, status=GameStatus.FINISHED)
+            .exclude(match_game__match__status=Match.Status.CANCELLED)
+            .order_by("pk")
+        )
+        if finished and data.draw(st.booleans(), label="correct now"):
+            game = data.draw(st.sampled_from(finished), label="corrected game")
+            pick = data.draw(outcome, label="corrected to")
+            try:
+                correct(game, None if pick == "draw" else (game.player_one if pick == "one" else game.player_two), "fix")
+            except GameError as refused:  # two stages on: refused as a whole, nothing changed
+                assert (refused.code, refused.status) == ("too_late", 409)
+        elif games:
+            game = games[0]
+            kind = game.match_game.match.group.kind
+            pick = data.draw(outcome if kind == Group.Kind.ROUND_ROBIN else st.sampled_from(["one", "two"]))
+            win(game, None if pick == "draw" else (game.player_one if pick == "one" else game.player_two))
+        else:
+            current = tournament.stages.filter(status=Stage.Status.RUNNING).order_by("order").first()
+            if current is None:
+                break
+            following = services.advance(stage=current)
+            if following is None:
+                break
+            services.draw_stage(stage=following, seed=7)
+            services.start_stage(stage=following)
+        assert_consistent(tournament)
     assert_consistent(tournament)

@@ -17,13 +17,18 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=22)
         parser.add_argument("--preset", default="seed")
         parser.add_argument("--seed", type=int, default=7)
-        parser.add_argument("--draws", type=float, default=0.15, help="share of drawn games")
+        parser.add_argument("--draws", type=float, default=0.15, help="share of drawn games (below 1)")
+        parser.add_argument(
+            "--corrections", type=int, default=0, help="organizer overrides applied to each stage after it is played"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["players"] < 2:
             raise CommandError("--players: a tournament needs at least two players")
-        if not 0 <= options["draws"] <= 1:
-            raise CommandError("--draws: a share between 0 and 1")
+        if not 0 <= options["draws"] < 1:
+            raise CommandError("--draws: a share from 0 up to, not including, 1 (all draws: playoffs could never end)")
+        if options["corrections"] < 0:
+            raise CommandError("--corrections: a count of 0 or more")
         if options["preset"] not in PRESETS:
             raise CommandError(f"--preset: one of {', '.join(PRESETS)}")
         sim = simulate(
@@ -31,6 +36,7 @@ class Command(BaseCommand):
             preset=options["preset"],
             seed=options["seed"],
             draw_share=options["draws"],
+            corrections=options["corrections"],
             on_stage=lambda report: self.stdout.write(format_tables(report)),
         )
         final = sim.stages[-1].tables[0]["rows"]

@@ -1,0 +1,239 @@
+"""Withdrawals (forfeit and annul), no-shows, playoffs that cannot end, and reproducible lots."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import time_machine
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.utils import timezone
+
+from games.enums import GameStatus
+from games.forfeits import game_forfeit_no_show
+from games.models import Game
+from tournament import services
+from tournament.models import Group, Match, MatchGame, Stage
+from tournament.standings import stage_standings
+from tournament.tests.helpers import assert_consistent, open_game, play_all, started, win
+from tournament.withdrawals import entry_withdraw, match_mark_absent, match_mark_present
+
+pytestmark = pytest.mark.django_db
+
+
+def round_robin(stage: Stage) -> Group:
+    return stage.groups.get(kind=Group.Kind.ROUND_ROBIN, parent__isnull=True)
+
+
+def rows(stage: Stage, group: Group) -> dict[str, dict]:  # type: ignore[type-arg]
+    return {r["player"]: r for t in stage_standings(stage) if t["group"] == group.pk for r in t["rows"]}
+
+
+def by_name(game: Game):  # noqa: ANN201 - the alphabetically first player wins
+    return game.player_one if game.player_one.name < game.player_two.name else game.player_two
+
+
+def test_a_withdrawn_leader_forfeits_the_rest_and_the_next_ranked_player_qualifies() -> None:
+    tournament, stage = started(6)
+    group = round_robin(stage)
+    members = list(group.memberships.select_related("entry__player").order_by("entry__player__name"))
+    leader = members[0].entry
+    # one round is played, then the leader withdraws
+    for match in group.matches.filter(status=Match.Status.CALLED):
+        while (game := open_game(match)) is not None:
+            win(game, by_name(game))
+
+    entry_withdraw(entry=leader, reason="ill")
+
+    assert not Match.objects.filter(group=group).filter(first=leader).exclude(status=Match.Status.FINISHED).exists()
+    forfeits = Game.objects.filter(match_game__match__group=group, result_reason="forfeit")
+    assert forfeits.count() > 0
+    assert all(
+        (g.result == "black") == (g.white_id == leader.player_id) for g in forfeits
+    )  # the opponent always wins
+    play_all(tournament, by_name)
+    table = rows(stage, group)
+    assert table[leader.player.name]["state"] == "withdrawn"
+    qualified = sorted(name for name, r in table.items() if r["state"] == "qualified")
+    assert qualified == [members[1].entry.player.name, members[2].entry.player.name]
+    following = services.advance(stage=stage)
+    assert leader.pk not in following.options["entries"]
+    assert len(following.options["entries"]) == 3  # nobody is lost: the place went to the next-ranked
+    assert_consistent(tournament)
+
+
+def test_an_early_withdrawal_under_annul_removes_all_their_games() -> None:
+    tournament, stage = started(6, withdrawal_policy="annul")
+    group = round_robin(stage)
+    entry = group.memberships.order_by("position").first().entry
+    first_match = group.matches.filter(status=Match.Status.CALLED).filter(first=entry).first() or (
+        group.matches.filter(status=Match.Status.CALLED, second=entry).first()
+    )
+    game = open_game(first_match)
+    win(game, game.player_one)  # one of six games played: fewer than half
+
+    entry_withdraw(entry=entry)
+
+    entry.refresh_from_db()
+    assert entry.withdrawal["applied"] == "annul"
+    theirs = Match.objects.filter(group=group).filter(first=entry) | Match.objects.filter(group=group, second=entry)
+    assert set(theirs.values_list("status", flat=True)) == {Match.Status.CANCELLED}
+    play_all(tournament, by_name)
+    table = rows(stage, group)
+    assert table[entry.player.name]["state"] == "withdrawn"
+    assert all(r["played"] == 4 for name, r in table.items() if name != entry.player.name)  # 2 opponents x 2
+    assert_consistent(tournament)
+
+
+def test_annul_after_half_the_games_falls_back_to_forfeits() -> None:
+    tournament, stage = started(6, withdrawal_policy="annul")
+    group = round_robin(stage)
+    entry = group.memberships.order_by("position").first().entry
+    theirs = Game.objects.filter(match_game__match__group=group, status=GameStatus.FINISHED).filter(
+        player_one=entry.player
+    ) | Game.objects.filter(match_game__match__group=group, status=GameStatus.FINISHED, player_two=entry.player)
+    while theirs.count() < 3:  # three of their six games
+        for game in Game.objects.filter(match_game__match__group=group, status__in=GameStatus.active()):
+            win(game, game.player_one)
+
+    entry_withdraw(entry=entry)
+
+    entry.refresh_from_db()
+    assert entry.withdrawal["applied"] == "forfeit"
+    assert not Match.objects.filter(group=group, status=Match.Status.CANCELLED).exists()
+
+
+def test_a_withdrawal_between_stages_redraws_the_next_stage_with_the_next_ranked_player() -> None:
+    tournament, stage = started(10)
+    play_all(tournament, by_name)
+    following = services.advance(stage=stage)
+    services.draw_stage(stage=following, seed=41)
+    qualifier = Stage.objects.get(pk=following.pk).options["entries"][0]
+    entry = tournament.entries.get(pk=qualifier)
+
+    entry_withdraw(entry=entry, reason="travel")
+
+    following.refresh_from_db()
+    assert qualifier not in following.options["entries"]
+    assert len(following.options["entries"]) == 5  # groups of 4, 4 and a pair: 2 + 2 + 1, the place refilled
+    assert following.status == Stage.Status.DRAWN and following.draw_seed == 41
+    assert_consistent(tournament)
+
+
+def test_a_no_show_forfeits_after_the_wait_and_not_before() -> None:
+    tournament, stage = started(6, no_show_wait=15)
+    match = Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).first()
+    game = open_game(match)
+    absent = game.player_two
+    now = timezone.now()
+
+    match_mark_absent(tournament=tournament, game_id=game.pk, player=absent)
+    game_forfeit_no_show(game_id=game.pk, at=now + timedelta(minutes=14))
+    assert Game.objects.get(pk=game.pk).status != GameStatus.FINISHED
+    game_forfeit_no_show(game_id=game.pk, at=now + timedelta(minutes=16))
+
+    game.refresh_from_db()
+    assert (game.status, game.result_reason) == (GameStatus.FINISHED, "no_show")
+    assert game.result == ("white" if game.black_id == absent.pk else "black")
+    assert_consistent(tournament)
+
+
+def test_a_player_who_arrives_in_time_does_not_forfeit() -> None:
+    tournament, stage = started(6)
+    game = open_game(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).first())
+    match_mark_absent(tournament=tournament, game_id=game.pk, player=game.player_one)
+    match_mark_present(tournament=tournament, game_id=game.pk)
+
+    with time_machine.travel(timezone.now() + timedelta(hours=1), tick=False):
+        game_forfeit_no_show(game_id=game.pk)
+
+    assert Game.objects.get(pk=game.pk).status != GameStatus.FINISHED
+
+
+def test_a_playoff_of_draws_ends_by_a_recorded_lot() -> None:
+    tournament, stage = started(6, playoff_draw_limit=3)
+    group = round_robin(stage)
+    # every game of the group and its playoffs drawn: all four level, a playoff for two places
+    play_all(tournament, lambda game: None if game.match_game.match.group.kind != Group.Kind.BEST_OF else game.black)
+
+    playoffs = Group.objects.filter(stage=stage, kind=Group.Kind.PLAYOFF, void=False)
+    assert playoffs.exists()
+    table = rows(stage, group)
+    assert sorted(r["state"] for r in table.values()) == ["eliminated", "eliminated", "qualified", "qualified"]
+    decided = [g for g in playoffs if g.decision]
+    assert decided and decided[0].decision["by"] == "lot"
+    assert Stage.objects.get(pk=stage.pk).status == Stage.Status.RUNNING
+    assert services.advance(stage=stage) is not None
+
+
+def test_a_playoff_stops_after_the_draw_limit_and_awaits_the_organizer() -> None:
+    tournament, stage = started(6, playoff_draw_limit=2, playoff_decider="organizer")
+    # the group: everyone draws except that the first-named beats everyone, so 2nd..4th are level
+    group = round_robin(stage)
+    top = group.memberships.order_by("position").first().entry.player
+    play_all(
+        tournament,
+        lambda game: game.black
+        if game.match_game.match.group.kind == Group.Kind.BEST_OF
+        else (top if top.pk in (game.player_one_id, game.player_two_id) else None),
+    )
+
+    games = MatchGame.objects.filter(match__group__stage=stage, match__group__kind=Group.Kind.PLAYOFF)
+    assert 0 < games.count() < 20  # the playoffs stopped
+    table = rows(stage, group)
+    assert sum(r["state"] == "playoff pending" for r in table.values()) == 3  # awaiting the organizer
+    awaiting = [g for g in Group.objects.filter(stage=stage, kind=Group.Kind.PLAYOFF, void=False) if not g.decision]
+    from tournament.outcomes import playoff_decide
+    from tournament.standings import group_order
+
+    order = group_order(group)
+    assert len(order.awaiting) == 1
+    stalled, block = order.awaiting[0]
+    playoff_decide(group=stalled, order=list(reversed(block)))
+    assert sum(r["state"] == "qualified" for r in rows(stage, group).values()) == 2
+    assert awaiting
+
+
+def test_simulate_refuses_a_draw_share_of_one() -> None:
+    with pytest.raises(CommandError):
+        call_command("simulate_tournament", "--players", "6", "--draws", "1")
+
+
+def _simulations(hash_seed: str, counts: list[int], corrections: int) -> str:
+    script = (
+        "import django, os, sys, io\n"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\n"
+        "django.setup()\n"
+        "from django.core.management import call_command\n"
+        "call_command('migrate', verbosity=0)\n"
+        "for n in [int(x) for x in sys.argv[1].split(',')]:\n"
+        "    out = io.StringIO()\n"
+        "    call_command('simulate_tournament', '--players', str(n), '--seed', str(n * 7), "
+        "'--corrections', sys.argv[2], stdout=out)\n"
+        "    print(out.getvalue())\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "DATABASE_URL": "sqlite://:memory:"}
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", script, ",".join(map(str, counts)), str(corrections)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("corrections", [0, 3])
+def test_simulations_print_the_same_under_any_hash_seed(corrections: int) -> None:
+    counts = list(range(5, 41)) if corrections == 0 else [6, 9, 14, 22, 31]
+
+    assert _simulations("1", counts, corrections) == _simulations("2", counts, corrections)
