@@ -56,6 +56,17 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+# SQLite under concurrent writers (several gunicorn workers, the Celery worker): WAL lets readers run beside
+# the writer, and IMMEDIATE transactions take the write lock at BEGIN, so a second writer waits up to
+# ``timeout`` seconds for it instead of failing at once with "database is locked" when a deferred
+# transaction tries to upgrade its read lock (which SQLite refuses without waiting).
+SQLITE_OPTIONS: dict[str, Any] = {
+    "timeout": 20,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+
 def env_database(name: str, default_sqlite: Path) -> dict[str, Any]:
     """Read a database URL (``sqlite:///path`` or ``postgres://…``).
 
@@ -65,11 +76,7 @@ def env_database(name: str, default_sqlite: Path) -> dict[str, Any]:
 
     raw = os.environ.get(name)
     if raw is None or not raw.strip():
-        return {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": str(default_sqlite),
-            "OPTIONS": {"timeout": 20},
-        }
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(default_sqlite), "OPTIONS": dict(SQLITE_OPTIONS)}
     scheme = urlparse(raw).scheme
     if scheme not in {"sqlite", "postgres", "postgresql", "pgsql"}:
         raise ImproperlyConfigured(f"{name} must be a sqlite:/// or postgres:// URL, got {raw!r}")
@@ -79,6 +86,8 @@ def env_database(name: str, default_sqlite: Path) -> dict[str, Any]:
         raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}") from None
     if scheme != "sqlite" and not config.get("NAME"):
         raise ImproperlyConfigured(f"{name} must name a database, got {raw!r}")
+    if scheme == "sqlite":
+        config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     return config
 
 

@@ -14,6 +14,7 @@ Each ending goes through :func:`games.services.game_finish`.
 
 from __future__ import annotations
 
+import contextlib
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -74,9 +75,7 @@ def game_mark_absent(
         raise GameError("game_over", _("The game is over."), 409)
     seat_of(game, player)
     if game.absent_player_id is not None and game.absent_player_id != player.pk:
-        raise GameError(
-            "both_absent", _("The opponent is already marked absent; the referee decides the game."), 409
-        )
+        raise GameError("both_absent", _("The opponent is already marked absent; the referee decides the game."), 409)
     if game.absent_player_id == player.pk:
         return game
     deadline = at + wait
@@ -126,9 +125,7 @@ def _schedule_no_show(game: Game) -> None:
     def publish() -> None:
         from games.tasks import forfeit_no_show
 
-        try:
+        with contextlib.suppress(Exception):  # a failed publish: the sweep settles it
             forfeit_no_show.apply_async((game_id,), eta=eta, retry=False)
-        except Exception:  # the sweep settles it
-            pass
 
     transaction.on_commit(publish)

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from games.access import is_organizer, is_referee_of, player_of, visible_games
-from games.enums import GameResult, ResultReason
+from games.enums import GameResult, GameStatus, ResultReason
 from games.services import REPORTABLE_REASONS
 
 
@@ -92,7 +92,12 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "results": [{"value": v, "label": str(lbl)} for v, lbl in GameResult.choices],
         "reasons": [{"value": r.value, "label": str(r.label)} for r in REPORTABLE_REASONS],
     }
-    return render(request, "games/game.html", {"game": game, "config": config})
+    corrections = list(game.events.filter(kind="corrected").order_by("id").values_list("data", flat=True))
+    return render(
+        request,
+        "games/game.html",
+        {"game": game, "config": config, "corrections": corrections, "cancelled": game.status == GameStatus.CANCELLED},
+    )
 
 
 @login_required

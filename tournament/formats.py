@@ -176,9 +176,7 @@ class MatchScore:
     stalled: bool = False  # ``draw_limit`` drawn games in a row: the tie is decided another way
 
 
-def best_of(
-    results: Iterable[int | None], n: int = 3, sudden_death: bool = True, *, draw_limit: int = 0
-) -> MatchScore:
+def best_of(results: Iterable[int | None], n: int = 3, sudden_death: bool = True, *, draw_limit: int = 0) -> MatchScore:
     """Score a best-of-``n`` from game winners (0, 1, or None for a draw).
 
     A side with ``n // 2 + 1`` wins takes it; when ``n`` games leave it

@@ -182,7 +182,9 @@ class Group(models.Model):
     members = models.ManyToManyField(Entry, through="GroupMember", related_name="groups")
     void = models.BooleanField(default=False, help_text=_("a playoff no longer needed after a correction"))
     decision = models.JSONField(
-        default=dict, blank=True, help_text=_("a tie the playoff games could not break: the order, by lot or by the organizer")
+        default=dict,
+        blank=True,
+        help_text=_("a tie the playoff games could not break: the order, by lot or by the organizer"),
     )
 
     class Meta:
@@ -231,7 +233,12 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     replaces = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text=_("a match voided by a correction")
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text=_("a match voided by a correction"),
     )
     games = models.ManyToManyField(Game, through="MatchGame", related_name="matches")
 

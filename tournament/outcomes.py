@@ -63,7 +63,9 @@ def _winner_index(game: Game, match: Match) -> int | None:
 @transaction.atomic
 def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
     """Recompute a match from its games; then its group, its stage, and the boards."""
-    match = Match.objects.select_for_update().select_related("first", "second", "group__stage__tournament").get(pk=match_id)
+    match = (
+        Match.objects.select_for_update().select_related("first", "second", "group__stage__tournament").get(pk=match_id)
+    )
     tournament = match.group.stage.tournament
     if match.status == Match.Status.CANCELLED:
         return match
@@ -231,6 +233,7 @@ def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
                 409,
             )
         if started:
+            _refuse_two_stages_on(following)  # type: ignore[arg-type]
             Stage.objects.filter(pk=stage.pk).update(
                 status=Stage.Status.RUNNING, options={**stage.options, "reopened": True, "confirmed": confirm}
             )
@@ -322,18 +325,28 @@ def _close_again(stage: Stage, following: Stage | None, orders: dict[int, Order]
             _replace_entrants(following, list(zip(out, came, strict=False)), reason, actor)
             following.options = {**following.options, "entries": flat_new}
             following.save(update_fields=["options"])
-            _audit(stage.tournament, "correction_confirmed", actor, stage=following.pk, out=out, came=came, reason=reason)
+            _audit(
+                stage.tournament, "correction_confirmed", actor, stage=following.pk, out=out, came=came, reason=reason
+            )
         return
     _redraw(following, flat_new, out, came, actor)
 
 
-def _replace_entrants(stage: Stage, swaps: list[tuple[int, int]], reason: str, actor: Any) -> None:
-    """In a started stage, ``new`` takes ``old``'s place: old's matches are voided and re-made with new."""
+def _refuse_two_stages_on(stage: Stage) -> Stage | None:
+    """A correction may change the entrants of the stage after it, not of the one after that."""
     following = Stage.objects.filter(tournament=stage.tournament, order=stage.order + 1).first()
     if following is not None and following.status in (Stage.Status.RUNNING, Stage.Status.FINISHED):
         raise TournamentError(
-            "too_late", _("%(stage)s has started too; correct the stages one at a time.") % {"stage": following.name}, 409
+            "too_late",
+            _("%(stage)s has started too; correct the stages one at a time.") % {"stage": following.name},
+            409,
         )
+    return following
+
+
+def _replace_entrants(stage: Stage, swaps: list[tuple[int, int]], reason: str, actor: Any) -> None:
+    """In a started stage, ``new`` takes ``old``'s place: old's matches are voided and re-made with new."""
+    following = _refuse_two_stages_on(stage)
     touched: set[int] = set()
     for old, new in swaps:
         GroupMember.objects.filter(group__stage=stage, group__parent__isnull=True, entry_id=old).update(entry_id=new)

@@ -124,6 +124,10 @@ def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> S
     stage = _stage_for_update(stage.pk)
     if stage.status != Stage.Status.PENDING:
         return stage
+    if stage.options.get("held"):
+        raise TournamentError(
+            "stage_held", _("A correction reopened the previous stage; this draw waits until it is decided."), 409
+        )
     tournament = stage.tournament
     if seed is None:
         seed = stage.options.get("seed", secrets.randbelow(2**31))
@@ -433,6 +437,14 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
         return following
     if stage.status != Stage.Status.RUNNING:
         raise TournamentError("not_running", _("The stage has not started."), 409)
+    previous = Stage.objects.filter(tournament=tournament, order=stage.order - 1).first()
+    if previous is not None and previous.status != Stage.Status.FINISHED:
+        raise TournamentError(
+            "previous_reopened",
+            _("%(stage)s was reopened by a correction; it must be decided before %(next)s can advance.")
+            % {"stage": previous.name, "next": stage.name},
+            409,
+        )
     from tournament.outcomes import stage_orders, stage_qualifiers
 
     orders = stage_orders(stage)

@@ -93,7 +93,9 @@ def load_stage(stage: Stage, root: Group | None = None) -> StageData:
             runs[link["match__group_id"]].append(link["game__result"])
     for group_id, results in runs.items():
         if groups[group_id].kind == Group.Kind.PLAYOFF:
-            data.draw_runs[group_id] = len(results) - len("".join("d" if r == "draw" else "x" for r in results).rstrip("d"))
+            data.draw_runs[group_id] = len(results) - len(
+                "".join("d" if r == "draw" else "x" for r in results).rstrip("d")
+            )
     return data
 
 
@@ -112,13 +114,15 @@ class Order:
     used: set[int] = field(default_factory=set)  # the playoff groups this order rests on
     withdrawn: list[int] = field(default_factory=list)  # at the end of the order, never qualified
     decided_by: dict[int, str] = field(default_factory=dict)  # entry -> "lot" / "organizer"
+    advance: int = 0  # how many go on (fewer when a withdrawn qualifier's place is not refilled)
 
 
-def cuts_for(group: Group, stage: Stage, tournament: Tournament, size: int) -> list[int]:
+def cuts_for(group: Group, stage: Stage, tournament: Tournament, size: int, advance: int | None = None) -> list[int]:
     if stage.kind == Stage.Kind.ROUND_ROBIN:  # the final: the places the organizer plays off
         chosen = tournament.final_playoff_places or list(range(1, size))
         return [p for p in chosen if 0 < p < size]
-    return [group.advance] if 0 < group.advance < size else []
+    advance = group.advance if advance is None else advance
+    return [advance] if 0 < advance < size else []
 
 
 @dataclass
@@ -162,9 +166,7 @@ def _resolve(group: Group, members: list[int], cuts: list[int], data: StageData)
     for block in blocks:
         inner = [c - place for c in cuts if place < c < place + len(block)]
         if len(block) > 1 and inner:
-            playoffs = [
-                p for p in data.children[group.pk] if set(data.members[p.pk]) - data.withdrawn == set(block)
-            ]
+            playoffs = [p for p in data.children[group.pk] if set(data.members[p.pk]) - data.withdrawn == set(block)]
             if playoffs:
                 sub = _resolve(playoffs[-1], block, inner, data)
                 out.used |= sub.used | {playoffs[-1].pk}
@@ -193,11 +195,19 @@ def _resolve(group: Group, members: list[int], cuts: list[int], data: StageData)
 def order_in(group: Group, data: StageData) -> Order:
     members = data.members[group.pk]
     active = [m for m in members if m not in data.withdrawn]
-    cuts = cuts_for(group, data.stage, data.tournament, len(active))
-    unplayed = any(m.status != Match.Status.FINISHED for m in data.matches[group.pk])
-    res = _resolve(group, members, cuts, data)
     scoring = formats.Scoring(data.tournament.win_points, data.tournament.draw_points, data.tournament.loss_points)
     rows = formats.table(members, data.games[group.pk], scoring)
+    advance = group.advance
+    if not data.tournament.replace_withdrawn and data.stage.kind != Stage.Kind.ROUND_ROBIN:
+        # a withdrawn player's qualifying place stays empty: one fewer goes on for each such player
+        advance -= sum(
+            1
+            for w in members
+            if w in data.withdrawn and 1 + sum(rows[m].points > rows[w].points for m in active) <= group.advance
+        )
+    cuts = cuts_for(group, data.stage, data.tournament, len(active), advance)
+    unplayed = any(m.status != Match.Status.FINISHED for m in data.matches[group.pk])
+    res = _resolve(group, members, cuts, data)
     withdrawn = [m for m in members if m in data.withdrawn]
     return Order(
         group,
@@ -211,6 +221,7 @@ def order_in(group: Group, data: StageData) -> Order:
         res.used,
         withdrawn,
         res.decided_by,
+        max(advance, 0),
     )
 
 
@@ -233,7 +244,7 @@ def qualifiers(order: Order, stage: Stage) -> list[int]:
     """Who goes on from a decided group (nobody from the final; never a withdrawn player)."""
     if stage.kind == Stage.Kind.ROUND_ROBIN:
         return []
-    return [p for p in resolved(order) if p not in order.withdrawn][: order.group.advance]
+    return [p for p in resolved(order) if p not in order.withdrawn][: order.advance]
 
 
 def stage_standings(stage: Stage) -> list[dict[str, Any]]:

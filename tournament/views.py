@@ -26,6 +26,7 @@ from tournament.models import Group, Match, MatchGame, Stage, Tournament
 from tournament.standings import load_stage, order_in, stage_standings
 
 STATE_LABELS = {
+    "withdrawn": _("withdrawn"),
     "qualified": _("qualified"),
     "eliminated": _("eliminated"),
     "playoff pending": _("playoff pending"),
@@ -74,7 +75,42 @@ def _standings_context(tournament: Tournament) -> dict[str, Any]:
             }
         )
     final = next((s for s in reversed(stages) if s["stage"].kind == Stage.Kind.ROUND_ROBIN), None)
-    return {"stages": stages, "final": final["tables"][0] if final and final["tables"] else None}
+    return {
+        "stages": stages,
+        "final": final["tables"][0] if final and final["tables"] else None,
+        "notices": notices(tournament),
+    }
+
+
+def notices(tournament: Tournament) -> list[str]:
+    """What changed after the fact, for the public: corrected results, draws redone, ties decided, withdrawals."""
+    out: list[str] = []
+    for event in (
+        GameEvent.objects.filter(kind="corrected", game__match_game__match__tournament=tournament)
+        .select_related("game__player_one", "game__player_two")
+        .order_by("id")
+    ):
+        game = event.game
+        out.append(
+            str(_("Result corrected: game %(game)s, %(one)s – %(two)s (%(note)s)."))
+            % {
+                "game": game.pk,
+                "one": game.player_one.name,
+                "two": game.player_two.name,
+                "note": event.data.get("note", ""),
+            }
+        )
+    for stage in tournament.stages.order_by("order"):
+        for _notice in stage.options.get("redrawn", []):
+            out.append(str(_("Draw of %(stage)s redone after a correction (same seed).")) % {"stage": stage.name})
+    for group in Group.objects.filter(stage__tournament=tournament, void=False).exclude(decision={}).order_by("pk"):
+        how = _("by lot") if group.decision.get("by") == "lot" else _("by the organizer")
+        out.append(
+            str(_("Tie in %(group)s decided %(how)s after drawn playoff games.")) % {"group": group.name, "how": how}
+        )
+    for name in tournament.entries.filter(withdrawn=True).order_by("pk").values_list("player__name", flat=True):
+        out.append(str(_("%(name)s withdrew.")) % {"name": name})
+    return out
 
 
 def _crosstables(stage: Stage) -> list[dict[str, Any]]:

@@ -11,10 +11,9 @@ import os
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group as Role
-from rest_framework.test import APIClient
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rest_framework.test import APIClient
 
 from games.enums import GameStatus
 from games.models import Game, GameEvent
@@ -261,7 +260,11 @@ def test_an_upheld_appeal_recomputes_the_match() -> None:
     assert_consistent(tournament)
 
 
-@settings(max_examples=int(os.environ.get("CORRECTION_EXAMPLES", "12")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=int(os.environ.get("CORRECTION_EXAMPLES", "12")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(st.data())
 def test_random_results_and_corrections_leave_a_state_equal_to_one_derived_from_scratch(data: st.DataObject) -> None:
     players = data.draw(st.integers(5, 9), label="players")
@@ -280,7 +283,9 @@ def test_random_results_and_corrections_leave_a_state_equal_to_one_derived_from_
             game = data.draw(st.sampled_from(finished), label="corrected game")
             pick = data.draw(outcome, label="corrected to")
             try:
-                correct(game, None if pick == "draw" else (game.player_one if pick == "one" else game.player_two), "fix")
+                correct(
+                    game, None if pick == "draw" else (game.player_one if pick == "one" else game.player_two), "fix"
+                )
             except GameError as refused:  # two stages on: refused as a whole, nothing changed
                 assert (refused.code, refused.status) == ("too_late", 409)
         elif games:
@@ -289,8 +294,14 @@ def test_random_results_and_corrections_leave_a_state_equal_to_one_derived_from_
             pick = data.draw(outcome if kind == Group.Kind.ROUND_ROBIN else st.sampled_from(["one", "two"]))
             win(game, None if pick == "draw" else (game.player_one if pick == "one" else game.player_two))
         else:
-            current = tournament.stages.filter(status=Stage.Status.RUNNING).order_by("order").first()
+            current = tournament.stages.filter(status=Stage.Status.RUNNING).order_by("-order").first()
             if current is None:
+                break
+            reopened = tournament.stages.filter(status=Stage.Status.RUNNING, order__lt=current.order).first()
+            if reopened is not None:  # a correction reopened an earlier stage: the later one waits for it
+                with pytest.raises(GameError) as waiting:
+                    services.advance(stage=current)
+                assert waiting.value.code in ("previous_reopened", "undecided")
                 break
             following = services.advance(stage=current)
             if following is None:

@@ -53,9 +53,7 @@ def test_a_withdrawn_leader_forfeits_the_rest_and_the_next_ranked_player_qualifi
     assert not Match.objects.filter(group=group).filter(first=leader).exclude(status=Match.Status.FINISHED).exists()
     forfeits = Game.objects.filter(match_game__match__group=group, result_reason="forfeit")
     assert forfeits.count() > 0
-    assert all(
-        (g.result == "black") == (g.white_id == leader.player_id) for g in forfeits
-    )  # the opponent always wins
+    assert all((g.result == "black") == (g.white_id == leader.player_id) for g in forfeits)  # the opponent always wins
     play_all(tournament, by_name)
     table = rows(stage, group)
     assert table[leader.player.name]["state"] == "withdrawn"
@@ -178,9 +176,11 @@ def test_a_playoff_stops_after_the_draw_limit_and_awaits_the_organizer() -> None
     top = group.memberships.order_by("position").first().entry.player
     play_all(
         tournament,
-        lambda game: game.black
-        if game.match_game.match.group.kind == Group.Kind.BEST_OF
-        else (top if top.pk in (game.player_one_id, game.player_two_id) else None),
+        lambda game: (
+            game.black
+            if game.match_game.match.group.kind == Group.Kind.BEST_OF
+            else (top if top.pk in (game.player_one_id, game.player_two_id) else None)
+        ),
     )
 
     games = MatchGame.objects.filter(match__group__stage=stage, match__group__kind=Group.Kind.PLAYOFF)
@@ -237,3 +237,58 @@ def test_simulations_print_the_same_under_any_hash_seed(corrections: int) -> Non
     counts = list(range(5, 41)) if corrections == 0 else [6, 9, 14, 22, 31]
 
     assert _simulations("1", counts, corrections) == _simulations("2", counts, corrections)
+
+
+def test_without_replacement_a_withdrawn_qualifier_leaves_the_place_empty() -> None:
+    tournament, stage = started(6, replace_withdrawn=False)
+    group = round_robin(stage)
+    play_all(tournament, by_name)
+    leader = group.memberships.select_related("entry__player").order_by("entry__player__name").first().entry
+
+    entry_withdraw(entry=leader)
+
+    table = rows(stage, group)
+    assert sorted(r["state"] for r in table.values()) == ["eliminated", "eliminated", "qualified", "withdrawn"]
+    following = services.advance(stage=stage)
+    assert len(following.options["entries"]) == 2  # one from the group, one from the pair
+
+
+def test_the_public_page_lists_corrections_and_withdrawals(client) -> None:  # noqa: ANN001
+    tournament, stage = started(6)
+    services.publish(tournament=tournament)
+    game = open_game(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).first())
+    win(game, game.player_one)
+    from tournament.tests.helpers import correct
+
+    correct(Game.objects.get(pk=game.pk), game.player_two)
+    entry_withdraw(entry=tournament.entries.order_by("pk").last())
+
+    page = client.get(f"/t/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    zh = client.get(f"/t/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+
+    assert "Result corrected" in page and "scoresheet misread" in page and "withdrew" in page
+    assert "结果已更正" in zh and "已退赛" in zh
+
+
+def test_a_pair_meeting_again_in_a_nested_playoff_swaps_colours() -> None:
+    tournament, stage = started(6, playoff_draw_limit=0)
+    group = round_robin(stage)
+    seen: dict[frozenset[int], list[int]] = {}
+
+    def pick(game: Game):  # noqa: ANN202 - draws in the group and its first playoff, then the lower id wins
+        match = game.match_game.match
+        if match.group.kind == Group.Kind.BEST_OF:
+            return game.black
+        if match.group.kind == Group.Kind.PLAYOFF:
+            pair = frozenset((game.player_one_id, game.player_two_id))
+            seen.setdefault(pair, []).append(game.black_id)
+            if len(seen[pair]) == 1:
+                return None
+            return min((game.player_one, game.player_two), key=lambda p: p.pk)
+        return None
+
+    play_all(tournament, pick)
+
+    again = [blacks for blacks in seen.values() if len(blacks) > 1]
+    assert again and all(blacks[0] != blacks[1] for blacks in again)
+    assert sum(r["state"] == "qualified" for r in rows(stage, group).values()) == 2
