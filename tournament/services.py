@@ -329,14 +329,7 @@ def _next_game(match: Match, tournament: Tournament) -> Game:
     if match.replaces_id is not None:
         lot += f"-remade-{first.player.name}-{second.player.name}"
     if match.best_of:
-        if not match.colour_toss:
-            toss = formats.guess_colours(random.Random(lot))
-            guesser = 1 - int(toss["grabber"])
-            toss["black"] = guesser if toss["guess_right"] else int(toss["grabber"])
-            toss["seed"] = lot
-            match.colour_toss = toss
-            match.save(update_fields=["colour_toss"])
-        first_black = int(match.colour_toss["black"]) == 0
+        first_black = _first_black_by_toss(match, lot)
         black_first = first_black if played % 2 == 1 else not first_black
     elif match.group.kind == Group.Kind.PLAYOFF:
         black_first = _playoff_colours(match, lot)
@@ -379,6 +372,11 @@ def _playoff_colours(match: Match, lot: str) -> bool:
     )
     if earlier is not None:  # the one who had black last time has white now
         return earlier.game.black_id != match.first.player_id
+    return _first_black_by_toss(match, lot)
+
+
+def _first_black_by_toss(match: Match, lot: str) -> bool:
+    """猜先: the toss recorded at the table, or one drawn by lot (and recorded); True if the first-named is black."""
     if not match.colour_toss:
         toss = formats.guess_colours(random.Random(lot))
         guesser = 1 - int(toss["grabber"])
