@@ -286,6 +286,32 @@ CASES: dict[str, Case] = {
         },
         ORGANIZER_ONLY,
     ),
+    # the new organizer and referee actions, with ids that do not exist: the roles are what is walked here
+    # (tournament/tests cover what they do)
+    "tournament-withdraw": (
+        "post",
+        lambda w: f"/api/tournaments/{w.played.pk}/withdraw/",
+        lambda w: {"entry": 0, "reason": "walk"},
+        matrix(401, 403, 403, 403, 404),
+    ),
+    "tournament-absent": (
+        "post",
+        lambda w: f"/api/tournaments/{w.played.pk}/absent/",
+        lambda w: {"game": 0, "player": 0},
+        matrix(401, 403, 403, 403, 400),
+    ),
+    "tournament-present": (
+        "post",
+        lambda w: f"/api/tournaments/{w.played.pk}/present/",
+        lambda w: {"game": 0},
+        matrix(401, 403, 403, 403, 404),
+    ),
+    "tournament-decide-playoff": (
+        "post",
+        lambda w: f"/api/tournaments/{w.played.pk}/decide-playoff/",
+        lambda w: {"group": 0, "order": []},
+        matrix(401, 403, 403, 403, 404),
+    ),
     "tournament-advance": (
         "post",
         t("/api/tournaments/{t}/advance/"),
