@@ -3,8 +3,7 @@
 No database, no wall clock: every function takes the instant it is about
 (integer milliseconds since the epoch) and returns a new :class:`ClockState`
 plus the events it applied, so a clock can be replayed from its log and a
-late adjudicator reaches the same result as a punctual one
-(``../shared/docs/clocks.md`` §6).
+late adjudicator reaches the same result as a punctual one.
 
 Clocks belong to the two seats of the game (player one and player two),
 not to colours, so a swap in the opening does not swap clocks. Every turn
