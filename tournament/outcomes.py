@@ -232,26 +232,13 @@ def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
                 % {"stage": stage.name, "next": following.name},  # type: ignore[union-attr]
                 409,
             )
-        if started:
+        if started:  # the replacement is made when this stage is decided again
             _refuse_two_stages_on(following)  # type: ignore[arg-type]
-            Stage.objects.filter(pk=stage.pk).update(
-                status=Stage.Status.RUNNING, options={**stage.options, "reopened": True, "confirmed": confirm}
-            )
-            _audit(tournament, "stage_reopened", actor, stage=stage.pk, reason=confirm)
-            stage.status = Stage.Status.RUNNING
-            return stage
-        if following is not None:  # held until this stage is decided again, then drawn with the same seed
-            options = {**following.options, "held": True}
-            if following.status == Stage.Status.DRAWN:
-                options.update(seed=following.draw_seed, held_drawn=True)
-                undo_draw(stage=following, actor=actor)
-            Stage.objects.filter(pk=following.pk).update(options=options)
-        Stage.objects.filter(pk=stage.pk).update(
-            status=Stage.Status.RUNNING, options={**stage.options, "reopened": True}
-        )
-        Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
-        _audit(tournament, "stage_reopened", actor, stage=stage.pk)
-        stage.status = Stage.Status.RUNNING
+            _reopen(stage, actor, confirmed=confirm)
+        else:
+            if following is not None:  # held until this stage is decided again, then drawn with the same seed
+                _hold(following, actor)
+            _reopen(stage, actor)
         return stage
     if following is None:
         return stage
@@ -275,12 +262,44 @@ def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
                 % {"stage": stage.name, "out": _names(out) or "—", "in": _names(came) or "—", "next": following.name},
                 409,
             )
-        _replace_entrants(following, list(zip(out, came, strict=False)), confirm, actor)
-        following.options = {**following.options, "entries": flat_new}
-        following.save(update_fields=["options"])
-        _audit(tournament, "correction_confirmed", actor, stage=following.pk, out=out, came=came, reason=confirm)
+        _apply_replacement(stage, following, new, confirm, actor)
     Stage.objects.filter(pk=stage.pk).update(options={**stage.options, "qualified": new})
     return stage
+
+
+def _hold(following: Stage, actor: Any) -> None:
+    """A next stage not yet started waits for a reopened stage: its draw is taken back, its seed kept."""
+    options = {**following.options, "held": True}
+    if following.status == Stage.Status.DRAWN:
+        options.update(seed=following.draw_seed, held_drawn=True)
+        undo_draw(stage=following, actor=actor)
+    Stage.objects.filter(pk=following.pk).update(options=options)
+
+
+def _reopen(stage: Stage, actor: Any, **options: Any) -> None:
+    """A finished stage runs again (a playoff, or re-made matches, to play); it closes itself when decided."""
+    Stage.objects.filter(pk=stage.pk).update(
+        status=Stage.Status.RUNNING, options={**stage.options, "reopened": True, **options}
+    )
+    Tournament.objects.filter(pk=stage.tournament_id).update(status=Tournament.Status.RUNNING)
+    _audit(stage.tournament, "stage_reopened", actor, stage=stage.pk, **options)
+    stage.status = Stage.Status.RUNNING
+
+
+def _apply_replacement(stage: Stage, following: Stage, new: dict[str, list[int]], reason: str, actor: Any) -> None:
+    """The started next stage takes the new qualifiers: each one out is replaced by one in, in their matches."""
+    old = {str(k): list(v) for k, v in stage.options.get("qualified", {}).items()}
+    flat_new = [e for ids in new.values() for e in ids]
+    flat_old = [e for ids in old.values() for e in ids]
+    out = [e for e in flat_old if e not in flat_new]
+    came = [e for e in flat_new if e not in flat_old]
+    if not (out or came):
+        return
+    _replace_entrants(following, list(zip(out, came, strict=False)), reason, actor)
+    following.refresh_from_db()  # _replace_entrants may have reopened it
+    following.options = {**following.options, "entries": flat_new}
+    following.save(update_fields=["options"])
+    _audit(stage.tournament, "correction_confirmed", actor, stage=following.pk, out=out, came=came, reason=reason)
 
 
 def _redraw(following: Stage, entries: list[int], out: list[int], came: list[int], actor: Any) -> None:
@@ -314,21 +333,14 @@ def _close_again(stage: Stage, following: Stage | None, orders: dict[int, Order]
     old = {str(k): list(v) for k, v in stage.options.get("qualified", {}).items()}
     flat_new = [e for ids in new.values() for e in ids]
     flat_old = [e for ids in old.values() for e in ids]
-    out = [e for e in flat_old if e not in flat_new]
-    came = [e for e in flat_new if e not in flat_old]
     options = {k: v for k, v in stage.options.items() if k not in ("reopened", "confirmed")}
     Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.FINISHED, options={**options, "qualified": new})
     _audit(stage.tournament, "stage_closed_again", actor, stage=stage.pk, qualifiers=flat_new)
     if following.status in (Stage.Status.RUNNING, Stage.Status.FINISHED):
-        reason = str(stage.options.get("confirmed", ""))
-        if out or came:
-            _replace_entrants(following, list(zip(out, came, strict=False)), reason, actor)
-            following.options = {**following.options, "entries": flat_new}
-            following.save(update_fields=["options"])
-            _audit(
-                stage.tournament, "correction_confirmed", actor, stage=following.pk, out=out, came=came, reason=reason
-            )
+        _apply_replacement(stage, following, new, str(stage.options.get("confirmed", "")), actor)
         return
+    out = [e for e in flat_old if e not in flat_new]
+    came = [e for e in flat_new if e not in flat_old]
     _redraw(following, flat_new, out, came, actor)
 
 
@@ -369,14 +381,9 @@ def _replace_entrants(stage: Stage, swaps: list[tuple[int, int]], reason: str, a
                 replaces=match,
             )
             touched.add(_root(match.group).pk)
-    if stage.status == Stage.Status.FINISHED:
+    if stage.status == Stage.Status.FINISHED:  # re-made matches to play: it runs again and closes itself
         if following is not None:
-            options = {**following.options, "held": True}
-            if following.status == Stage.Status.DRAWN:
-                options.update(seed=following.draw_seed, held_drawn=True)
-                undo_draw(stage=following, actor=actor)
-            Stage.objects.filter(pk=following.pk).update(options=options)
-        Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.RUNNING)
-        Tournament.objects.filter(pk=stage.tournament_id).update(status=Tournament.Status.RUNNING)
+            _hold(following, actor)
+        _reopen(stage, actor, confirmed=reason)
     for group_id in sorted(touched):
         group_sync(group=Group.objects.get(pk=group_id), actor=actor)
