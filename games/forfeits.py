@@ -30,8 +30,15 @@ from games.services import GameError, _lock, _log, game_finish, game_state, seat
 OPEN = (GameStatus.PENDING, GameStatus.OPENING, GameStatus.PLAYING)
 
 
+def _seated(game: Game, player: Player) -> None:
+    """Refuse a player who does not play this game (said to the referee or organizer who named them)."""
+    if player.pk not in (game.player_one_id, game.player_two_id):
+        raise GameError("not_in_game", _("%(name)s does not play this game.") % {"name": player.name}, 400)
+
+
 def _loser_result(game: Game, loser: Player) -> GameResult:
     """The result when ``loser`` loses: by their colour, or by their seat before colours are settled."""
+    _seated(game, loser)
     seat = seat_of(game, loser)
     colour = game_state(game).opening.color_of(seat)
     return GameResult(str(colour.other))
@@ -73,7 +80,7 @@ def game_mark_absent(
     game = _lock(game_id)
     if game.status not in OPEN:
         raise GameError("game_over", _("The game is over."), 409)
-    seat_of(game, player)
+    _seated(game, player)
     if game.absent_player_id is not None and game.absent_player_id != player.pk:
         raise GameError("both_absent", _("The opponent is already marked absent; the referee decides the game."), 409)
     if game.absent_player_id == player.pk:

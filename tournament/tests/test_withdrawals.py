@@ -10,13 +10,17 @@ from pathlib import Path
 
 import pytest
 import time_machine
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group as Role
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from games.enums import GameStatus
 from games.forfeits import game_forfeit_no_show
-from games.models import Game
+from games.models import Game, Player
+from games.services import GameError
 from tournament import services
 from tournament.models import Group, Match, MatchGame, Stage
 from tournament.standings import stage_standings
@@ -292,3 +296,108 @@ def test_a_pair_meeting_again_in_a_nested_playoff_swaps_colours() -> None:
     again = [blacks for blacks in seen.values() if len(blacks) > 1]
     assert again and all(blacks[0] != blacks[1] for blacks in again)
     assert sum(r["state"] == "qualified" for r in rows(stage, group).values()) == 2
+
+
+def test_a_correction_that_needs_a_playoff_holds_the_next_draw_until_it_is_played() -> None:
+    tournament, stage = started(6)
+    play_all(tournament, by_name)
+    following = services.advance(stage=stage)
+    services.draw_stage(stage=following, seed=17)
+    group = round_robin(stage)
+    names = sorted(group.memberships.values_list("entry__player__name", flat=True))
+    second, third = names[1], names[2]  # 8 and 4 points: one game between them reversed ties them at 6
+    game = Game.objects.filter(
+        match_game__match__group=group, player_one__name__in=[second, third], player_two__name__in=[second, third]
+    ).first()
+    from tournament.tests.helpers import correct
+
+    correct(game, game.player_one if game.player_one.name == third else game.player_two)
+
+    following.refresh_from_db()
+    assert Stage.objects.get(pk=stage.pk).status == Stage.Status.RUNNING
+    assert (following.status, following.options.get("held")) == (Stage.Status.PENDING, True)
+    with pytest.raises(GameError) as held:
+        services.draw_stage(stage=following)
+    assert (held.value.code, held.value.status) == ("stage_held", 409)
+    with pytest.raises(GameError) as reopened:
+        services.advance(stage=following)
+    assert reopened.value.status == 409
+    play_all(tournament, lambda g: g.player_one if g.player_one.name == third or g.player_two.name != third else None)
+
+    following.refresh_from_db()
+    assert Stage.objects.get(pk=stage.pk).status == Stage.Status.FINISHED
+    assert (following.status, following.draw_seed) == (Stage.Status.DRAWN, 17)
+    assert "held" not in following.options
+    assert_consistent(tournament)
+
+
+def test_the_clock_sweep_forfeits_an_overdue_no_show() -> None:
+    from games.tasks import sweep_overdue
+
+    tournament, stage = started(6, no_show_wait=15)
+    game = open_game(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).first())
+    match_mark_absent(tournament=tournament, game_id=game.pk, player=game.player_one)
+
+    with time_machine.travel(timezone.now() + timedelta(minutes=16), tick=False):
+        sweep_overdue()
+
+    game.refresh_from_db()
+    assert (game.status, game.result_reason) == (GameStatus.FINISHED, "no_show")
+
+
+def test_marking_someone_absent_who_does_not_play_the_game_is_refused() -> None:
+    tournament, stage = started(6)
+    game = open_game(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).first())
+    stranger = Player.objects.create(name="路人")
+
+    with pytest.raises(GameError) as refused:
+        match_mark_absent(tournament=tournament, game_id=game.pk, player=stranger)
+
+    assert (refused.value.code, refused.value.status) == ("not_in_game", 400)
+    assert Game.objects.get(pk=game.pk).absent_player_id is None
+
+
+def _organizer_client() -> APIClient:
+    user = get_user_model().objects.create_user("boss", password="x", is_staff=True)
+    user.groups.add(Role.objects.get_or_create(name="organizer")[0])
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def test_the_withdraw_endpoint_withdraws_and_refuses_bad_input_in_the_users_language() -> None:
+    tournament, stage = started(6)
+    client = _organizer_client()
+    entry = tournament.entries.order_by("pk").first()
+    url = f"/api/tournaments/{tournament.pk}/withdraw/"
+
+    bad_policy = client.post(url, {"entry": entry.pk, "policy": "vanish"}, format="json")
+    unknown = client.post(url, {"entry": 0}, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    done = client.post(url, {"entry": entry.pk, "reason": "生病"}, format="json")
+    again = client.post(url, {"entry": entry.pk}, format="json")
+
+    assert bad_policy.status_code == 400
+    assert (unknown.status_code, unknown.json()["message"]) == (404, "本比赛中没有这位棋手。")
+    assert done.status_code == 200 and done.json()["withdrawn"] is True
+    assert done.json()["withdrawal"]["reason"] == "生病"
+    assert again.status_code == 200  # idempotent
+    entry.refresh_from_db()
+    assert entry.withdrawn and entry.withdrawn_stage_id == stage.pk
+
+
+def test_the_absent_endpoint_sets_the_deadline_and_present_clears_it() -> None:
+    tournament, stage = started(6, no_show_wait=10)
+    client = _organizer_client()
+    game = open_game(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).first())
+
+    absent = client.post(
+        f"/api/tournaments/{tournament.pk}/absent/", {"game": game.pk, "player": game.player_two_id}, format="json"
+    )
+    game.refresh_from_db()
+    waited = game.absent_deadline - timezone.now()
+    present = client.post(f"/api/tournaments/{tournament.pk}/present/", {"game": game.pk}, format="json")
+
+    assert absent.status_code == 200 and absent.json()["absent_player"] == game.player_two_id
+    assert timedelta(minutes=9) < waited <= timedelta(minutes=10)
+    assert present.status_code == 200
+    assert Game.objects.get(pk=game.pk).absent_player_id is None
