@@ -190,6 +190,47 @@ def opening_by_code(code: str) -> Opening:
     raise ValueError(f"no opening {code!r}")
 
 
+def find_opening(name: str) -> Opening:
+    """One of the 26 openings by number (``3``), code (``3D``) or name (疏星, 斜月, Sosei), as organizers write them.
+
+    >>> find_opening("长星").code, find_opening("26").romaji, find_opening("3d").name_zh
+    ('1I', 'Suisei', '疏星')
+    """
+    key = str(name).strip().casefold()
+    for opening in openings():
+        names = (
+            str(opening.number),
+            opening.code,
+            opening.name_zh,
+            *opening.name_zh_variants,
+            opening.kanji,
+            opening.romaji,
+            *opening.romaji_variants,
+        )
+        if key and key in {n.split(" (")[0].casefold() for n in names if n}:  # variants may carry a note
+            return opening
+    raise ValueError(f"no opening {name!r}: give a number 1-26, a code like 3D or a name like 疏星")
+
+
+def assigned_points(name: str, placed: Sequence[Point]) -> set[Point]:
+    """Where the next stone of opening ``name`` may go after ``placed``, in any orientation about h8.
+
+    >>> sorted(str(p) for p in assigned_points("1D", [CENTER]))
+    ['g8', 'h7', 'h9', 'i8']
+    >>> sorted(str(p) for p in assigned_points("1D", [CENTER, Point.parse("g8")]))
+    ['f8']
+    """
+    opening = find_opening(name)
+    if len(placed) >= 3:
+        return set()
+    fits = [
+        index
+        for index in range(len(LINEAR_MAPS))
+        if all(from_offset(*apply_map(index, *offset(s))) == p for s, p in zip(opening.stones, placed, strict=False))
+    ]
+    return {from_offset(*apply_map(index, *offset(opening.stones[len(placed)]))) for index in fits}
+
+
 def identify(stones: Sequence[Point], include_52: bool = False) -> Identification | None:
     """Name the opening of B1, W2, B3 (in play order) in any orientation.
 

@@ -24,7 +24,7 @@ from enum import IntEnum, StrEnum
 from engine.board import Board
 from engine.notation import PASS, Color, InvalidMoveError, Move, Point
 from engine.offers import symmetric_pairs
-from engine.openings import CENTER, identify, opening_by_code
+from engine.openings import CENTER, assigned_points, find_opening, identify
 
 
 class ProtocolError(ValueError):
@@ -273,6 +273,11 @@ def protocol_steps(name: str, options: Options) -> tuple[Step, ...]:
             *_fifth_offers(options.chinese_offers),
         ),
     }
+    if name == "chinese-assigned":
+        try:
+            find_opening(options.assigned_opening)  # the Chinese rules allow the 26 only
+        except ValueError as exc:
+            raise ProtocolError(str(exc)) from None
     try:
         return tuple(tables[name]())
     except KeyError:
@@ -393,9 +398,8 @@ class OpeningState:
     def _in_region(self, point: Point, region: str) -> bool:
         if region == "any":
             return True
-        if region == "assigned":
-            expected = opening_by_code(self.options.assigned_opening).stones[len(self.moves)]
-            return point == expected
+        if region == "assigned":  # the organizer's opening, in any of the 8 orientations
+            return point in assigned_points(self.options.assigned_opening, [m.point for m in self.moves])
         reach = REGIONS[region]
         return max(abs(point.col - CENTER.col), abs(point.row - CENTER.row)) <= reach
 
@@ -468,8 +472,10 @@ def _place(state: OpeningState, player: Player, action: Action) -> Result:
         number = len(state.moves)
         ordinal = ORDINALS[number] if number < len(ORDINALS) else f"#{number + 1}"
         if region == "assigned":
-            expected = opening_by_code(state.options.assigned_opening).stones[number]
-            raise ProtocolError(f"the {ordinal} stone of the assigned opening goes on {expected}")
+            allowed = sorted(assigned_points(state.options.assigned_opening, [m.point for m in state.moves]))
+            raise ProtocolError(
+                f"the {ordinal} stone of the assigned opening goes on {' or '.join(str(p) for p in allowed)}"
+            )
         raise ProtocolError(f"the {ordinal} stone must be {REGION_TEXT[region]}")
     # In Swap2's choice a stone is option C: two more stones, then player one picks a colour.
     return replace(state, moves=(*state.moves, Move(point))), ""

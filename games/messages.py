@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -35,6 +36,16 @@ REGIONS = {
 }
 COLORS = {"black": gettext_lazy("black"), "white": gettext_lazy("white")}
 PLAYERS = {"player one": gettext_lazy("player one"), "player two": gettext_lazy("player two")}
+
+
+def outcome_text(outcome: Any) -> str:
+    """How a replayed record ended, in the active language (an ``engine.rules.Outcome``)."""
+    kind = str(outcome.termination.value)
+    if kind == "five":
+        return _("a five by %(color)s") % {"color": COLORS[str(outcome.winner)]}
+    if kind == "forbidden":
+        return _("a forbidden move")
+    return str({"full-board": _("a full board"), "two-passes": _("two passes")}.get(kind, kind))
 
 
 def foul_label(kind: str) -> str:
@@ -72,7 +83,7 @@ def _rules() -> list[tuple[str, Callable[[dict[str, str]], str]]]:
             ),
         ),
         (
-            r"the (?P<ordinal>\w+) stone of the assigned opening goes on (?P<point>\w+)",
+            r"the (?P<ordinal>\w+) stone of the assigned opening goes on (?P<point>.+)",
             lambda g: (
                 _("the %(ordinal)s stone of the assigned opening goes on %(point)s")
                 % {"ordinal": ORDINALS.get(g["ordinal"], g["ordinal"]), "point": g["point"]}
@@ -101,6 +112,16 @@ def _rules() -> list[tuple[str, Callable[[dict[str, str]], str]]]:
             lambda g: _("choose branch %(branches)s, got %(got)s") % g,
         ),
         (r"unknown action '(?P<word>.*)'", lambda g: _("unknown action '%(word)s'") % g),
+        (
+            r"malformed action '(?P<text>.*)': (?P<rest>.*)",
+            lambda g: _("malformed action '%(text)s': %(rest)s") % {"text": g["text"], "rest": translate(g["rest"])},
+        ),
+        (r"offer needs points", lambda g: _("an offer needs points, like: offer h10 j10")),
+        (r"(?P<kind>[\w-]+) needs one point", lambda g: _("%(kind)s needs one point, like: %(kind)s h8") % g),
+        (
+            r"no opening '(?P<name>.*)': .*",
+            lambda g: _("There is no opening %(name)s: give a number 1–26, a code like 3D or a name like 疏星.") % g,
+        ),
         (r"empty action", lambda g: _("empty action")),
     ]
 

@@ -33,7 +33,7 @@ from engine import Board, IllegalMoveError, InvalidMoveError, Outcome, Point, fi
 from engine.openings import identify
 from engine.rules import Termination
 from games.enums import ForbiddenMode, GameResult, ResultReason
-from games.messages import COLORS, foul_label, translate
+from games.messages import COLORS, foul_label, outcome_text, translate
 
 RESULT_CODES = {GameResult.BLACK: "1-0", GameResult.WHITE: "0-1", GameResult.DRAW: "1/2-1/2"}
 RIF_RESULTS = {GameResult.BLACK: "1", GameResult.WHITE: "0", GameResult.DRAW: "0.5"}
@@ -78,7 +78,7 @@ def replay_record(text: str, rules_name: str) -> RecordReplay:
             ended_at, outcome = replay.end
             raise RecordError(
                 _("Move %(n)s is played after the game ended at move %(m)s (%(how)s).")
-                % {"n": number, "m": ended_at, "how": outcome},
+                % {"n": number, "m": ended_at, "how": outcome_text(outcome)},
                 number,
             )
         try:

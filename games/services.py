@@ -233,6 +233,8 @@ def _settle_locked(game: Game, at: datetime, path: str, expected_version: int | 
     """:func:`game_settle` on a game already locked by the caller's transaction."""
     if game.status not in GameStatus.active():
         return "finished"
+    if game.mode == GameMode.OVER_THE_BOARD:  # the clock on the table counts; the server never flags
+        return "not_due"
     if expected_version is not None and game.clock_version != expected_version:
         return "stale"
     grace = timedelta(milliseconds=_control(game).grace_ms)
@@ -264,6 +266,7 @@ def _clock_action(game_id: int, at: datetime | None, path: str) -> tuple[Game, d
     at = at or timezone.now()
     game_settle(game_id=game_id, at=at, path=path)
     game = _lock(game_id)
+    _require_online(game)
     _require_active(game)
     return game, at
 
@@ -416,8 +419,8 @@ def game_create(
         find_rules(rules)
         start(protocol, Options(**(protocol_options or {})))
         control = clock.find_time_control(time_control)
-    except (ValueError, TypeError) as exc:  # unknown rule set, protocol, option or time control
-        raise GameError("bad_setup", str(exc)) from None
+    except (ValueError, TypeError) as exc:  # unknown rule set, protocol, option, opening or time control
+        raise GameError("bad_setup", translate(str(exc))) from None
     game = Game.objects.create(
         player_one=player_one,
         player_two=player_two,
@@ -434,7 +437,7 @@ def game_create(
     game.status = GameStatus.PLAYING if state.opening.finished else GameStatus.OPENING
     game.save()
     _log(game, "created", actor, interface, protocol=protocol, rules=rules, time_control=control.name)
-    if start_clock_at is not None:
+    if start_clock_at is not None and game.mode != GameMode.OVER_THE_BOARD:
         _clock_apply(
             game,
             *clock.start(_clock(game), control, ms(start_clock_at), _clock_seat(state.to_act)),
@@ -525,6 +528,7 @@ def _game_act(
     *, game_id: int, player: Player, action: Action | str, expected_ply: int, actor: Any, interface: str, at: datetime
 ) -> Game | None:
     game = _lock(game_id)
+    _require_online(game)
     if _settle_locked(game, at, "lazy_write") == "applied":
         game.refresh_from_db()
         if game.status not in GameStatus.active():
@@ -542,6 +546,19 @@ def _game_act(
     if not state.opening.finished:
         return _opening_action(game, state, seat, action, expected_ply, actor, interface, at)
     return _board_move(game, state, seat, action, expected_ply, actor, interface, at)
+
+
+def _require_online(game: Game) -> None:
+    """Over the board, the stones and the clock are on the table: only reports, rulings and overrides apply."""
+    if game.mode == GameMode.OVER_THE_BOARD:
+        raise GameError(
+            "over_the_board",
+            _(
+                "This game is played over the board: moves, passes, draw offers and the clock are not taken online; "
+                "report its result instead."
+            ),
+            409,
+        )
 
 
 def _require_active(game: Game) -> None:
@@ -727,6 +744,7 @@ def game_resign(
 @transaction.atomic
 def _game_resign(*, game_id: int, player: Player, actor: Any, interface: str) -> Game:
     game = _lock(game_id)
+    _require_online(game)
     _require_active(game)
     seat = seat_of(game, player)
     state = game_state(game)

@@ -14,9 +14,10 @@ import secrets
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.enums import GameStatus
+from games.enums import GameMode, GameStatus
 from games.models import Game, Player
 from games.services import GameError, game_create
 from tournament import formats
@@ -347,6 +348,9 @@ def _next_game(match: Match, tournament: Tournament) -> Game:
         time_control=tournament.time_control or None,
         board_number=match.board,
         interface="system",
+        # Online, the clock starts when the game is called to its board: an absent player's time runs
+        # and they lose by the game's rules. Over the board, the clock on the table counts.
+        start_clock_at=timezone.now() if tournament.mode == GameMode.ONLINE and tournament.time_control else None,
     )
     referees = list(tournament.referees.order_by("pk").values_list("pk", flat=True))
     if referees:

@@ -413,7 +413,12 @@ ILLEGAL = [
         "expected color or place, got swap",
     ),
     ("chinese-assigned", [], (ONE, "place h8"), None),
-    ("chinese-assigned", [(ONE, "place h8")], (ONE, "place i9"), "the second stone of the assigned opening goes on h9"),
+    (
+        "chinese-assigned",
+        [(ONE, "place h8")],
+        (ONE, "place i9"),
+        "the second stone of the assigned opening goes on g8 or h7 or h9 or i8",
+    ),
 ]
 
 
@@ -528,3 +533,38 @@ def test_replaying_a_record_gives_the_same_position_and_colours(walk: tuple[str,
     assert again == first
     occupied = [m.point for m in again.moves if m.point is not None]
     assert len(occupied) == len(set(occupied))
+
+
+@pytest.mark.parametrize(
+    ("assigned", "stones"),
+    [
+        ("3D", "h8 h9 j10"),  # the catalogue's orientation
+        ("3D", "h8 g8 f10"),  # rotated
+        ("疏星", "h8 h7 j6"),  # mirrored in row 8, named as the seeds write it
+        ("斜月", "h8 i9 g7"),  # 11I in its catalogue orientation
+        ("shagetsu", "h8 g7 i9"),  # 11I rotated 180°
+        ("24", "h8 g9 i7"),  # 11I mirrored in column h
+        ("長星", "h8 g7 f6"),  # 1I rotated, a traditional character variant
+    ],
+)
+def test_assigned_opening_is_accepted_in_any_orientation(assigned: str, stones: str) -> None:
+    script = [(ONE, f"place {p}") for p in stones.split()]
+
+    state = run("chinese-assigned", script, Options(assigned_opening=assigned))
+
+    assert board_text(state) == stones and state.expects == "place"
+
+
+def test_assigned_opening_keeps_to_the_orientation_its_first_stones_chose() -> None:
+    state = run("chinese-assigned", [(ONE, "place h8"), (ONE, "place g8")], Options(assigned_opening="3D"))
+
+    with pytest.raises(ProtocolError) as info:
+        apply(state, ONE, Action.parse("place j10"))  # 3D's third stone, but for white on h9
+
+    assert str(info.value) == "the third stone of the assigned opening goes on f6 or f10"
+
+
+@pytest.mark.parametrize("assigned", ["27", "99", "0", "14D", "斜星", "", "1X"])
+def test_assigned_opening_outside_the_26_is_refused_at_the_start(assigned: str) -> None:
+    with pytest.raises(ProtocolError, match="no opening"):
+        start("chinese-assigned", Options(assigned_opening=assigned))

@@ -173,3 +173,82 @@ def test_schema_documents_every_action() -> None:
         "import",
     ]:
         assert f"/{action}/" in schema
+
+
+@pytest.mark.parametrize(
+    ("action", "body", "by_referee"),
+    [
+        ("move", {"ply": 0, "point": "h8"}, False),
+        ("pass", {"ply": 0}, False),
+        ("offer-draw", {}, False),
+        ("answer-draw", {"accept": True}, False),
+        ("resign", {}, False),
+        ("clock", {"op": "start"}, True),
+        ("clock", {"op": "add_time", "seat": 1, "ms": 30000, "target": "main"}, True),
+    ],
+)
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_over_the_board_games_refuse_every_online_action(
+    seats: tuple[Any, Any], action: str, body: dict[str, Any], by_referee: bool, language: str
+) -> None:
+    game = new_game(seats, mode=GameMode.OVER_THE_BOARD, time_control="quick")
+    caller = seats[0]
+    if by_referee:
+        caller = user("ref", "referee")
+        game.referees.add(caller)
+
+    response = client_for(caller, language).post(f"/api/games/{game.pk}/{action}/", body, format="json")
+
+    assert response.status_code == 409, response.json()
+    assert response.json()["code"] == "over_the_board"
+    expected = "线下" if language == "zh-hans" else "over the board"
+    assert expected in response.json()["message"]
+    game.refresh_from_db()
+    assert (game.ply, game.status, game.deadline, game.clock["status"]) == (0, "playing", None, "waiting")
+    assert not Move.objects.filter(game=game).exists()
+
+
+@pytest.mark.parametrize(
+    ("assigned", "language", "expected"), [("斜月", "en", 201), ("3d", "en", 201), ("长星", "zh-hans", 201)]
+)
+def test_an_organizer_creates_a_chinese_assigned_game_by_number_code_or_name(
+    seats: tuple[Any, Any], assigned: str, language: str, expected: int
+) -> None:
+    one, two = PlayerFactory(user=seats[0]), PlayerFactory(user=seats[1])
+    body = {
+        "player_one": one.pk,
+        "player_two": two.pk,
+        "protocol": "chinese-assigned",
+        "protocol_options": {"assigned_opening": assigned},
+    }
+
+    response = client_for(user("org", "organizer"), language).post("/api/games/", body, format="json")
+
+    assert response.status_code == expected, response.json()
+    assert response.json()["protocol_options"] == {"assigned_opening": assigned}
+
+
+@pytest.mark.parametrize(("assigned", "language", "text"), [("99", "en", "no opening 99"), ("斜星", "zh-hans", "没有")])
+def test_an_unknown_assigned_opening_is_refused_at_creation(
+    seats: tuple[Any, Any], assigned: str, language: str, text: str
+) -> None:
+    one, two = PlayerFactory(user=seats[0]), PlayerFactory(user=seats[1])
+    body = {"player_one": one.pk, "player_two": two.pk, "protocol": "chinese-assigned"}
+    body["protocol_options"] = {"assigned_opening": assigned}
+
+    response = client_for(user("org", "organizer"), language).post("/api/games/", body, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["code"] == "bad_setup" and text in response.json()["message"]
+    assert not Game.objects.exists()
+
+
+def test_an_assigned_opening_in_another_orientation_is_played_online(seats: tuple[Any, Any]) -> None:
+    game = new_game(seats, protocol="chinese-assigned", protocol_options={"assigned_opening": "斜月"})
+    alice = client_for(seats[0], "zh-hans")
+
+    responses = [move(alice, game, ply, point) for ply, point in enumerate(["h8", "g7", "i9"])]
+    wrong = move(client_for(seats[1], "zh-hans"), game, 3, "z99")
+
+    assert [r.status_code for r in responses] == [200, 200, 200]
+    assert wrong.status_code == 400 and "z99" in wrong.json()["message"] and "board" not in wrong.json()["message"]

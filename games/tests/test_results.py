@@ -179,6 +179,13 @@ def test_records_that_contradict_the_report_name_the_move(
     assert fragment in str(info.value)
 
 
+def test_a_record_played_past_its_five_is_explained_in_chinese() -> None:
+    with translation.override("zh-hans"), pytest.raises(RecordError) as info:
+        check_report(f"{FIVE} b1", "renju", "claim", "black", "five")
+
+    assert "黑方五连" in str(info.value) and "five" not in str(info.value)
+
+
 @pytest.mark.parametrize(
     ("record", "mode", "result", "reason"),
     [

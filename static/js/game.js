@@ -43,7 +43,7 @@
       .then(function (json) { if (json && json.position) { data = json; fetchedAt = Date.now(); draw(); } });
   }
 
-  function mySeatActs() { return data && config.seat !== null && data.position.actor === config.seat; }
+  function mySeatActs() { return data && data.mode === "online" && config.seat !== null && data.position.actor === config.seat; }
 
   function myColour() {
     if (!data || config.player === null) return null;
@@ -53,7 +53,7 @@
   }
 
   function clicked(point) {
-    if (!data || !mySeatActs() || data.status === "finished") return;
+    if (!data || data.mode !== "online" || !mySeatActs() || data.status === "finished") return;
     var expects = data.position.expects;
     if (expects === "offer") {
       var i = selected.indexOf(point);

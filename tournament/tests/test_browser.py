@@ -237,3 +237,26 @@ def test_every_page_renders_in_the_browser_and_is_saved(
         page.goto(live_server.url + path)
         screenshot(page, f"{name}-{language}")
     assert errors == []
+
+
+def test_an_over_the_board_game_page_takes_no_stone_and_shows_no_clock(live_server: Any, browser: Any) -> None:
+    users = [account("otb1", "player"), account("otb2", "player")]
+    game = game_create(
+        player_one=Player.objects.create(name="O1", user=users[0]),
+        player_two=Player.objects.create(name="O2", user=users[1]),
+        mode="otb",
+        rules="freestyle",
+        time_control="quick",
+    )
+    page = open_page(browser, live_server.url, users[0], "zh-hans")
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    expect(page.locator(".report")).to_be_visible()
+
+    click_point(page, "h8")
+    page.wait_for_timeout(1500)  # a poll or two: a placed stone would be back by now
+
+    game.refresh_from_db()
+    assert (game.ply, game.clock["status"], game.deadline) == (0, "waiting", None)
+    expect(page.locator("#clocks .clock")).to_have_count(0)
+    assert page.locator("#controls button", has_text="认输").count() == 0
+    expect(page.locator("#status")).not_to_contain_text("轮到你")

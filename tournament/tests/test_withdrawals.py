@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 from games.enums import GameStatus
 from games.forfeits import game_forfeit_no_show
 from games.models import Game, Player
-from games.services import GameError
+from games.services import GameError, game_act, game_settle
 from tournament import services
 from tournament.models import Group, Match, MatchGame, Stage
 from tournament.standings import stage_standings
@@ -401,3 +401,30 @@ def test_the_absent_endpoint_sets_the_deadline_and_present_clears_it() -> None:
     assert timedelta(minutes=9) < waited <= timedelta(minutes=10)
     assert present.status_code == 200
     assert Game.objects.get(pk=game.pk).absent_player_id is None
+
+
+@pytest.mark.parametrize("absent_colour", ["black", "white"])
+def test_online_the_clock_starts_when_the_game_is_called_so_an_absent_player_loses_on_time(absent_colour: str) -> None:
+    called_at = timezone.now()
+    with time_machine.travel(called_at, tick=False):
+        tournament, stage = started(4, mode="online", time_control="quick")
+    game = open_game(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).first())
+    assert game.clock["status"] == "running" and game.deadline is not None
+    if absent_colour == "white":  # black is at the board and plays the first stone at once
+        game_act(game_id=game.pk, player=game.black, action="place h8", expected_ply=0, at=called_at)
+        game.refresh_from_db()
+
+    assert game_settle(game_id=game.pk, at=game.deadline - timedelta(seconds=1)) == "not_due"
+    assert game_settle(game_id=game.pk, at=game.deadline + timedelta(seconds=1)) == "applied"
+
+    game.refresh_from_db()
+    assert (game.status, game.result_reason) == (GameStatus.FINISHED, "time")
+    assert game.result == ("white" if absent_colour == "black" else "black")
+    assert_consistent(tournament)
+
+
+def test_over_the_board_the_called_game_has_no_server_clock() -> None:
+    tournament, stage = started(4, mode="otb", time_control="quick")
+    game = open_game(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).first())
+
+    assert (game.clock["status"], game.deadline) == ("waiting", None)
