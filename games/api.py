@@ -553,7 +553,9 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @extend_schema(request=ImportInputSerializer, responses={201: GameDetailSerializer})
     @action(detail=False, methods=["post"], url_path="import")
     def import_record(self, request: Request) -> Response:
-        """Organizers: import a finished over-the-board game from the plain record."""
+        """Organizers: import one finished game from the plain record or a one-game .rif file.
+
+        The opening protocol's actions, who took them, their times and the round are kept."""
         require_organizer(request.user)
         data = self._input(ImportInputSerializer)
         game = services.game_import(text=data["text"], actor=request.user, interface=INTERFACE)

@@ -2,69 +2,144 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from datetime import datetime
 
 from engine.protocols import opening_name as protocol_opening_name
+from games.clock import PRESETS
 from games.enums import GameMode
 from games.models import Game
-from games.records import RESULT_CODES, RifGame, format_plain, format_rif, opening_name
+from games.records import (
+    RESULT_CODES,
+    RifGame,
+    format_actions,
+    format_plain,
+    format_rif,
+    format_times,
+    opening_name,
+)
 from games.services import game_state
+
+
+@dataclass
+class Recorded:
+    """What a game's record says: its actions (or settled stones), times per action and the stones."""
+
+    body: str  # the plain format's move text
+    stones: str
+    actions: list[str]
+    times: list[int | None]
+    colors: list[str]
+
+
+def recorded(game: Game) -> Recorded:
+    moves = list(game.moves.order_by("ply").values_list("text", "clock_ms", "color"))
+    if not moves and game.mode == GameMode.OVER_THE_BOARD:  # settled from a report: the stones only
+        return Recorded(game.record_text, game.record_text, [], [], [])
+    actions = [text for text, _c, _col in moves]
+    stones = " ".join(str(m) for m in game_state(game).board.move_stack)
+    times = [(c or {}).get("think_ms") for _t, c, _col in moves]
+    return Recorded(format_actions(actions), stones, actions, times, [col for _t, _c, col in moves])
 
 
 def game_moves(game: Game) -> str:
     """The stones of the game in order (``pass`` included)."""
-    if game.mode == GameMode.OVER_THE_BOARD and game.record_text:
-        return game.record_text
-    return " ".join(str(m) for m in game_state(game).board.move_stack)
+    return recorded(game).stones
 
 
-def _opening(game: Game, moves: str) -> str:
-    if game.mode == GameMode.OVER_THE_BOARD:
+def _opening(game: Game, stones: str) -> str:
+    if game.mode == GameMode.OVER_THE_BOARD and not game.moves.exists():
         from engine import parse_moves
 
-        return opening_name([m.point for m in parse_moves(moves) if m.point is not None])
-    return protocol_opening_name(game_state(game).opening) or ""
+        return opening_name([m.point for m in parse_moves(stones) if m.point is not None])
+    return protocol_opening_name(game_state(game).opening) or opening_name(
+        [m.point for m in game_state(game).board.move_stack[:3] if m.point is not None]
+    )
 
 
 def _label(player: object) -> str:
     return str(player) if player is not None else ""
 
 
-def export_plain(game: Game) -> str:
-    moves = game_moves(game)
-    black = game.black or game.player_one
-    white = game.white or game.player_two
-    day = (game.finished_at or game.created_at).date().isoformat()
-    header = {
+def _time_control(game: Game) -> str:
+    """A preset by name, a custom control as JSON; nothing for an untimed game."""
+    name = str(game.time_control.get("name", ""))
+    if name in ("", "untimed"):
+        return ""
+    if name in PRESETS and PRESETS[name].to_dict() == game.time_control:
+        return name
+    return json.dumps(game.time_control, sort_keys=True)
+
+
+def _header(game: Game, record: Recorded) -> dict[str, str]:
+    return {
+        "Event": game.event,
+        "Round": game.round,
         "Game": str(game.pk),
-        "Date": day,
-        "Black": _label(black),
-        "White": _label(white),
+        "Date": (game.finished_at or game.created_at).date().isoformat(),
+        "Black": _label(game.black or game.player_one),
+        "White": _label(game.white or game.player_two),
         "Rule": game.rules,
         "Protocol": game.protocol if game.protocol != "none" else "",
+        "Options": json.dumps(game.protocol_options, ensure_ascii=False, sort_keys=True)
+        if game.protocol_options
+        else "",
         "Forbidden": game.forbidden_mode,
-        "Opening": _opening(game, moves),
+        "Opening": _opening(game, record.stones),
+        "TimeControl": _time_control(game),
+        "Times": format_times(record.times),
         "Result": RESULT_CODES.get(game.result, "*") if game.result else "*",  # type: ignore[call-overload]
         "Reason": game.result_reason,
         "Board": str(game.board_number or ""),
     }
-    return format_plain(header, moves)
+
+
+def export_plain(game: Game) -> str:
+    record = recorded(game)
+    return format_plain(_header(game, record), record.body)
+
+
+def _rif_extra(game: Game, record: Recorded, header: dict[str, str]) -> dict[str, str]:
+    spent = {"black": 0, "white": 0}
+    for ms, colour in zip(record.times, record.colors, strict=True):
+        if ms is not None and colour in spent:
+            spent[colour] += ms
+    known = any(t is not None for t in record.times)
+    swaps = [("1" if a == "swap" else "0") for a in record.actions if a in ("swap", "no-swap")]
+    offers = [a.split(" ", 1)[1] for a in record.actions if a.startswith("offer ")]
+    return {
+        "round": game.round,
+        "event": game.event,
+        "btime": str(round(spent["black"] / 1000)) if known else "",
+        "wtime": str(round(spent["white"] / 1000)) if known else "",
+        "swap": " ".join(swaps),
+        "alt": " ".join(offers),
+        "protocol": header["Protocol"],
+        "options": header["Options"],
+        "reason": game.result_reason,
+        "times": header["Times"],
+        "timecontrol": header["TimeControl"],
+    }
 
 
 def export_rif(games: list[Game], now: datetime) -> str:
     entries = []
     for game in games:
-        moves = game_moves(game)
+        record = recorded(game)
+        header = _header(game, record)
         entries.append(
             RifGame(
                 number=game.pk,
-                black=_label(game.black or game.player_one),
-                white=_label(game.white or game.player_two),
+                black=header["Black"],
+                white=header["White"],
                 result=game.result,
-                opening=_opening(game, moves).split(" ")[0],
+                opening=header["Opening"].split(" ")[0],
                 rule=game.rules,
-                date=(game.finished_at or game.created_at).date().isoformat(),
-                moves=moves,
+                date=header["Date"],
+                moves=record.stones,
+                extra=_rif_extra(game, record, header),
+                actions=record.body if record.actions else "",
             )
         )
     return format_rif(entries, now.strftime("%Y-%m-%d %H:%M:%S"))

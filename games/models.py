@@ -63,6 +63,8 @@ class Game(models.Model):
     result_detail = models.CharField(max_length=200, blank=True)
     ply = models.PositiveIntegerField(default=0, help_text=_("actions recorded so far"))
     board_number = models.PositiveIntegerField(null=True, blank=True)
+    event = models.CharField(_("event"), max_length=200, blank=True, help_text=_("the tournament, for the record"))
+    round = models.CharField(_("round"), max_length=40, blank=True, help_text=_("stage.round.game, for the record"))
     record_text = models.TextField(
         _("over-the-board record"), blank=True, help_text=_("the stones of an over-the-board game, as settled")
     )

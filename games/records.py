@@ -1,24 +1,39 @@
 """Game records: checking a reported record, and the plain and ``.rif`` formats.
 
 The plain format is a PGN-like header of ``[Key "value"]`` lines and the
-stones as a move list::
+game's actions: stones as points, ``pass``, and the opening protocol's other
+actions in braces (the swap decisions, Yamaguchi's declaration, the
+fifth-move offers and the choice among them, Swap2's colour choice)::
 
+    [Event "校际赛"]
+    [Round "1.2.1"]
     [Black "Li Lei (No. 1 Middle School)"]
     [White "Han Meimei"]
     [Date "2026-11-30"]
     [Rule "renju"]
+    [Protocol "rif"]
     [Opening "3D 疏星 Sosei"]
+    [TimeControl "quick"]
+    [Times "0.0 2.1 3.5 1.2 …"]
     [Result "1-0"]
     [Reason "five"]
 
-    h8 h9 j10 i10 …
+    h8 h9 j10 {no-swap} h6 {offer g8 j11} {choose g8} k11 …
+
+``Times`` gives the seconds each action took, ``-`` where unknown. A record
+of stones only (no braces) is read as before: the stones as settled.
 
 The ``.rif`` export follows the XML of the RenjuNet database as far as it
 is publicly described (a ``<database>`` with ``<players>``, ``<rules>``,
 ``<openings>`` and ``<games>``; each ``<game>`` carries its players,
 ``bresult`` (1 black win, 0.5 draw, 0 white win), opening and rule as
-attributes and its stones in a ``<move>`` element). No formal schema is
-published, so readers may want more attributes than we write.
+attributes and its stones in a ``<move>`` element). We add ``round``,
+``btime``/``wtime`` (seconds used by the black and the white stones),
+``swap`` (the swap decisions in order, 1 swapped, 0 not) and ``alt`` (the
+fifth-move offers), and, for a complete round trip, ``protocol``,
+``options``, ``reason``, ``event``, ``times`` and an ``<actions>`` element with the
+plain format's action list. No formal schema is published, so readers may
+want more attributes than we write.
 """
 
 from __future__ import annotations
@@ -29,8 +44,10 @@ from xml.etree import ElementTree
 
 from django.utils.translation import gettext as _
 
-from engine import Board, IllegalMoveError, InvalidMoveError, Outcome, Point, find_rules, parse_moves
+from engine import Board, Color, IllegalMoveError, InvalidMoveError, Outcome, Point, find_rules, parse_moves
 from engine.openings import identify
+from engine.protocols import Action, Kind, OpeningState, Options, ProtocolError, apply, start
+from engine.protocols import Player as Seat
 from engine.rules import Termination
 from games.enums import ForbiddenMode, GameResult, ResultReason
 from games.messages import COLORS, foul_label, outcome_text, translate
@@ -177,6 +194,96 @@ def parse_plain(text: str) -> PlainRecord:
     return PlainRecord(header, " ".join(body))
 
 
+ACTION_TOKEN = re.compile(r"\{(?P<action>[^{}]*)\}|(?P<word>[^\s{}]+)|(?P<bad>[{}])")
+
+
+def format_actions(actions: list[str]) -> str:
+    """A record's actions in the plain format: ``h8 h9 j10 {swap} … pass …``."""
+    tokens = []
+    for text in actions:
+        kind, _space, rest = text.partition(" ")
+        tokens.append(rest if kind == "place" else "pass" if kind == "pass" else "{" + text + "}")
+    return " ".join(tokens)
+
+
+def parse_actions(body: str) -> list[str]:
+    """The actions of a plain record body (see :func:`format_actions`), as ``place h8``, ``swap`` …"""
+    actions = []
+    for match in ACTION_TOKEN.finditer(body):
+        if match["bad"]:
+            raise RecordError(_("The moves have an unmatched brace."))
+        if match["action"] is not None:
+            actions.append(" ".join(match["action"].split()))
+        else:
+            word = match["word"]
+            actions.append("pass" if word.lower() == "pass" else f"place {word}")
+    return actions
+
+
+def format_times(times: list[int | None]) -> str:
+    if all(t is None for t in times):
+        return ""
+    return " ".join("-" if t is None else f"{t / 1000:.1f}" for t in times)
+
+
+def parse_times(text: str, count: int) -> list[int | None]:
+    """``Times`` back to milliseconds per action (missing entries unknown)."""
+    values: list[int | None] = []
+    for word in text.split():
+        try:
+            values.append(None if word == "-" else round(float(word) * 1000))
+        except ValueError:
+            raise RecordError(_("Times lists seconds per action, like 2.5, or - where unknown.")) from None
+    return (values + [None] * count)[:count]
+
+
+@dataclass
+class ReplayedAction:
+    seat: Seat
+    text: str
+    color: Color | None  # the colour the actor held
+    move_number: int | None  # the stone it put on the board, if any
+
+
+@dataclass
+class ActionReplay:
+    actions: list[ReplayedAction]
+    opening: OpeningState
+    stones: str  # every stone in board order, for the rules check
+
+
+def replay_actions(protocol: str, options: Options, actions: list[str]) -> ActionReplay:
+    """Replay a record's actions through the opening protocol, then alternate on the board.
+
+    Who acted is not written in the record: the protocol says who acts at each step.
+    """
+    opening = start(protocol, options)
+    board: Board | None = None
+    done: list[ReplayedAction] = []
+    for n, text in enumerate(actions, start=1):
+        try:
+            action = Action.parse(text)
+            if not opening.finished:
+                seat, color = opening.actor, opening.color_of(opening.actor)
+                after = apply(opening, seat, action)
+                number = len(after.moves) if len(after.moves) > len(opening.moves) else None
+                opening = after
+            else:
+                board = board or Board.replay([str(m) for m in opening.moves])
+                if action.kind not in (Kind.PLACE, Kind.PASS):
+                    raise ProtocolError("the opening is over; play continues under the rule set")
+                color, number = board.turn, board.ply + 1
+                seat = opening.holder(color)
+                board.push("pass" if action.kind is Kind.PASS else action.points[0])
+        except (ProtocolError, IllegalMoveError, InvalidMoveError) as exc:
+            raise RecordError(
+                _("Action %(n)s (%(action)s): %(error)s") % {"n": n, "action": text, "error": translate(str(exc))}, n
+            ) from None
+        done.append(ReplayedAction(seat, str(action), color, number))
+    stones = board.move_stack if board is not None else opening.moves
+    return ActionReplay(done, opening, " ".join(str(m) for m in stones))
+
+
 def result_from_code(code: str) -> str:
     for result, text in RESULT_CODES.items():
         if code == text:
@@ -196,6 +303,11 @@ class RifGame:
     rule: str
     date: str
     moves: str
+    extra: dict[str, str] = field(default_factory=dict)  # round, btime, wtime, swap, alt, protocol, …
+    actions: str = ""
+
+
+RIF_EXTRA = ("round", "btime", "wtime", "swap", "alt", "protocol", "options", "reason", "event", "times", "timecontrol")
 
 
 def format_rif(games: list[RifGame], generated: str) -> str:
@@ -225,7 +337,46 @@ def format_rif(games: list[RifGame], generated: str) -> str:
         }
         if game.opening:
             attrs["opening"] = ref("opening", game.opening, openings, "opening")
+        attrs.update({k: v for k, v in game.extra.items() if v})
         element = ElementTree.SubElement(games_el, "game", attrs)
         ElementTree.SubElement(element, "move").text = game.moves
+        if game.actions:
+            ElementTree.SubElement(element, "actions").text = game.actions
     ElementTree.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"
+
+
+RIF_TO_PLAIN = {
+    "round": "Round",
+    "protocol": "Protocol",
+    "options": "Options",
+    "reason": "Reason",
+    "event": "Event",
+    "times": "Times",
+    "timecontrol": "TimeControl",
+    "date": "Date",
+}
+
+
+def parse_rif(text: str) -> list[PlainRecord]:
+    """The games of a ``.rif`` database as plain records (header and actions, or stones)."""
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as exc:
+        raise RecordError(_("The .rif file is not well-formed XML: %(error)s") % {"error": exc}) from None
+    names: dict[tuple[str, str], str] = {}
+    for section, tag in (("players", "player"), ("rules", "rule"), ("openings", "opening")):
+        for element in root.iterfind(f"{section}/{tag}"):
+            names[(tag, element.get("id", ""))] = element.get("name", "")
+    records = []
+    for game in root.iterfind("games/game"):
+        header = {
+            "Black": names.get(("player", game.get("black", "")), ""),
+            "White": names.get(("player", game.get("white", "")), ""),
+            "Rule": names.get(("rule", game.get("rule", "")), "") or "renju",
+            "Result": {"1": "1-0", "0": "0-1", "0.5": "1/2-1/2"}.get(game.get("bresult", ""), "*"),
+        }
+        header.update({plain: game.get(attr, "") for attr, plain in RIF_TO_PLAIN.items() if game.get(attr)})
+        actions = game.findtext("actions")
+        records.append(PlainRecord(header, actions if actions is not None else game.findtext("move") or ""))
+    return records

@@ -7,6 +7,7 @@ nothing. Every way a game ends goes through :func:`game_finish`.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from collections import OrderedDict
@@ -37,7 +38,18 @@ from games.enums import (
 )
 from games.messages import COLORS, foul_label, translate
 from games.models import ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
-from games.records import RecordError, check_report, parse_plain, replay_record, result_from_code
+from games.records import (
+    PlainRecord,
+    RecordError,
+    check_report,
+    parse_actions,
+    parse_plain,
+    parse_rif,
+    parse_times,
+    replay_actions,
+    replay_record,
+    result_from_code,
+)
 from games.signals import game_finished
 
 logger = logging.getLogger(__name__)
@@ -1125,34 +1137,86 @@ def _player_named(label: str) -> Player:
     return player or Player.objects.create(name=name, unit=unit)
 
 
+def _read_record(text: str) -> PlainRecord:
+    """One game from the plain format or a ``.rif`` database."""
+    if not text.lstrip().startswith("<"):
+        return parse_plain(text)
+    records = parse_rif(text)
+    if len(records) != 1:
+        raise RecordError(_("The .rif file holds %(n)s games; import one game at a time.") % {"n": len(records)})
+    return records[0]
+
+
 @transaction.atomic
 def game_import(*, text: str, actor: Any = None, interface: str = "api") -> Game:
-    """A finished over-the-board game from the plain format; the engine checks every move."""
+    """A finished over-the-board game from the plain format or ``.rif``; the engine checks every move.
+
+    A record with the opening protocol's actions (swaps, declarations, offers) is
+    replayed through the protocol and keeps every action, who took it and its time.
+    """
     try:
-        parsed = parse_plain(text)
-        result = result_from_code(parsed.header.get("Result", ""))
-        rules = parsed.header.get("Rule", "renju")
+        parsed = _read_record(text)
+        header = parsed.header
+        result = result_from_code(header.get("Result", ""))
+        rules = header.get("Rule", "renju")
         find_rules(rules)
-        reason = parsed.header.get("Reason", "") or (_infer_reason(parsed.moves, rules, result) if result else "")
-    except (RecordError, ValueError) as exc:
-        raise GameError("bad_record", str(exc)) from None
-    forbidden_mode = parsed.header.get("Forbidden", ForbiddenMode.CLAIM)
+        protocol = header.get("Protocol", "") or "none"
+        options_data = json.loads(header.get("Options", "") or "{}")
+        options = Options(**options_data)
+        start(protocol, options)
+        replay = replay_actions(protocol, options, parse_actions(parsed.moves)) if "{" in parsed.moves else None
+        stones = replay.stones if replay else parsed.moves
+        reason = header.get("Reason", "") or (_infer_reason(stones, rules, result) if result else "")
+        times = parse_times(header.get("Times", ""), len(replay.actions)) if replay else []
+        control = header.get("TimeControl", "") or None
+        time_control = json.loads(control) if control and control.startswith("{") else control
+    except (RecordError, ValueError, TypeError) as exc:  # a bad header value, option, protocol or action
+        raise GameError("bad_record", translate(str(exc))) from None
+    forbidden_mode = header.get("Forbidden", ForbiddenMode.CLAIM)
     if forbidden_mode not in ForbiddenMode.values:
         raise GameError("bad_record", _("Unknown forbidden-move handling %(mode)s.") % {"mode": forbidden_mode})
-    black = _player_named(parsed.header.get("Black", ""))
-    white = _player_named(parsed.header.get("White", ""))
+    black = _player_named(header.get("Black", ""))
+    white = _player_named(header.get("White", ""))
+    one, two = black, white
+    if replay is not None and replay.opening.holder(Color.BLACK) is Seat.TWO:  # the players swapped colours
+        one, two = white, black
+    if one.pk == two.pk:
+        raise GameError("same_player", _("A player cannot play against themselves."))
     game = game_create(
-        player_one=black,
-        player_two=white,
+        player_one=one,
+        player_two=two,
         rules=rules,
+        protocol=protocol,
+        protocol_options=options_data,
         mode=GameMode.OVER_THE_BOARD,
         forbidden_mode=forbidden_mode,
         actor=actor,
         interface=interface,
+        time_control=time_control,
+        event=header.get("Event", "")[:200],
+        round=header.get("Round", "")[:40],
     )
-    record = _check_result(result, reason, parsed.moves, game) if result else _replayed(parsed.moves, rules)
-    Game.objects.filter(pk=game.pk).update(record_text=record)
-    _log(game, "imported", actor, interface, header=parsed.header)
+    record = _check_result(result, reason, stones, game) if result else _replayed(stones, rules)
+    if replay is not None:
+        Move.objects.bulk_create(
+            Move(
+                game=game,
+                ply=ply,
+                kind=Action.parse(step.text).kind.value,
+                text=step.text,
+                player_number=int(step.seat),
+                color=str(step.color) if step.color else "",
+                move_number=step.move_number,
+                clock_ms={} if spent is None else {"think_ms": spent},
+            )
+            for ply, (step, spent) in enumerate(zip(replay.actions, times, strict=True), start=1)
+        )
+        game.ply = len(replay.actions)
+        _sync_colours(game, GameState(replay.opening, Board.replay(record)))
+        game.status = GameStatus.PLAYING if replay.opening.finished else GameStatus.OPENING
+    game.record_text = record
+    game.save()
+    _log(game, "imported", actor, interface, header=header)
     if result:
         game = game_finish(game=game, result=result, reason=reason, actor=actor, interface=interface)
     game.refresh_from_db()

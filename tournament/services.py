@@ -347,6 +347,8 @@ def _next_game(match: Match, tournament: Tournament) -> Game:
         mode=tournament.mode,
         time_control=tournament.time_control or None,
         board_number=match.board,
+        event=tournament.name[:200],
+        round=f"{match.group.stage.order}.{match.round}.{number}",
         interface="system",
         # Online, the clock starts when the game is called to its board: an absent player's time runs
         # and they lose by the game's rules. Over the board, the clock on the table counts.
