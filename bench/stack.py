@@ -122,7 +122,7 @@ class Stack:
                 "--workers",
                 str(self.web_workers),
                 "--worker-class",
-                "gthread",
+                "config.gunicorn_worker.StampingThreadWorker",
                 "--threads",
                 str(self.web_threads),
                 "--keep-alive",

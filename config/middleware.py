@@ -1,29 +1,39 @@
 """Stamp each request with the instant it arrived, before anything else runs.
 
-Clocks time a move by when it reached the server, not by when a worker got
-to it (clocks.md §6.5).
+Clocks time a move by when it reached the machine, not by when a thread got
+to it (see config.arrivals).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils import timezone
 from django.utils.translation import gettext as _
+
+from config import arrivals
 
 logger = logging.getLogger(__name__)
 
 
 class ReceivedAtMiddleware:
+    """``request.received_at``: when the request reached the machine (config.arrivals), and
+    ``request.queued_ms``: how long it waited inside the server before Django saw it."""
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        request.received_at = timezone.now()  # type: ignore[attr-defined]
+        now = time.time()
+        arrived = arrivals.arrival(request.META, now, settings.TRUST_X_REQUEST_START)
+        request.received_at = datetime.fromtimestamp(arrived, tz=UTC)  # type: ignore[attr-defined]
+        request.queued_ms = round((now - arrived) * 1000)  # type: ignore[attr-defined]
         return self.get_response(request)
 
 

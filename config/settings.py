@@ -107,6 +107,11 @@ CELERY_RESULT_EXPIRES = 3600
 CLOCK_ETA_TASKS = env_bool("CLOCK_ETA_TASKS", True)
 CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline
 CLOCK_SWEEP_SECONDS = 1.0
+# Behind a proxy that stamps X-Request-Start (and strips it from clients), time moves by that stamp.
+TRUST_X_REQUEST_START = env_bool("TRUST_X_REQUEST_START", False)
+# A flag waits while a request that arrived before the deadline is still served, at most this long.
+CLOCK_HOLD_MAX_MS = env_int("CLOCK_HOLD_MAX_MS", 60_000)
+CLOCK_WAITING_SINCE = "config.arrivals.waiting_since"  # the oldest request still served (epoch s) or None
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-overdue-clocks": {
         "task": "games.sweep_overdue",

@@ -213,7 +213,17 @@ class SeatSerializer(serializers.Serializer[Any]):
     )
 
 
-class MoveInputSerializer(SeatSerializer):
+class TimedInputSerializer(SeatSerializer):
+    think_ms = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=86_400_000,
+        help_text="the client's own measure of the player's thinking on this turn (from seeing the position to "
+        "sending); the server credits the network lag beyond it within the player's lag quota",
+    )
+
+
+class MoveInputSerializer(TimedInputSerializer):
     ply = serializers.IntegerField(min_value=0, help_text="the game's ply you saw; a stale one gets 409")
     action = serializers.CharField(
         required=False, max_length=200, help_text="e.g. 'place h8', 'swap', 'declare 3', 'offer h10 j7', 'choose h10'"
@@ -226,7 +236,7 @@ class MoveInputSerializer(SeatSerializer):
         return attrs
 
 
-class PassInputSerializer(SeatSerializer):
+class PassInputSerializer(TimedInputSerializer):
     ply = serializers.IntegerField(min_value=0)
 
 
@@ -364,6 +374,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             actor=request.user,
             interface=INTERFACE,
             at=_received(request),
+            think_ms=data.get("think_ms"),
+            queued_ms=getattr(request, "queued_ms", 0),
         )
         return self._detail(game)
 
@@ -379,6 +391,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             actor=request.user,
             interface=INTERFACE,
             at=_received(request),
+            think_ms=data.get("think_ms"),
+            queued_ms=getattr(request, "queued_ms", 0),
         )
         return self._detail(game)
 

@@ -58,6 +58,21 @@ class TimeControl:
     draw_offers: int = 2
     draw_reply_ms: int = 30_000
     grace_ms: int = 0
+    lag_compensation: bool = True  # network lag credited within a quota per player (never for over-the-board)
+
+    @property
+    def lag_gain_ms(self) -> int:
+        """Quota gained per move, as lichess does: 2/5 of the estimated game seconds plus 15 cs, at most 1 s."""
+        seconds = ((self.main_ms or 0) + 40 * self.increment_ms) / 1000 or 40 * (self.move_ms or 0) / 1000
+        return min(1000, round(seconds * 4 + 150))
+
+    @property
+    def lag_quota_start_ms(self) -> int:
+        return 3 * self.lag_gain_ms
+
+    @property
+    def lag_quota_max_ms(self) -> int:
+        return 7 * self.lag_gain_ms
 
     @property
     def timed(self) -> bool:
@@ -153,6 +168,7 @@ class ClockState:
     offer_by: Seat | None = None
     offers_left: tuple[int, int] = (2, 2)
     expiry_offer_used: bool = False
+    lag_quota: tuple[int, int] | None = None  # lag credit each seat may still receive (None: the starting quota)
     version: int = 0
     result: str = ""  # "timeout 0" (seat 0 lost on time), "draw agreement", "draw overtime_exhausted"
 
@@ -162,8 +178,8 @@ class ClockState:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ClockState:
         values = dict(data)
-        for key in ("used", "bonus", "ot_played", "offers_left", "in_overtime"):
-            if key in values:
+        for key in ("used", "bonus", "ot_played", "offers_left", "in_overtime", "lag_quota"):
+            if values.get(key) is not None:
                 values[key] = tuple(values[key])
         return cls(**values)
 
@@ -354,18 +370,40 @@ def _resume(s: ClockState, at: int, why: str) -> tuple[ClockState, list[Event]]:
     return _bump(s, paused_since=None, pause=None, offer_by=None, turn_started=at), [Event(why, at)]
 
 
+def lag_quota(s: ClockState, tc: TimeControl, seat: Seat) -> int:
+    return tc.lag_quota_start_ms if s.lag_quota is None else s.lag_quota[seat]
+
+
+def lag_credit(s: ClockState, tc: TimeControl, at: int, think_ms: int | None) -> int:
+    """The lag credit for the side to act, whose request arrived at ``at`` and who says it thought ``think_ms``.
+
+    The lag is what the server would charge beyond the client's own measured
+    thinking (the opponent's move travelling out, this move travelling in);
+    it is credited within the player's quota (lichess's scheme). No claim, no credit.
+    """
+    if not tc.lag_compensation or think_ms is None or s.status != "running" or s.paused_since is not None:
+        return 0
+    charged = running_ms(s, at)
+    lag = charged - max(0, think_ms)
+    return max(0, min(lag, lag_quota(s, tc, s.actor), charged))
+
+
 def play(
-    s: ClockState, tc: TimeControl, at: int, next_actor: Seat, *, stone: bool = True
+    s: ClockState, tc: TimeControl, at: int, next_actor: Seat, *, stone: bool = True, credit_ms: int = 0
 ) -> tuple[ClockState, list[Event], dict[str, Any]]:
     """The actor's turn ends at ``at``; ``next_actor`` acts next. Returns the state, events and the readings.
 
     Call :func:`settle` first: a flagged state is refused. A pending draw
     offer is declined by playing (the time is counted without the pause).
     An overtime stone is counted when the turn ends after main time ran out.
+    ``credit_ms`` (from :func:`lag_credit`) is network lag not charged to the
+    actor: the turn is timed as ending that much earlier, the next one starts at ``at``.
     """
     if s.status != "running":
         raise ClockError("clock_stopped", "the clock is not running")
-    if flagged(s, tc, at):
+    credit_ms = max(0, min(credit_ms, lag_quota(s, tc, s.actor), running_ms(s, at)))
+    end = at - credit_ms
+    if flagged(s, tc, end):
         raise ClockError("time_over", "the time for this turn has run out")
     events: list[Event] = []
     if s.pause == "offer":
@@ -373,9 +411,13 @@ def play(
     elif s.pause == "referee":
         raise ClockError("paused", "the referee has paused the game")
     mover = s.actor
-    overtime = in_overtime(s, tc, mover, at)
-    s = _charge(s, at)
+    overtime = in_overtime(s, tc, mover, end)
+    s = _charge(s, end)
     think = s.turn_used
+    if tc.lag_compensation:
+        quota = min(tc.lag_quota_max_ms, lag_quota(s, tc, mover) - credit_ms + tc.lag_gain_ms)
+        start_quota = (tc.lag_quota_start_ms, tc.lag_quota_start_ms)
+        s = replace(s, lag_quota=_set(s.lag_quota or start_quota, mover, quota))
     if overtime:
         s = replace(s, in_overtime=_set(s.in_overtime, mover, True))
         if stone:
@@ -387,11 +429,12 @@ def play(
     s = _bump(s, actor=next_actor, turn_started=at, turn_used=0)
     readings = {
         "think_ms": think,
+        "lag_credit_ms": credit_ms,
         "overtime": overtime,
         "ot_played": list(s.ot_played),
         "main_left": [main_left(s, tc, 0, at), main_left(s, tc, 1, at)],
     }
-    events.append(Event("play", at, {"next": next_actor, "stone": stone}))
+    events.append(Event("play", at, {"next": next_actor, "stone": stone, "lag_credit_ms": credit_ms}))
     return s, events, readings
 
 

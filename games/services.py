@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from engine import Board, Color, IllegalMoveError, InvalidMoveError, Point, find_rules, parse_moves
@@ -194,15 +195,18 @@ def _clock_seat(seat: Seat) -> clock.Seat:
     return 0 if seat is Seat.ONE else 1
 
 
-def _clock_turn(game: Game, seat: Seat, at: datetime, next_actor: Seat, interface: str) -> dict[str, Any]:
-    """Time the turn that ``seat`` ends at ``at``; the clock starts with the first turn if it was waiting."""
+def _clock_turn(
+    game: Game, seat: Seat, at: datetime, next_actor: Seat, interface: str, credit_ms: int = 0
+) -> dict[str, Any]:
+    """Time the turn that ``seat`` ends at ``at`` (less ``credit_ms`` of network lag); the clock starts with
+    the first turn if it was waiting."""
     control = _control(game)
     state = _clock(game)
     events: list[clock.Event] = []
     if state.status == "waiting":
         state, events = clock.start(state, control, ms(at), _clock_seat(seat))
     try:
-        state, more, readings = clock.play(state, control, ms(at), _clock_seat(next_actor))
+        state, more, readings = clock.play(state, control, ms(at), _clock_seat(next_actor), credit_ms=credit_ms)
     except clock.ClockError as exc:
         if exc.code == "time_over":
             raise GameError("time_over", _("Time ran out; the game is over."), 409) from None
@@ -241,8 +245,13 @@ def game_settle(
     return _settle_locked(game, at or timezone.now(), path, expected_version)
 
 
-def _settle_locked(game: Game, at: datetime, path: str, expected_version: int | None = None) -> str:
-    """:func:`game_settle` on a game already locked by the caller's transaction."""
+def _settle_locked(game: Game, at: datetime, path: str, expected_version: int | None = None, hold: bool = True) -> str:
+    """:func:`game_settle` on a game already locked by the caller's transaction.
+
+    With ``hold``, a flag waits (``held``) while the server is still serving a
+    request that reached it before the deadline: that may be the move that
+    beats the flag. Only the acting player's own move settles without it.
+    """
     if game.status not in GameStatus.active():
         return "finished"
     if game.mode == GameMode.OVER_THE_BOARD:  # the clock on the table counts; the server never flags
@@ -255,6 +264,9 @@ def _settle_locked(game: Game, at: datetime, path: str, expected_version: int | 
     state, events = clock.settle(_clock(game), _control(game), ms(at))
     if not events:
         return "not_due"
+    flag = next((e for e in events if e.op == "flag"), None)
+    if hold and flag is not None and _request_waiting(from_ms(flag.at), at):
+        return "held"
     _clock_apply(game, state, events, interface="system")
     game.save(update_fields=["clock", "clock_version", "deadline"])
     if state.status == "finished" and state.result.startswith("timeout"):
@@ -271,6 +283,14 @@ def _settle_locked(game: Game, at: datetime, path: str, expected_version: int | 
     else:
         _schedule(game)
     return "applied"
+
+
+def _request_waiting(flag_at: datetime, now: datetime) -> bool:
+    """Is a request that reached the server by ``flag_at`` still being served (and not for too long)?"""
+    if now - flag_at > timedelta(milliseconds=settings.CLOCK_HOLD_MAX_MS):
+        return False
+    since = import_string(settings.CLOCK_WAITING_SINCE)()
+    return since is not None and since <= flag_at.timestamp()
 
 
 def _clock_action(game_id: int, at: datetime | None, path: str) -> tuple[Game, datetime]:
@@ -510,12 +530,18 @@ def game_act(
     actor: Any = None,
     interface: str = "api",
     at: datetime | None = None,
+    think_ms: int | None = None,
+    queued_ms: int = 0,
 ) -> Game:
     """A player's action: an opening step or, after the opening, a stone or a pass.
 
-    The turn is timed at ``at`` (when the request arrived). A timeout that
-    is due by then is settled (and committed) first, so a late move is
-    refused with ``time_over`` and the game records the loss on time.
+    The turn is timed at ``at``: when the request reached the machine, so the
+    ``queued_ms`` it then waited inside the server is never charged (it is
+    logged). ``think_ms``, the client's own measure of the player's thinking,
+    lets the clock credit network lag within the player's quota
+    (:func:`games.clock.lag_credit`). A timeout that is due by then is settled
+    (and committed) first, so a late move is refused with ``time_over`` and
+    the game records the loss on time.
     Side effects: stores a Move with its clock readings, logs an event, and
     ends the game (through :func:`game_finish`) on a five, an adjudicated
     foul, two passes, a full board or exhausted overtime.
@@ -529,6 +555,8 @@ def game_act(
         actor=actor,
         interface=interface,
         at=at,
+        think_ms=think_ms,
+        queued_ms=queued_ms,
     )
     if game is None:  # the clock ran out before the action arrived; the loss on time is committed
         raise GameError("time_over", _("Time ran out; the game is over."), 409)
@@ -537,11 +565,24 @@ def game_act(
 
 @transaction.atomic
 def _game_act(
-    *, game_id: int, player: Player, action: Action | str, expected_ply: int, actor: Any, interface: str, at: datetime
+    *,
+    game_id: int,
+    player: Player,
+    action: Action | str,
+    expected_ply: int,
+    actor: Any,
+    interface: str,
+    at: datetime,
+    think_ms: int | None = None,
+    queued_ms: int = 0,
 ) -> Game | None:
     game = _lock(game_id)
     _require_online(game)
-    if _settle_locked(game, at, "lazy_write") == "applied":
+    acting = player.pk in (game.player_one_id, game.player_two_id) and _clock(game).actor == _clock_seat(
+        seat_of(game, player)
+    )
+    credit = clock.lag_credit(_clock(game), _control(game), ms(at), think_ms) if acting else 0
+    if _settle_locked(game, at - timedelta(milliseconds=credit), "lazy_write", hold=not acting) == "applied":
         game.refresh_from_db()
         if game.status not in GameStatus.active():
             return None
@@ -555,9 +596,22 @@ def _game_act(
             raise GameError("bad_action", translate(str(exc))) from None
     seat = seat_of(game, player)
     state = game_state(game)
+    timing = _Timing(at, credit, queued_ms)
     if not state.opening.finished:
-        return _opening_action(game, state, seat, action, expected_ply, actor, interface, at)
-    return _board_move(game, state, seat, action, expected_ply, actor, interface, at)
+        return _opening_action(game, state, seat, action, expected_ply, actor, interface, timing)
+    return _board_move(game, state, seat, action, expected_ply, actor, interface, timing)
+
+
+@dataclass
+class _Timing:
+    """When a turn ended for the clock: the arrival, the lag credit, and the server's queueing (logged)."""
+
+    at: datetime
+    credit_ms: int = 0
+    queued_ms: int = 0
+
+    def log(self) -> dict[str, int]:
+        return {k: v for k, v in (("lag_credit_ms", self.credit_ms), ("queued_ms", self.queued_ms)) if v}
 
 
 def _require_online(game: Game) -> None:
@@ -589,14 +643,14 @@ def _opening_action(
     expected_ply: int,
     actor: Any,
     interface: str,
-    at: datetime,
+    timing: _Timing,
 ) -> Game:
     try:
         after = apply(state.opening, seat, action)
     except ProtocolError as exc:
         raise GameError("protocol", translate(str(exc))) from None
     number = len(after.moves) if len(after.moves) > len(state.opening.moves) else None
-    readings = _clock_turn(game, seat, at, after.actor, interface)
+    readings = _clock_turn(game, seat, timing.at, after.actor, interface, timing.credit_ms)
     _record(
         game,
         expected_ply=expected_ply,
@@ -612,7 +666,7 @@ def _opening_action(
         game.status = GameStatus.PLAYING
     game.save(update_fields=_TURN_FIELDS)
     _remember_on_commit(game, GameState(after, Board.replay(list(after.moves))))
-    _log(game, "action", actor, interface, action=str(action), seat=int(seat))
+    _log(game, "action", actor, interface, action=str(action), seat=int(seat), **timing.log())
     return _after_turn(game, actor, interface)
 
 
@@ -624,7 +678,7 @@ def _board_move(
     expected_ply: int,
     actor: Any,
     interface: str,
-    at: datetime,
+    timing: _Timing,
 ) -> Game:
     board = state.board
     color = board.turn
@@ -643,7 +697,7 @@ def _board_move(
             foul = outcome.reason.value
             if game.forbidden_mode == ForbiddenMode.BLOCK:
                 raise GameError("forbidden", _("Black may not play there: %(kind)s.") % {"kind": foul_label(foul)})
-    readings = _clock_turn(game, seat, at, state.holder(color.other), interface)
+    readings = _clock_turn(game, seat, timing.at, state.holder(color.other), interface, timing.credit_ms)
     move = _record(
         game,
         expected_ply=expected_ply,
@@ -656,7 +710,7 @@ def _board_move(
     )
     board.push("pass" if action.kind is Kind.PASS else action.points[0])
     _remember_on_commit(game, GameState(state.opening, board))
-    _log(game, "move", actor, interface, action=str(action), move_number=move.move_number, foul=foul)
+    _log(game, "move", actor, interface, action=str(action), move_number=move.move_number, foul=foul, **timing.log())
     result = rules.outcome(board)
     if result is not None and result.termination.value == "forbidden":
         if game.forbidden_mode == ForbiddenMode.AUTO:
@@ -1110,6 +1164,8 @@ def game_pass(
     actor: Any = None,
     interface: str = "api",
     at: datetime | None = None,
+    think_ms: int | None = None,
+    queued_ms: int = 0,
 ) -> Game:
     return game_act(
         game_id=game_id,
@@ -1119,6 +1175,8 @@ def game_pass(
         actor=actor,
         interface=interface,
         at=at,
+        think_ms=think_ms,
+        queued_ms=queued_ms,
     )
 
 

@@ -25,6 +25,7 @@ from games.services import game_settle
 
 logger = logging.getLogger(__name__)
 SWEEP_BATCH = 500
+HOLD_RETRY_S = 0.2
 
 
 ANY_VERSION = -1  # a task that follows a game's deadline, whatever moves were made since it was sent
@@ -52,6 +53,9 @@ def adjudicate(game_id: int, version: int) -> str:
         _publish(game_id, ANY_VERSION, due)
         return "stale"
     outcome = game_settle(game_id=game_id, path="eta", expected_version=None if version == ANY_VERSION else version)
+    if outcome == "held":  # a request that arrived in time is still being served: look again shortly
+        _publish(game_id, ANY_VERSION, timezone.now().timestamp() + HOLD_RETRY_S)
+        return outcome
     if outcome in ("not_due", "stale"):
         game = Game.objects.filter(pk=game_id, status__in=GameStatus.active()).only("deadline").first()
         if game is not None and game.deadline is not None:

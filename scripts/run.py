@@ -81,7 +81,7 @@ def main() -> int:
                         "--workers",
                         "2",
                         "--worker-class",
-                        "gthread",
+                        "config.gunicorn_worker.StampingThreadWorker",
                         "--threads",
                         "8",
                         "--access-logfile",

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from engine.protocols import PROTOCOLS
 from engine.tests.test_protocols import COMPLETE
@@ -126,7 +126,7 @@ def test_the_rif_export_carries_swap_alt_times_and_round() -> None:
     ],
 )
 def test_bad_records_are_refused_and_nothing_is_created(text: str, fragment: str) -> None:
-    with pytest.raises(GameError) as info:
+    with translation.override("en"), pytest.raises(GameError) as info:
         game_import(text=text)
 
     assert info.value.code == "bad_record" and fragment in info.value.message

@@ -20,9 +20,19 @@
     return template.replace(/%\((\w+)\)s/g, function (_, k) { return values[k]; });
   }
 
+  // The player's own thinking on this turn, from seeing the position to acting: the server credits the
+  // network lag beyond it (within a quota), so a slow connection does not cost clock time.
+  var turnSeenAt = null, turnPly = null;
+  function noteTurn() {
+    if (mySeatActs() && data.ply !== turnPly) { turnPly = data.ply; turnSeenAt = performance.now(); }
+  }
+
   function post(action, body) {
     if (busy) return Promise.resolve();
     busy = true;
+    if ((action === "move" || action === "pass") && turnSeenAt !== null && turnPly === data.ply) {
+      body = Object.assign({ think_ms: Math.round(performance.now() - turnSeenAt) }, body);
+    }
     $("message").textContent = "";
     return fetch(url + action + "/", {
       method: "POST", credentials: "same-origin",
@@ -40,7 +50,7 @@
   function load() {
     return fetch(url, { credentials: "same-origin", headers: { "Accept-Language": document.documentElement.lang } })
       .then(function (r) { return r.json(); })
-      .then(function (json) { if (json && json.position) { data = json; fetchedAt = Date.now(); draw(); } });
+      .then(function (json) { if (json && json.position) { data = json; fetchedAt = Date.now(); noteTurn(); draw(); } });
   }
 
   function mySeatActs() { return data && data.mode === "online" && config.seat !== null && data.position.actor === config.seat; }

@@ -1,0 +1,273 @@
+"""Fair clocks under load (injected clock): the server's queue is never charged, network lag is credited
+within a quota, a flag waits for a move that arrived in time, and an over-the-board game never flags."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+import time_machine
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from config import arrivals
+from games import clock
+from games.models import Game, GameEvent, Move
+from games.services import GameError, game_act, game_create, game_settle, game_state
+from games.tasks import adjudicate
+from games.tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+QUICK = clock.PRESETS["quick"]
+
+
+def timed_game(**kwargs: Any) -> Game:
+    return game_create(
+        player_one=PlayerFactory(), player_two=PlayerFactory(), time_control="quick", start_clock_at=START, **kwargs
+    )
+
+
+def mover(game: Game) -> Any:
+    return game.player_one if int(game_state(game).to_act) == 1 else game.player_two
+
+
+def think(game: Game, ply: int) -> tuple[int, int]:
+    readings = Move.objects.get(game=game, ply=ply).clock_ms
+    return readings["think_ms"], readings["lag_credit_ms"]
+
+
+# -- the server's queue ------------------------------------------------------------------------------
+
+
+def test_a_move_is_timed_when_it_reached_the_machine_not_when_django_got_to_it() -> None:
+    account = get_user_model().objects.create_user("black")
+    game = game_create(
+        player_one=PlayerFactory(user=account), player_two=PlayerFactory(), time_control="quick", start_clock_at=START
+    )
+    client = APIClient()
+    client.force_authenticate(account)
+    arrived = START + timedelta(seconds=10)
+    arrivals.set_current(arrived.timestamp())  # stamped by the front of the stack (config.gunicorn_worker)
+    try:
+        with time_machine.travel(arrived + timedelta(seconds=2.5), tick=False):  # 2.5 s in the server's queue
+            response = client.post(f"/api/games/{game.pk}/move/", {"ply": 0, "point": "h8"}, format="json")
+    finally:
+        arrivals.set_current(None)
+
+    assert response.status_code == 200, response.json()
+    assert think(game, 1) == (10_000, 0)
+    event = GameEvent.objects.filter(game=game, kind="move").get()
+    assert event.data["queued_ms"] == 2_500
+
+
+def test_a_move_that_arrived_in_time_but_waited_past_the_deadline_stands() -> None:
+    game = timed_game()
+    deadline = START + timedelta(seconds=30)  # quick: 30 s a move
+    arrived = deadline - timedelta(milliseconds=200)
+
+    with time_machine.travel(deadline + timedelta(seconds=3), tick=False):
+        game = game_act(
+            game_id=game.pk, player=mover(game), action="place h8", expected_ply=0, at=arrived, queued_ms=3_200
+        )
+
+    assert (game.status, think(game, 1)[0]) == ("playing", 29_800)
+
+
+@pytest.mark.parametrize("path", ["eta", "sweeper", "lazy_read"])
+def test_no_flag_while_a_request_that_arrived_before_the_deadline_is_still_served(settings: Any, path: str) -> None:
+    game = timed_game()
+    flag_at = START + timedelta(seconds=30)
+    arrived = flag_at - timedelta(milliseconds=100)
+    settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
+    WAITING[:] = [arrived.timestamp()]
+
+    held = game_settle(game_id=game.pk, at=flag_at + timedelta(seconds=2), path=path)
+    game = game_act(game_id=game.pk, player=mover(game), action="place h8", expected_ply=0, at=arrived)
+    WAITING[:] = []
+    late = game_settle(game_id=game.pk, at=flag_at + timedelta(seconds=2), path=path)
+
+    assert (held, game.status, late) == ("held", "playing", "not_due")
+
+
+def test_a_request_that_arrived_after_the_deadline_does_not_hold_the_flag(settings: Any) -> None:
+    game = timed_game()
+    flag_at = START + timedelta(seconds=30)
+    settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
+    WAITING[:] = [(flag_at + timedelta(milliseconds=1)).timestamp()]
+
+    outcome = game_settle(game_id=game.pk, at=flag_at + timedelta(seconds=1), path="eta")
+
+    WAITING[:] = []
+    game.refresh_from_db()
+    assert (outcome, game.status, game.result_reason) == ("applied", "finished", "time")
+
+
+def test_a_hold_ends_after_the_bound(settings: Any) -> None:
+    game = timed_game()
+    flag_at = START + timedelta(seconds=30)
+    settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
+    settings.CLOCK_HOLD_MAX_MS = 5_000
+    WAITING[:] = [START.timestamp()]
+
+    assert game_settle(game_id=game.pk, at=flag_at + timedelta(seconds=4), path="eta") == "held"
+    assert game_settle(game_id=game.pk, at=flag_at + timedelta(seconds=6), path="eta") == "applied"
+    WAITING[:] = []
+
+
+def test_the_worker_task_looks_again_when_held(settings: Any, monkeypatch: Any) -> None:
+    game = timed_game()
+    settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
+    WAITING[:] = [START.timestamp()]
+    sent: list[float] = []
+    monkeypatch.setattr("games.tasks._publish", lambda game_id, version, when: sent.append(when) or True)
+    monkeypatch.setattr("games.tasks._markers", lambda: None)
+
+    with time_machine.travel(START + timedelta(seconds=31), tick=False):
+        outcome = adjudicate(game.pk, -1)
+
+    WAITING[:] = []
+    assert outcome == "held" and sent == [pytest.approx((START + timedelta(seconds=31.2)).timestamp())]
+
+
+WAITING: list[float] = []
+
+
+def waiting() -> float | None:
+    return min(WAITING) if WAITING else None
+
+
+# -- network lag ----------------------------------------------------------------------------------------
+
+
+def test_lag_is_credited_within_the_quota_and_the_quota_runs_out() -> None:
+    game = timed_game()
+    gain, start_quota, top = QUICK.lag_gain_ms, QUICK.lag_quota_start_ms, QUICK.lag_quota_max_ms
+    assert (gain, start_quota, top) == (1000, 3000, 7000)
+    # Black's client always reports 1 s of thinking; its moves reach the server 4.5 s after the turn began.
+    at, quota, points, expected = START, start_quota, ["h8", "a1", "i8", "a3", "j8", "a5", "g6", "a7", "b12"], []
+    for ply, point in enumerate(points):
+        black = ply % 2 == 0
+        at += timedelta(milliseconds=4_500 if black else 2_000)
+        game = game_act(
+            game_id=game.pk,
+            player=mover(game),
+            action=f"place {point}",
+            expected_ply=ply,
+            at=at,
+            think_ms=1_000 if black else None,  # white's client says nothing: no credit
+        )
+        if black:
+            credit = min(3_500, quota)
+            quota = min(top, quota - credit + gain)
+            expected.append((4_500 - credit, credit))
+        else:
+            expected.append((2_000, 0))
+
+    assert [think(game, ply) for ply in range(1, len(points) + 1)] == expected
+    assert [c for _t, c in expected[::2]] == [3000, 1000, 1000, 1000, 1000]  # the quota ran out after the first
+    assert clock.ClockState.from_dict(game.clock).lag_quota == (0 + gain, start_quota + 4 * gain)
+
+
+def test_a_claimed_think_longer_than_the_charge_gets_no_credit() -> None:
+    game = timed_game()
+
+    game = game_act(
+        game_id=game.pk,
+        player=mover(game),
+        action="place h8",
+        expected_ply=0,
+        at=START + timedelta(seconds=5),
+        think_ms=9_000,
+    )
+
+    assert think(game, 1) == (5_000, 0)
+
+
+def test_lag_credit_lets_a_move_that_arrived_just_late_stand_and_is_logged() -> None:
+    game = timed_game()
+    arrived = START + timedelta(seconds=31)  # 1 s past the 30 s limit, after 29 s of thinking by the client
+
+    game = game_act(game_id=game.pk, player=mover(game), action="place h8", expected_ply=0, at=arrived, think_ms=29_000)
+
+    assert game.status == "playing" and think(game, 1) == (29_000, 2_000)
+    assert GameEvent.objects.filter(game=game, kind="move").get().data["lag_credit_ms"] == 2_000
+
+
+def test_without_lag_compensation_nothing_is_credited() -> None:
+    game = game_create(
+        player_one=PlayerFactory(),
+        player_two=PlayerFactory(),
+        time_control={"preset": "quick", "lag_compensation": False},
+        start_clock_at=START,
+    )
+
+    with pytest.raises(GameError) as info:
+        game_act(
+            game_id=game.pk,
+            player=mover(game),
+            action="place h8",
+            expected_ply=0,
+            at=START + timedelta(seconds=31),
+            think_ms=29_000,
+        )
+
+    assert info.value.code == "time_over"
+
+
+def test_an_over_the_board_game_never_flags() -> None:
+    game = game_create(
+        player_one=PlayerFactory(), player_two=PlayerFactory(), mode="otb", time_control="quick", start_clock_at=START
+    )
+
+    assert game_settle(game_id=game.pk, at=START + timedelta(days=1), path="sweeper") == "not_due"
+    game.refresh_from_db()
+    assert (game.status, game.clock["status"], game.deadline) == ("playing", "waiting", None)
+
+
+# -- the stamp ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("header", "trusted", "expected"),
+    [
+        ("t=1764579600.250", True, 1764579600.25),  # nginx: seconds with milliseconds
+        ("1764579600250", True, 1764579600.25),  # milliseconds
+        ("1764579600250000", True, 1764579600.25),  # microseconds
+        ("t=1764579600.250", False, 1764579601.0),  # not behind a trusted proxy: ignored
+        ("t=1764579000", True, 1764579601.0),  # ten minutes old: a clock that is off, ignored
+        ("t=1764579700", True, 1764579601.0),  # in the future: ignored
+        ("garbage", True, 1764579601.0),
+    ],
+)
+def test_x_request_start_is_used_only_when_trusted_and_plausible(header: str, trusted: bool, expected: float) -> None:
+    assert arrivals.arrival({"HTTP_X_REQUEST_START": header}, 1764579601.0, trusted) == pytest.approx(expected)
+
+
+class FakeRedis:
+    def __init__(self) -> None:
+        self.values: dict[str, str] = {}
+
+    def set(self, key: str, value: str, px: int) -> None:
+        self.values[key] = value
+
+    def delete(self, key: str) -> None:
+        self.values.pop(key, None)
+
+
+def test_the_web_process_publishes_its_oldest_request_at_once_and_clears_it() -> None:
+    redis = FakeRedis()
+    publisher = arrivals.Publisher(redis, "web:1")
+
+    publisher.started(1, 100.0)
+    first = dict(redis.values)
+    publisher.started(2, 101.0)
+    publisher.finished(1)
+    publisher.flush(force=True)
+    second = dict(redis.values)
+    publisher.finished(2)
+    publisher.flush(force=True)
+
+    assert (first, second, redis.values) == ({"arrivals:web:1": "100.0"}, {"arrivals:web:1": "101.0"}, {})
