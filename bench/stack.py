@@ -34,11 +34,21 @@ from config.testing import ThrowawayPostgres  # noqa: E402
 
 
 class Stack:
-    def __init__(self, web_workers: int = 2, web_threads: int = 8, throttle_moves: str = "100000/min") -> None:
+    def __init__(
+        self,
+        web_workers: int = 2,
+        web_threads: int = 8,
+        throttle_moves: str = "100000/min",
+        database: str = "postgres",
+        nice_web: bool = True,
+    ) -> None:
+        """``database="sqlite"`` is ``make run``'s default stack (a SQLite file); else a throw-away PostgreSQL."""
         self.workdir = Path(tempfile.mkdtemp(prefix="gomoku-stack-"))
         self.web_workers, self.web_threads = web_workers, web_threads
         self.port = free_port()
-        self.postgres = ThrowawayPostgres()
+        self.database = database
+        self.nice_web = nice_web
+        self.postgres = ThrowawayPostgres() if database == "postgres" else None
         self.redis: EmbeddedRedis | None = None
         self.web: Service | None = None
         self.worker: Service | None = None
@@ -52,11 +62,15 @@ class Stack:
     # -- lifecycle ------------------------------------------------------------------
 
     def start(self) -> Stack:
-        self.postgres.start()
+        if self.postgres is not None:
+            self.postgres.start()
+            url = self.postgres.url
+        else:
+            url = f"sqlite:///{self.workdir / 'db.sqlite3'}"
         self.redis = EmbeddedRedis(log=self.workdir / "redis.log").start()
         self.env = dict(
             os.environ,
-            DATABASE_URL=self.postgres.url,
+            DATABASE_URL=url,
             REDIS_URL=self.redis.url,
             DJANGO_SETTINGS_MODULE="config.settings",
             PYTHONPATH=str(ROOT),
@@ -102,7 +116,8 @@ class Stack:
         from django.db import connections
 
         connections.close_all()
-        self.postgres.stop()
+        if self.postgres is not None:
+            self.postgres.stop()
 
     def start_web(self) -> None:
         # The web tier runs at a lower priority than the clock worker: under overload, adjudicating a
@@ -110,9 +125,7 @@ class Stack:
         self.web = Service(
             "web",
             [
-                "nice",
-                "-n",
-                "10",
+                *(["nice", "-n", "10"] if self.nice_web else []),
                 sys.executable,
                 "-m",
                 "gunicorn",

@@ -15,6 +15,9 @@ from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 
+ROLES = ["organizer", "player", "referee"]
+
+
 class WhoAmIView(APIView):
     """The signed-in user and their roles."""
 
@@ -25,14 +28,20 @@ class WhoAmIView(APIView):
             "WhoAmI",
             {
                 "username": serializers.CharField(),
-                "roles": serializers.ListField(child=serializers.CharField()),
+                "roles": serializers.ListField(child=serializers.ChoiceField(choices=ROLES)),
+                "player": serializers.IntegerField(
+                    allow_null=True, help_text="your player id (GET /api/players/{id}/), if you are a player"
+                ),
             },
         )
     )
     def get(self, request: Request) -> Response:
+        from games.models import Player
+
         user = request.user
         roles = sorted(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
-        return Response({"username": user.get_username(), "roles": roles})
+        player = Player.objects.filter(user=user).values_list("pk", flat=True).first()
+        return Response({"username": user.get_username(), "roles": roles, "player": player})
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

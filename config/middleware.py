@@ -12,6 +12,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -57,3 +58,32 @@ class DependencyDownMiddleware:
             response = render(request, "503.html", {"message": message}, status=503)
         response["Retry-After"] = "5"
         return response
+
+
+class BodyTooLargeMiddleware:
+    """A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` gets 413 (JSON under /api/) before anything reads it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None and length > limit:
+            return self.too_large(request, limit)
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, RequestDataTooBig):
+            return self.too_large(request, settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        return None
+
+    @staticmethod
+    def too_large(request: HttpRequest, limit: int) -> HttpResponse:
+        message = _("The request is too large: at most %(n)s KB.") % {"n": limit // 1024}
+        if request.path.startswith("/api/"):
+            return JsonResponse({"code": "too_large", "message": message}, status=413)
+        return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")

@@ -32,6 +32,7 @@ from games.access import (
 )
 from games.enums import ForbiddenMode, GameMode, GameResult, ResultReason
 from games.exports import export_plain, export_rif
+from games.messages import claim_reason, result_text
 from games.models import ForbiddenClaim, Game, Move, Player, ResultReport
 
 INTERFACE = "api"
@@ -50,9 +51,18 @@ class MoveSerializer(serializers.ModelSerializer[Move]):
 
 
 class ClaimSerializer(serializers.ModelSerializer[ForbiddenClaim]):
+    verdict = serializers.ChoiceField(
+        choices=["double-three", "double-four", "overline", "none", ""],
+        help_text="the engine's finding: a forbidden kind, or none (empty while the claim is open)",
+    )
+    reason = serializers.SerializerMethodField(help_text="the engine's reason, in the reader's language")
+
     class Meta:
         model = ForbiddenClaim
-        fields = ["id", "move_number", "point", "status", "verdict", "explanation", "created_at"]
+        fields = ["id", "move_number", "point", "status", "verdict", "reason", "explanation", "created_at"]
+
+    def get_reason(self, claim: ForbiddenClaim) -> str:
+        return claim_reason(claim)
 
 
 class ReportSerializer(serializers.ModelSerializer[ResultReport]):
@@ -61,7 +71,16 @@ class ReportSerializer(serializers.ModelSerializer[ResultReport]):
         fields = ["id", "reporter", "result", "reason", "record", "status", "note", "created_at", "answered_at"]
 
 
-class GameSummarySerializer(serializers.ModelSerializer[Game]):
+class ResultTextMixin(serializers.Serializer[Any]):
+    result_text = serializers.SerializerMethodField(
+        help_text="how the game ended, in the reader's language (result_detail is the code or the referee's note)"
+    )
+
+    def get_result_text(self, game: Game) -> str:
+        return result_text(game)
+
+
+class GameSummarySerializer(ResultTextMixin, serializers.ModelSerializer[Game]):
     player_one = PlayerSerializer(read_only=True)
     player_two = PlayerSerializer(read_only=True)
 
@@ -81,8 +100,11 @@ class GameSummarySerializer(serializers.ModelSerializer[Game]):
             "result",
             "result_reason",
             "result_detail",
+            "result_text",
             "ply",
             "board_number",
+            "event",
+            "round",
             "is_public",
             "created_at",
             "finished_at",
@@ -107,11 +129,13 @@ class PositionSerializer(serializers.Serializer[Any]):
 class ClockSerializer(serializers.Serializer[Any]):
     now = serializers.IntegerField(help_text="the server's time, ms since the epoch")
     server_time = serializers.DateTimeField()
-    status = serializers.CharField(help_text="waiting, running or finished")
-    actor = serializers.IntegerField(help_text="0 for player one, 1 for player two")
-    paused = serializers.CharField(allow_null=True, help_text="offer or referee while paused")
-    offer_by = serializers.IntegerField(allow_null=True)
-    main_left = serializers.ListField(child=serializers.IntegerField(allow_null=True), help_text="ms per seat")
+    status = serializers.ChoiceField(choices=["waiting", "running", "finished"])
+    actor = serializers.IntegerField(min_value=1, max_value=2, help_text="the seat (1 or 2) whose clock runs")
+    paused = serializers.ChoiceField(choices=["offer", "referee"], allow_null=True, help_text="why the clock stopped")
+    offer_by = serializers.IntegerField(allow_null=True, help_text="the seat (1 or 2) that offered a draw")
+    main_left = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True), help_text="ms per seat: [seat 1, seat 2]"
+    )
     turn_left = serializers.IntegerField(allow_null=True, help_text="ms left in the current turn")
     reply_left = serializers.IntegerField(allow_null=True, help_text="ms left to answer a draw offer")
     phase = serializers.ListField(child=serializers.CharField(), help_text="main or overtime, per seat")
@@ -122,7 +146,7 @@ class ClockSerializer(serializers.Serializer[Any]):
     time_control = serializers.DictField()
 
 
-class GameStateSerializer(serializers.ModelSerializer[Game]):
+class GameStateSerializer(ResultTextMixin, serializers.ModelSerializer[Game]):
     """What an action changes: status, result, colours, the position and the clock (no record)."""
 
     position = serializers.SerializerMethodField()
@@ -137,6 +161,7 @@ class GameStateSerializer(serializers.ModelSerializer[Game]):
             "result",
             "result_reason",
             "result_detail",
+            "result_text",
             "black",
             "white",
             "position",

@@ -119,7 +119,7 @@ def game_forfeit_no_show(*, game_id: int, at: datetime | None = None) -> Game | 
         game=game,
         result=_loser_result(game, absent),
         reason=ResultReason.NO_SHOW,
-        detail=_("%(name)s did not come to the board") % {"name": absent.name},
+        detail=absent.name,  # shown as text by games.messages.result_text
         interface="system",
     )
 

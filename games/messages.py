@@ -48,6 +48,45 @@ def outcome_text(outcome: Any) -> str:
     return str({"full-board": _("a full board"), "two-passes": _("two passes")}.get(kind, kind))
 
 
+def result_text(game: Any) -> str:
+    """How the game ended, in the reader's language: the reason with its detail (a code or a referee's note)."""
+    from games.enums import ResultReason
+
+    if not game.result_reason:
+        return ""
+    reason, detail = game.result_reason, game.result_detail
+    if reason == ResultReason.TIME and detail in COLORS:
+        return _("%(colour)s ran out of time") % {"colour": COLORS[detail]}
+    if reason == ResultReason.FORBIDDEN and detail in FOUL_LABELS:
+        return _("forbidden move: %(kind)s") % {"kind": foul_label(detail)}
+    if reason == ResultReason.NO_SHOW and detail:
+        return _("%(name)s did not come to the board") % {"name": detail}
+    label = str(ResultReason(reason).label) if reason in ResultReason.values else reason
+    return f"{label}: {detail}" if detail else label
+
+
+def claim_reason(claim: Any) -> str:
+    """Why the engine upheld or rejected a forbidden-move claim, in the active language."""
+    data = claim.explanation or {}
+    point = claim.point
+    if claim.verdict in FOUL_LABELS:
+        text = _("%(point)s is a forbidden %(kind)s.") % {"point": point, "kind": foul_label(claim.verdict)}
+        if claim.status == "late":
+            text += " " + _("The claim came too late: a double-three or double-four is claimed before white moves.")
+        return text
+    reason = data.get("reason")
+    if reason == "five":
+        return _("%(point)s makes a five, and a five is never forbidden.") % {"point": point}
+    if reason == "no_forbidden_rule":
+        return _("This rule set has no forbidden moves.")
+    if reason == "not_forbidden":
+        return _(
+            "%(point)s makes %(fours)s four(s) and %(threes)s real three(s): "
+            "not a double-three, a double-four or an overline."
+        ) % {"point": point, "fours": data.get("fours", 0), "threes": data.get("threes", 0)}
+    return ""
+
+
 def foul_label(kind: str) -> str:
     return str(FOUL_LABELS.get(kind, kind))
 

@@ -277,7 +277,7 @@ def _settle_locked(game: Game, at: datetime, path: str, expected_version: int | 
             game=game,
             result=GameResult(str(colour.other)),
             reason=ResultReason.TIME,
-            detail=_("%(colour)s ran out of time") % {"colour": COLORS[str(colour)]},
+            detail=str(colour),  # the colour that ran out of time; shown as text by games.messages.result_text
             interface="system",
         )
     else:
@@ -413,6 +413,9 @@ def clock_view(game: Game, now: datetime | None = None) -> dict[str, Any]:
     now = now or timezone.now()
     control = _control(game)
     data = clock.view(_clock(game), control, ms(now)).to_dict()
+    # Seats are numbered 1 and 2 everywhere in the API (the clock module counts from 0).
+    data["actor"] = data["actor"] + 1
+    data["offer_by"] = None if data["offer_by"] is None else data["offer_by"] + 1
     data["server_time"] = now.isoformat()
     data["deadline"] = None if data["deadline"] is None else from_ms(data["deadline"]).isoformat()
     data["time_control"] = control.to_dict()
@@ -833,18 +836,29 @@ def _judge_claim(claim: ForbiddenClaim, before: Board, point: Point, rules_name:
     """
     rules = find_rules(rules_name)
     outcome = rules.move_outcome(before, point)
+    found = explain(before, point, rules.five_extension_is_three) if rules.black_forbidden else None
+    shapes = found.shapes if found is not None else ()
+    claim.explanation = {
+        "kind": "none",
+        "shapes": [
+            {"kind": s.kind, "stones": [str(p) for p in s.stones], "points": [str(p) for p in s.points]} for s in shapes
+        ],
+    }
     if outcome is not None and outcome.reason is not None:
         claim.verdict = outcome.reason.value
-        shapes = explain(before, point, rules.five_extension_is_three).shapes
-        claim.explanation = {
-            "kind": claim.verdict,
-            "shapes": [
-                {"kind": s.kind, "stones": [str(p) for p in s.stones], "points": [str(p) for p in s.points]}
-                for s in shapes
-            ],
-        }
+        claim.explanation["kind"] = claim.verdict
+    else:  # the engine's reason for a rejection: a five, or too few fours and real threes (rules.md §3)
+        claim.verdict = "none"
+        fours = sum(1 for s in shapes if s.kind == "four")
+        threes = sum(1 for s in shapes if s.kind == "three")
+        five = bool(found and found.five) or not rules.black_forbidden
+        claim.explanation.update(
+            reason="five" if five and rules.black_forbidden else "no_forbidden_rule" if five else "not_forbidden",
+            fours=fours,
+            threes=threes,
+        )
     timely = claim.verdict == "overline" or moves_after == 0
-    if not claim.verdict:
+    if claim.verdict == "none":
         claim.status = ClaimStatus.REJECTED
     elif not timely:
         claim.status = ClaimStatus.LATE

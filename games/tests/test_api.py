@@ -125,6 +125,20 @@ def test_claim_in_claim_mode_through_the_api(seats: tuple[Any, Any]) -> None:
     assert client_for().get(f"/api/games/{game.pk}/").json()["result"] == "white"
 
 
+@pytest.mark.parametrize(("language", "text"), [("en", "1 real three"), ("zh-hans", "活三")])
+def test_a_rejected_claim_carries_the_engines_reason(seats: tuple[Any, Any], language: str, text: str) -> None:
+    game = new_game(seats, forbidden_mode=ForbiddenMode.CLAIM)
+    clients = client_for(seats[0], language), client_for(seats[1], language)
+    for ply, point in enumerate(["g8", "a1", "i8", "c1", "h8"]):  # h8 makes one open three: legal
+        assert move(clients[ply % 2], game, ply, point).status_code == 200
+
+    response = clients[1].post(f"/api/games/{game.pk}/claim-forbidden/", {"move_number": 5}, format="json")
+
+    body = response.json()
+    assert (response.status_code, body["status"], body["verdict"]) == (201, "rejected", "none")
+    assert text in body["reason"] and body["explanation"]["threes"] == 1 and body["explanation"]["fours"] == 0
+
+
 def test_over_the_board_report_and_confirmation(seats: tuple[Any, Any]) -> None:
     game = new_game(seats, mode=GameMode.OVER_THE_BOARD)
 

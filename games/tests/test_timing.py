@@ -123,6 +123,8 @@ def test_draw_offer_stops_the_clocks_and_acceptance_draws(frozen: Any) -> None:
 
     view = clock_view(game)
     assert (view["paused"], view["reply_left"], view["turn_left"]) == ("offer", 6000, 29000)
+    # seats are 1 and 2 here as in the position: player one offered, player two's turn is running
+    assert (view["offer_by"], view["actor"]) == (1, 2) == (1, int(game_state(game).to_act))
     game = game_answer_draw(game_id=game.pk, player=game.player_two, accept=True)
 
     assert (game.result, game.result_reason) == ("draw", "agreement")

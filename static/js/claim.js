@@ -45,13 +45,19 @@
     }).then(function (r) {
       return r.json().then(function (json) {
         if (!r.ok) { $("message").textContent = json.message || ("HTTP " + r.status); return; }
-        var shown = json.verdict ? (L[json.verdict] || json.verdict) : "—";
+        var shown = json.verdict && json.verdict !== "none" ? (L[json.verdict] || json.verdict) : "—";
         $("verdict").innerHTML = "";
         var p = document.createElement("p");
         p.className = "verdict " + json.status;
         p.setAttribute("data-status", json.status);
         p.textContent = L.verdict + ": " + shown + " · " + (L[json.status] || json.status);
         $("verdict").appendChild(p);
+        if (json.reason) {
+          var why = document.createElement("p");
+          why.className = "reason";
+          why.textContent = json.reason;
+          $("verdict").appendChild(why);
+        }
         shapes = ((json.explanation || {}).shapes || []).map(function (s) {
           return { kind: s.kind, points: s.stones.concat([$("point").value.trim().toLowerCase()]) };
         });

@@ -123,8 +123,7 @@
   function drawStatus() {
     var pos = data.position, text;
     if (data.status === "finished") {
-      text = L.finished + ": " + (L[data.result] || data.result) + " · " + data.result_reason +
-        (data.result_detail ? " (" + data.result_detail + ")" : "");
+      text = L.finished + ": " + (L[data.result] || data.result) + " · " + data.result_text;
     } else if (mySeatActs()) {
       text = L.your_turn + (pos.opening ? " · " + pos.opening : "");
     } else {
@@ -147,7 +146,7 @@
     if (!c || !c.time_control || (c.time_control.main_ms === null && c.time_control.move_ms === null)) return;
     var elapsed = c.status === "running" && !c.paused ? Date.now() - fetchedAt : 0;
     [0, 1].forEach(function (seat) {
-      var acting = c.status === "running" && c.actor === seat;
+      var acting = c.status === "running" && c.actor === seat + 1;
       var main = c.main_left[seat];
       if (main !== null && acting && c.time_control.main_scope === "player") main -= elapsed;
       if (main !== null && c.time_control.main_scope === "game" && c.status === "running") main -= elapsed;
@@ -169,7 +168,7 @@
     var seat = config.seat, clock = data.clock || {};
     if (seat !== null && data.mode === "online") {
       var pending = clock.paused === "offer";
-      if (pending && clock.offer_by !== seat - 1) {
+      if (pending && clock.offer_by !== seat) {
         box.appendChild(para(L.offer_pending));
         box.appendChild(button(L.accept, function () { post("answer-draw", { accept: true }); }));
         box.appendChild(button(L.decline, function () { post("answer-draw", { accept: false }); }));
@@ -270,7 +269,7 @@
         post("clock", { op: clock.paused === "referee" ? "resume" : "pause" });
       }));
       box.appendChild(button(L.add_time, function () {
-        post("clock", { op: "add_time", seat: clock.actor + 1, ms: 30000, target: "turn" });
+        post("clock", { op: "add_time", seat: clock.actor, ms: 30000, target: "turn" });
       }));
     }
     var disputed = data.reports.some(function (r) { return r.status === "disputed"; });
