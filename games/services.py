@@ -37,7 +37,7 @@ from games.enums import (
     ResultReason,
     WrongClaimPenalty,
 )
-from games.messages import COLORS, foul_label, translate
+from games.messages import foul_label, translate
 from games.models import ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
 from games.records import (
     PlainRecord,
