@@ -95,8 +95,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--worker-threads", type=int, default=None, help="default: the stack's (run.py's)")
     args = parser.parse_args()
-    stack = Stack(database=args.database, nice_web=False).start()
+    stack = Stack(database=args.database, nice_web=False, worker_concurrency=args.worker_threads).start()
     try:
         results = []
         for run in range(args.runs):

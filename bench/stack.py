@@ -41,12 +41,14 @@ class Stack:
         throttle_moves: str = "100000/min",
         database: str = "postgres",
         nice_web: bool = True,
+        worker_concurrency: int | None = None,
     ) -> None:
         """``database="sqlite"`` is ``make run``'s default stack (a SQLite file); else a throw-away PostgreSQL."""
         self.workdir = Path(tempfile.mkdtemp(prefix="gomoku-stack-"))
         self.web_workers, self.web_threads = web_workers, web_threads
         self.port = free_port()
         self.database = database
+        self.worker_concurrency = worker_concurrency
         self.nice_web = nice_web
         self.postgres = ThrowawayPostgres() if database == "postgres" else None
         self.redis: EmbeddedRedis | None = None
@@ -156,7 +158,8 @@ class Stack:
         from config.celery import app
 
         name = f"bench-{time.monotonic_ns()}"
-        self.worker = celery_worker(self.env, log=self.workdir / "worker.log", hostname=f"{name}@%h").start()
+        extra = {} if self.worker_concurrency is None else {"concurrency": self.worker_concurrency}
+        self.worker = celery_worker(self.env, log=self.workdir / "worker.log", hostname=f"{name}@%h", **extra).start()
         wait_until(
             lambda: any(name in next(iter(r)) for r in app.control.ping(timeout=0.5) or []), 60, "the celery worker"
         )

@@ -285,9 +285,76 @@ def _settle_locked(game: Game, at: datetime, path: str, expected_version: int | 
     return "applied"
 
 
+@transaction.atomic
+def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit: int = 500) -> int:
+    """Settle every online game whose deadline has passed by ``at``, in one transaction; returns how many.
+
+    The background adjudicators' path: a burst of deadlines (a round's clocks
+    running out together) costs one pass, not one task each. Losses on time
+    are written in bulk with the same columns, events and signal as
+    :func:`game_finish`; a flag waits as in :func:`_settle_locked` while a
+    request that arrived before it is still served; anything else that falls
+    due (a draw offer lapsing) goes through :func:`_settle_locked`.
+    """
+    at = at or timezone.now()
+    due = list(
+        Game.objects.select_for_update()
+        .filter(status__in=GameStatus.active(), mode=GameMode.ONLINE, deadline__lte=at)
+        .order_by("deadline")[:limit]
+    )
+    flagged: list[tuple[Game, clock.ClockState, list[clock.Event], str, str]] = []
+    waiting: float | None | bool = False  # asked once per pass, when a flag needs it
+    settled = 0
+    for game in due:
+        state, events = clock.settle(_clock(game), _control(game), ms(at))
+        flag = next((e for e in events if e.op == "flag"), None)
+        if flag is None or state.status != "finished":
+            settled += _settle_locked(game, at, path) == "applied"
+            continue
+        if waiting is False:
+            waiting = import_string(settings.CLOCK_WAITING_SINCE)()
+        flag_at = from_ms(flag.at)
+        if waiting is not None and waiting <= flag_at.timestamp() and at - flag_at <= _hold_max():
+            continue
+        loser_id = game.player_one_id if state.result == "timeout 0" else game.player_two_id
+        loser_colour = "black" if loser_id == game.black_id else "white"
+        winner = GameResult.WHITE if loser_colour == "black" else GameResult.BLACK
+        flagged.append((game, state, events, winner, loser_colour))
+    if not flagged:
+        return settled
+    now = timezone.now()
+    log: list[GameEvent] = []
+    for game, state, events, winner, loser_colour in flagged:
+        fields, closing = _finished_fields(state, winner, ResultReason.TIME, loser_colour, now)
+        for name, value in fields.items():
+            setattr(game, name, value)
+        game.adjudicated_by = path
+        log += [
+            GameEvent(game=game, kind="clock", interface="system", data={"op": e.op, "at": e.at, "args": e.args})
+            for e in [*events, *closing]
+        ]
+        log.append(
+            GameEvent(
+                game=game,
+                kind="finished",
+                interface="system",
+                data={"result": winner, "reason": ResultReason.TIME, "detail": loser_colour},
+            )
+        )
+    Game.objects.bulk_update([g for g, *_rest in flagged], [*fields, "adjudicated_by"])
+    GameEvent.objects.bulk_create(log)
+    for game, *_rest in flagged:
+        game_finished.send(sender=Game, game=game, correction=False, confirm="", actor=None)
+    return settled + len(flagged)
+
+
+def _hold_max() -> timedelta:
+    return timedelta(milliseconds=settings.CLOCK_HOLD_MAX_MS)
+
+
 def _request_waiting(flag_at: datetime, now: datetime) -> bool:
     """Is a request that reached the server by ``flag_at`` still being served (and not for too long)?"""
-    if now - flag_at > timedelta(milliseconds=settings.CLOCK_HOLD_MAX_MS):
+    if now - flag_at > _hold_max():
         return False
     since = import_string(settings.CLOCK_WAITING_SINCE)()
     return since is not None and since <= flag_at.timestamp()
@@ -743,6 +810,26 @@ def _after_turn(game: Game, actor: Any, interface: str) -> Game:
     return game
 
 
+def _finished_fields(
+    state: clock.ClockState, result: str, reason: str, detail: str, now: datetime
+) -> tuple[dict[str, Any], list[clock.Event]]:
+    """The columns a game ends with, and the clock's closing events."""
+    stopped, events = clock.finish(state, ms(now), f"{result} {reason}")
+    fields = {
+        "status": GameStatus.FINISHED,
+        "result": result,
+        "result_reason": reason,
+        "result_detail": detail,
+        "finished_at": now,
+        "clock": stopped.to_dict(),
+        "deadline": None,
+        "clock_version": stopped.version,
+        "absent_player": None,
+        "absent_deadline": None,
+    }
+    return fields, events
+
+
 def game_finish(
     *,
     game: Game,
@@ -767,19 +854,8 @@ def game_finish(
     games = Game.objects.filter(pk=game.pk).exclude(status=GameStatus.CANCELLED)
     if not correction:
         games = games.exclude(status=GameStatus.FINISHED)
-    stopped, events = clock.finish(_clock(game), ms(timezone.now()), f"{result} {reason}")
-    updated = games.update(
-        status=GameStatus.FINISHED,
-        result=result,
-        result_reason=reason,
-        result_detail=detail,
-        finished_at=timezone.now(),
-        clock=stopped.to_dict(),
-        deadline=None,
-        clock_version=stopped.version,
-        absent_player=None,
-        absent_deadline=None,
-    )
+    fields, events = _finished_fields(_clock(game), result, reason, detail, timezone.now())
+    updated = games.update(**fields)
     if updated:
         _log_clock(game, events, interface)
     game.refresh_from_db()

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from games.enums import GameStatus
 from games.models import Game
-from games.services import game_settle
+from games.services import games_settle_due
 
 logger = logging.getLogger(__name__)
 SWEEP_BATCH = 500
@@ -52,15 +52,16 @@ def adjudicate(game_id: int, version: int) -> str:
     if due is not None and due > timezone.now().timestamp() + 0.02:
         _publish(game_id, ANY_VERSION, due)
         return "stale"
-    outcome = game_settle(game_id=game_id, path="eta", expected_version=None if version == ANY_VERSION else version)
-    if outcome == "held":  # a request that arrived in time is still being served: look again shortly
+    now = timezone.now()
+    settled = games_settle_due(at=now, path="eta")  # this game and every other one due: one pass for a burst
+    game = Game.objects.filter(pk=game_id, status__in=GameStatus.active()).only("deadline", "clock_version").first()
+    if game is None or game.deadline is None:
+        return "applied" if settled else "finished"
+    if game.deadline <= now:  # held: a request that arrived in time is still being served; look again shortly
         _publish(game_id, ANY_VERSION, timezone.now().timestamp() + HOLD_RETRY_S)
-        return outcome
-    if outcome in ("not_due", "stale"):
-        game = Game.objects.filter(pk=game_id, status__in=GameStatus.active()).only("deadline").first()
-        if game is not None and game.deadline is not None:
-            enqueue(game_id, ANY_VERSION, game.deadline)
-    return outcome
+        return "held"
+    enqueue(game_id, ANY_VERSION, game.deadline)  # not due yet (moves were made): follow the new deadline
+    return "stale" if version not in (ANY_VERSION, game.clock_version) else "not_due"
 
 
 _redis: Any = None
@@ -124,15 +125,7 @@ def _publish(game_id: int, version: int, when: float) -> bool:
 def sweep_overdue() -> int:
     """Settle every game whose deadline passed more than the slack ago; returns how many were applied."""
     cutoff = timezone.now() - timedelta(milliseconds=settings.CLOCK_SLACK_MS)
-    overdue = list(
-        Game.objects.filter(status__in=GameStatus.active(), deadline__lt=cutoff)
-        .order_by("deadline")
-        .values_list("pk", flat=True)[:SWEEP_BATCH]
-    )
-    applied = 0
-    for game_id in overdue:
-        if game_settle(game_id=game_id, path="sweeper") == "applied":
-            applied += 1
+    applied = games_settle_due(at=cutoff, path="sweeper", limit=SWEEP_BATCH)
     if applied:
         logger.info("sweep settled %d overdue games", applied)
     for game_id in Game.objects.filter(

@@ -203,3 +203,28 @@ def test_settings_guard_redelivery_and_eager_mode() -> None:
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] > longest_countdown_s + 60
     assert not getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False)
     assert settings.CELERY_TASK_ROUTES["games.adjudicate"]["queue"] == "clock"
+
+
+def test_a_burst_of_deadlines_is_settled_in_one_pass_like_one_by_one(frozen: Any) -> None:
+    from games.services import games_settle_due
+
+    alone, burst = timed_game(), [timed_game() for _ in range(4)]
+    later = play_at(timed_game(), "h8", 20, frozen)  # its deadline is 30 s after h8
+    frozen.move_to(START + timedelta(seconds=31))
+
+    assert game_settle(game_id=alone.pk, path="eta") == "applied"
+    assert games_settle_due(path="eta") == 4
+    assert games_settle_due(path="eta") == 0  # idempotent
+
+    def trail(game: Game) -> list[tuple[str, Any]]:
+        return [(e.kind, e.data) for e in GameEvent.objects.filter(game=game).exclude(kind="created").order_by("pk")]
+
+    for game in burst:
+        game.refresh_from_db()
+        fields = ("status", "result", "result_reason", "result_detail", "adjudicated_by", "deadline")
+        assert [getattr(game, f) for f in fields] == ["finished", "white", "time", "black", "eta", None]
+        alone.refresh_from_db()
+        assert game.clock == alone.clock and game.finished_at == alone.finished_at
+        assert trail(game) == trail(alone)
+    later.refresh_from_db()
+    assert later.status == "playing"

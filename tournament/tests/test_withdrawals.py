@@ -428,3 +428,22 @@ def test_over_the_board_the_called_game_has_no_server_clock() -> None:
     game = open_game(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).first())
 
     assert (game.clock["status"], game.deadline) == ("waiting", None)
+
+
+def test_the_sweep_settles_every_called_game_that_ran_out_and_the_standings_follow() -> None:
+    from games.tasks import sweep_overdue
+
+    called_at = timezone.now()
+    with time_machine.travel(called_at, tick=False):
+        tournament, stage = started(8, mode="online", time_control="quick", boards=4)
+    called = list(Game.objects.filter(match_game__match__tournament=tournament, status="playing"))
+    assert len(called) == 4
+
+    with time_machine.travel(called_at + timedelta(minutes=1), tick=False):
+        settled = sweep_overdue()
+
+    assert settled >= 4
+    assert all(
+        g.status == "finished" and g.result_reason == "time" for g in Game.objects.filter(pk__in=[c.pk for c in called])
+    )
+    assert_consistent(tournament)
