@@ -5,12 +5,13 @@ from rest_framework.routers import DefaultRouter
 
 from config.api import WhoAmIView
 from config.security import ObtainToken
-from games.api import GameViewSet
+from games.api import GameViewSet, PlayerViewSet
 from tournament.api import TournamentViewSet
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
 router.register("tournaments", TournamentViewSet, basename="tournament")
+router.register("players", PlayerViewSet, basename="player")
 
 urlpatterns = [
     path("auth/token/", ObtainToken.as_view(), name="api-token"),

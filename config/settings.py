@@ -213,6 +213,7 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tournaments, games, moves and the rules engine.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "config.schema.document_errors"],
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.enums.GameStatus",
         "ClaimStatusEnum": "games.enums.ClaimStatus",
@@ -220,6 +221,10 @@ SPECTACULAR_SETTINGS = {
         "ForbiddenModeEnum": "games.enums.ForbiddenMode",
         "ResultReasonEnum": "games.enums.ResultReason",
         "GameResultEnum": "games.enums.GameResult",
+        "StageStatusEnum": "tournament.models.Stage.Status",
+        "StageKindEnum": "tournament.models.Stage.Kind",
+        "MatchStatusEnum": "tournament.models.Match.Status",
+        "TournamentStatusEnum": "tournament.models.Tournament.Status",
     },
 }
 

@@ -37,6 +37,16 @@ def visible_games(user: Any) -> QuerySet[Game]:
     return games.filter(visible).distinct()
 
 
+def concerns(user: Any, game: Game) -> bool:
+    """The game's own people: its players, its referees, and organizers (who see its referees and its log)."""
+    if not user.is_authenticated:
+        return False
+    if is_organizer(user) or is_referee_of(user, game):
+        return True
+    player = player_of(user)
+    return player is not None and player.pk in (game.player_one_id, game.player_two_id)
+
+
 def can_see(user: Any, game: Game) -> bool:
     """The object-level twin of :func:`visible_games`: public, or yours as player, referee or organizer."""
     if game.is_public:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.http import HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,22 +21,42 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from config.security import MoveThrottle
-from engine.protocols import opening_name
+from engine.protocols import PROTOCOLS, opening_name
+from engine.rules import RULES
 from games import services
 from games.access import (
     acting_player,
     can_see,
+    concerns,
     is_organizer,
     require_organizer,
     require_referee,
     visible_games,
 )
-from games.enums import ForbiddenMode, GameMode, GameResult, ResultReason
+from games.clock import PRESETS
+from games.enums import ForbiddenMode, GameMode, GameResult, Interface, ResultReason
 from games.exports import export_plain, export_rif
 from games.messages import claim_reason, result_text
-from games.models import ForbiddenClaim, Game, Move, Player, ResultReport
+from games.models import ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
 
 INTERFACE = "api"
+
+RULE_SETS = list(RULES)
+TIME_CONTROL_SCHEMA = {
+    "oneOf": [
+        {"type": "string", "enum": list(PRESETS), "description": "a preset"},
+        {
+            "type": "object",
+            "description": "custom options (preset: start from a preset; main_ms, move_ms, main_scope, on_expiry, "
+            "ot_stones, ot_move_ms, increment_ms, draw_offers, draw_reply_ms, grace_ms, lag_compensation)",
+        },
+    ]
+}
+
+
+@extend_schema_field(TIME_CONTROL_SCHEMA)
+class TimeControlField(serializers.JSONField):
+    """A preset name or custom options (games.clock)."""
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
@@ -83,6 +104,8 @@ class ResultTextMixin(serializers.Serializer[Any]):
 class GameSummarySerializer(ResultTextMixin, serializers.ModelSerializer[Game]):
     player_one = PlayerSerializer(read_only=True)
     player_two = PlayerSerializer(read_only=True)
+    rules = serializers.ChoiceField(choices=RULE_SETS, read_only=True)
+    protocol = serializers.ChoiceField(choices=list(PROTOCOLS), read_only=True)
 
     class Meta:
         model = Game
@@ -198,8 +221,25 @@ class GameStateSerializer(ResultTextMixin, serializers.ModelSerializer[Game]):
         }
 
 
+class RefereeSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class EventSerializer(serializers.ModelSerializer[GameEvent]):
+    actor = serializers.CharField(source="actor.username", allow_null=True, default=None)
+    interface = serializers.ChoiceField(choices=Interface.choices)
+
+    class Meta:
+        model = GameEvent
+        fields = ["id", "kind", "data", "actor", "interface", "created_at"]
+
+
 class GameDetailSerializer(GameSummarySerializer, GameStateSerializer):
     protocol_options = serializers.JSONField(read_only=True)
+    referees = serializers.SerializerMethodField(
+        help_text="the game's referees, for its players, its referees and organizers (null for others)"
+    )
     moves = MoveSerializer(many=True, read_only=True)
     claims = ClaimSerializer(many=True, read_only=True)
     reports = ReportSerializer(many=True, read_only=True)
@@ -208,6 +248,7 @@ class GameDetailSerializer(GameSummarySerializer, GameStateSerializer):
         fields = [
             *GameSummarySerializer.Meta.fields,
             "protocol_options",
+            "referees",
             "record_text",
             "position",
             "clock",
@@ -216,20 +257,52 @@ class GameDetailSerializer(GameSummarySerializer, GameStateSerializer):
             "reports",
         ]
 
+    @extend_schema_field(RefereeSerializer(many=True, allow_null=True))  # type: ignore[misc]
+    def get_referees(self, game: Game) -> list[dict[str, Any]] | None:
+        request = self.context.get("request")
+        if request is None or not concerns(request.user, game):
+            return None
+        return [{"id": u.pk, "username": u.get_username()} for u in game.referees.order_by("pk")]
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    games = serializers.SerializerMethodField(help_text="the player's games you may see, newest first (at most 100)")
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "games"]
+
+    @extend_schema_field(GameSummarySerializer(many=True))  # type: ignore[misc]
+    def get_games(self, player: Player) -> list[dict[str, Any]]:
+        request = self.context["request"]
+        games = (
+            visible_games(request.user)
+            .filter(Q(player_one=player) | Q(player_two=player))
+            .select_related("player_one", "player_two")
+            .order_by("-id")[:100]
+        )
+        return list(GameSummarySerializer(games, many=True, context=self.context).data)
+
+
+class PlayerViewSet(viewsets.ReadOnlyModelViewSet[Player]):
+    """Players: name, unit and rating (public, as on standings), and the games you may see."""
+
+    queryset = Player.objects.order_by("name", "pk")
+
+    def get_serializer_class(self) -> Any:
+        return PlayerDetailSerializer if self.action == "retrieve" else PlayerSerializer
+
 
 class CreateSerializer(serializers.Serializer[Any]):
     player_one = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     player_two = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
-    rules = serializers.CharField(default="renju")
-    protocol = serializers.CharField(default="none")
+    rules = serializers.ChoiceField(choices=RULE_SETS, default="renju")
+    protocol = serializers.ChoiceField(choices=list(PROTOCOLS), default="none")
     protocol_options = serializers.DictField(default=dict)
     forbidden_mode = serializers.ChoiceField(choices=ForbiddenMode.choices, default=ForbiddenMode.AUTO)
     mode = serializers.ChoiceField(choices=GameMode.choices, default=GameMode.ONLINE)
     board_number = serializers.IntegerField(required=False, min_value=1)
     is_public = serializers.BooleanField(default=True)
-    time_control = serializers.JSONField(
-        required=False, help_text="a preset name (quick, cn-15m, rif-90+30 …) or custom options"
-    )
+    time_control = TimeControlField(required=False, help_text="a preset name or custom options")
 
 
 class SeatSerializer(serializers.Serializer[Any]):
@@ -588,6 +661,18 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.{ext}"'
         return response
+
+    @extend_schema(responses=EventSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def events(self, request: Request, pk: str) -> Response:
+        """The game's event log, oldest first (its players, its referees and organizers)."""
+        game = self.get_object()
+        if not concerns(request.user, game):
+            raise services.GameError(
+                "not_allowed", _("Only the game's players, its referees and organizers see its log."), 403
+            )
+        events = GameEvent.objects.filter(game=game).select_related("actor").order_by("pk")
+        return Response(EventSerializer(events, many=True).data)
 
     @extend_schema(request=ImportInputSerializer, responses={201: GameDetailSerializer})
     @action(detail=False, methods=["post"], url_path="import")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db.models import Case, When
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
@@ -12,7 +13,9 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from engine.protocols import PROTOCOLS
 from games.access import is_organizer, player_of, require_organizer
+from games.api import RULE_SETS, TimeControlField
 from games.models import Game, Player
 from tournament import services
 from tournament.models import Appeal, Group, Match, Stage, Tournament, WithdrawalPolicy
@@ -29,6 +32,9 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     stages = StageSerializer(many=True, read_only=True)
+    rules = serializers.ChoiceField(choices=RULE_SETS, read_only=True)
+    protocol = serializers.ChoiceField(choices=list(PROTOCOLS), read_only=True)
+    time_control = TimeControlField(read_only=True)
 
     class Meta:
         model = Tournament
@@ -79,6 +85,17 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
 
     def get_games(self, match: Match) -> list[int]:
         return [mg.game_id for mg in match.match_games.all()]
+
+
+class StandingsStageSerializer(serializers.Serializer[Any]):
+    stage = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Stage.Kind.choices)
+    status = serializers.ChoiceField(choices=Stage.Status.choices)
+    groups = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="each group's table: rank, player, unit, wins, draws, losses, points, tie-breaks and state",
+    )
 
 
 class TournamentCreateSerializer(serializers.Serializer[Any]):
@@ -170,8 +187,8 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         tournament = services.tournament_create(actor=request.user, **data)
         return Response(TournamentSerializer(tournament).data, status=201)
 
-    @extend_schema(responses={200: dict})
-    @action(detail=True, methods=["get"])
+    @extend_schema(responses=StandingsStageSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request: Request, pk: str) -> Response:
         """Every stage's groups with rank, player, unit, W/D/L, points, tie-breaks and state."""
         tournament = self.get_object()
@@ -254,16 +271,17 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         return Response({"appeal": appeal.pk, "status": appeal.status, "decision": appeal.decision})
 
     @extend_schema(responses=MatchSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def schedule(self, request: Request, pk: str) -> Response:
-        """Matches on the boards now, then the ones waiting, in calling order."""
+        """Matches on the boards now (by board), then the ones waiting, in calling order (at most 200)."""
         tournament = self.get_object()
         matches = (
             Match.objects.filter(tournament=tournament)
             .exclude(status__in=[Match.Status.FINISHED, Match.Status.CANCELLED])
             .select_related("first__player", "second__player")
             .prefetch_related("match_games")
-            .order_by("-status", "board", "group__stage__order", "round", "group__number", "order")[:200]
+            .annotate(waiting=Case(When(status=Match.Status.CALLED, then=0), default=1))
+            .order_by("waiting", "board", "group__stage__order", "round", "group__number", "order")[:200]
         )
         return Response(MatchSerializer(matches, many=True).data)
 

@@ -1,6 +1,6 @@
 """API fuzzing: schemathesis generates requests from the OpenAPI schema, sent as each role.
 
-No answer may be a 5xx; every 4xx carries a message. Runs in-process through the WSGI app on the test database.
+No answer may be a 5xx; every 4xx carries a message; every answer is what the schema documents. Runs in-process through the WSGI app on the test database.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import schemathesis
+from schemathesis import checks
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group as Role
 from django.core.cache import cache
@@ -20,6 +21,12 @@ from games.models import Player
 from games.services import game_create
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+CONFORMANCE = [
+    checks.status_code_conformance,
+    checks.content_type_conformance,
+    checks.response_schema_conformance,
+    checks.not_a_server_error,
+]
 ROLES = ("anonymous", "player", "referee", "organizer")
 
 
@@ -61,3 +68,5 @@ def test_no_server_errors_and_every_refusal_explains_itself(case: Any, headers: 
             )
             body = response.json()
             assert isinstance(body, dict) and body.get("message"), (role, case.path, body)
+        # the answer is what the schema documents: its status, content type and body
+        case.validate_response(response, checks=CONFORMANCE)

@@ -21,6 +21,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
+from config.tests.contract import check_against_schema
 from games.models import Game, Player
 from games.services import game_act, game_create, game_offer_draw, game_report_result
 from tournament import services
@@ -190,6 +191,16 @@ CASES: dict[str, Case] = {
     "api-docs": ("get", lambda w: "/api/docs/", NONE, same(200)),
     "api-token": ("post", lambda w: "/api/auth/token/", lambda w: {"username": "player", "password": "x"}, same(400)),
     "api-me": ("get", lambda w: "/api/me/", NONE, matrix(401, 200, 200, 200, 200)),
+    "player-list": ("get", lambda w: "/api/players/", NONE, same(200)),
+    "games-read-list": ("get", lambda w: "/api/games/", NONE, same(200)),
+    "tournaments-read-list": ("get", lambda w: "/api/tournaments/", NONE, same(200)),
+    "player-detail": ("get", lambda w: f"/api/players/{w.me.pk}/", NONE, same(200)),
+    "game-events": (
+        "get",
+        lambda w: f"/api/games/{w.game('online').pk}/events/",
+        NONE,
+        matrix(403, 200, 403, 403, 200),
+    ),
     "game-list": (
         "post",
         lambda w: "/api/games/",
@@ -358,8 +369,22 @@ def test_url_answers_each_role_as_intended(world: World, name: str) -> None:
             answers[role] = response.status_code
             if path.startswith("/api/") and response.status_code >= 400:
                 assert response.json().get("message"), (role, response.content)
+            if path.startswith("/api/") and path not in ("/api/", "/api/schema/", "/api/docs/"):
+                check_against_schema(method, path, response)  # the answer is what the schema documents
             transaction.set_rollback(True)
     assert {r: answers[r] for r in ROLES if answers[r] not in expected[r]} == {}, answers
+
+
+def test_every_api_operation_is_walked_and_checked_against_the_schema(world: World) -> None:
+    from config.tests.contract import _document, _schema
+
+    documented = {(m, p) for p, ops in _document()["paths"].items() for m in ops if p not in ("/api/schema/",)}
+    walked = set()
+    for method, path_of, _body, _expect in CASES.values():
+        path = path_of(world)
+        if path.startswith("/api/") and path not in ("/api/", "/api/schema/", "/api/docs/"):
+            walked.add((method, _schema().find_operation_by_path(method.upper(), path.split("?")[0]).path))
+    assert documented - walked == set()
 
 
 def test_draft_tournaments_are_hidden_from_everyone_but_the_organizer(world: World) -> None:
