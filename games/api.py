@@ -474,6 +474,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             at=_received(request),
             think_ms=data.get("think_ms"),
             queued_ms=getattr(request, "queued_ms", 0),
+            live=True,
         )
         return self._detail(game)
 
@@ -491,6 +492,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             at=_received(request),
             think_ms=data.get("think_ms"),
             queued_ms=getattr(request, "queued_ms", 0),
+            live=True,
         )
         return self._detail(game)
 

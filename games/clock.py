@@ -389,7 +389,14 @@ def lag_credit(s: ClockState, tc: TimeControl, at: int, think_ms: int | None) ->
 
 
 def play(
-    s: ClockState, tc: TimeControl, at: int, next_actor: Seat, *, stone: bool = True, credit_ms: int = 0
+    s: ClockState,
+    tc: TimeControl,
+    at: int,
+    next_actor: Seat,
+    *,
+    stone: bool = True,
+    credit_ms: int = 0,
+    next_start: int | None = None,
 ) -> tuple[ClockState, list[Event], dict[str, Any]]:
     """The actor's turn ends at ``at``; ``next_actor`` acts next. Returns the state, events and the readings.
 
@@ -397,7 +404,9 @@ def play(
     offer is declined by playing (the time is counted without the pause).
     An overtime stone is counted when the turn ends after main time ran out.
     ``credit_ms`` (from :func:`lag_credit`) is network lag not charged to the
-    actor: the turn is timed as ending that much earlier, the next one starts at ``at``.
+    actor: the turn is timed as ending that much earlier, the next one starts at ``at`` — or at
+    ``next_start`` (not before ``at``): when the server applied the move, so the time it waited in the
+    server's queue is charged to neither player.
     """
     if s.status != "running":
         raise ClockError("clock_stopped", "the clock is not running")
@@ -426,7 +435,7 @@ def play(
         s = replace(s, bonus=_set(s.bonus, mover, s.bonus[mover] + tc.increment_ms))
     if tc.main_scope == "game" and overtime:  # the shared budget is spent: both sides are in overtime
         s = replace(s, in_overtime=(True, True))
-    s = _bump(s, actor=next_actor, turn_started=at, turn_used=0)
+    s = _bump(s, actor=next_actor, turn_started=max(at, next_start or at), turn_used=0)
     readings = {
         "think_ms": think,
         "lag_credit_ms": credit_ms,

@@ -196,17 +196,31 @@ def _clock_seat(seat: Seat) -> clock.Seat:
 
 
 def _clock_turn(
-    game: Game, seat: Seat, at: datetime, next_actor: Seat, interface: str, credit_ms: int = 0
+    game: Game,
+    seat: Seat,
+    at: datetime,
+    next_actor: Seat,
+    interface: str,
+    credit_ms: int = 0,
+    next_start: datetime | None = None,
 ) -> dict[str, Any]:
-    """Time the turn that ``seat`` ends at ``at`` (less ``credit_ms`` of network lag); the clock starts with
-    the first turn if it was waiting."""
+    """Time the turn that ``seat`` ends at ``at`` (less ``credit_ms`` of network lag); the next turn starts at
+    ``next_start`` (when the move is applied and can be seen), or at ``at``. The clock starts with the first
+    turn if it was waiting."""
     control = _control(game)
     state = _clock(game)
     events: list[clock.Event] = []
     if state.status == "waiting":
         state, events = clock.start(state, control, ms(at), _clock_seat(seat))
     try:
-        state, more, readings = clock.play(state, control, ms(at), _clock_seat(next_actor), credit_ms=credit_ms)
+        state, more, readings = clock.play(
+            state,
+            control,
+            ms(at),
+            _clock_seat(next_actor),
+            credit_ms=credit_ms,
+            next_start=None if next_start is None else ms(next_start),
+        )
     except clock.ClockError as exc:
         if exc.code == "time_over":
             raise GameError("time_over", _("Time ran out; the game is over."), 409) from None
@@ -602,12 +616,15 @@ def game_act(
     at: datetime | None = None,
     think_ms: int | None = None,
     queued_ms: int = 0,
+    live: bool = False,
 ) -> Game:
     """A player's action: an opening step or, after the opening, a stone or a pass.
 
     The turn is timed at ``at``: when the request reached the machine, so the
     ``queued_ms`` it then waited inside the server is never charged (it is
-    logged). ``think_ms``, the client's own measure of the player's thinking,
+    logged). With ``live`` (``at`` is this request's own arrival stamp), the
+    opponent's turn starts when the move is applied, so the queue is charged
+    to nobody. ``think_ms``, the client's own measure of the player's thinking,
     lets the clock credit network lag within the player's quota
     (:func:`games.clock.lag_credit`). A timeout that is due by then is settled
     (and committed) first, so a late move is refused with ``time_over`` and
@@ -627,6 +644,7 @@ def game_act(
         at=at,
         think_ms=think_ms,
         queued_ms=queued_ms,
+        live=live,
     )
     if game is None:  # the clock ran out before the action arrived; the loss on time is committed
         raise GameError("time_over", _("Time ran out; the game is over."), 409)
@@ -645,6 +663,7 @@ def _game_act(
     at: datetime,
     think_ms: int | None = None,
     queued_ms: int = 0,
+    live: bool = False,
 ) -> Game | None:
     game = _lock(game_id)
     _require_online(game)
@@ -666,7 +685,7 @@ def _game_act(
             raise GameError("bad_action", translate(str(exc))) from None
     seat = seat_of(game, player)
     state = game_state(game)
-    timing = _Timing(at, credit, queued_ms)
+    timing = _Timing(at, credit, queued_ms, live)
     if not state.opening.finished:
         return _opening_action(game, state, seat, action, expected_ply, actor, interface, timing)
     return _board_move(game, state, seat, action, expected_ply, actor, interface, timing)
@@ -679,6 +698,11 @@ class _Timing:
     at: datetime
     credit_ms: int = 0
     queued_ms: int = 0
+    live: bool = False  # ``at`` is this request's arrival: the opponent's turn starts when the move is applied
+
+    @property
+    def next_start(self) -> datetime | None:
+        return max(self.at, timezone.now()) if self.live else None
 
     def log(self) -> dict[str, int]:
         return {k: v for k, v in (("lag_credit_ms", self.credit_ms), ("queued_ms", self.queued_ms)) if v}
@@ -720,7 +744,7 @@ def _opening_action(
     except ProtocolError as exc:
         raise GameError("protocol", translate(str(exc))) from None
     number = len(after.moves) if len(after.moves) > len(state.opening.moves) else None
-    readings = _clock_turn(game, seat, timing.at, after.actor, interface, timing.credit_ms)
+    readings = _clock_turn(game, seat, timing.at, after.actor, interface, timing.credit_ms, timing.next_start)
     _record(
         game,
         expected_ply=expected_ply,
@@ -767,7 +791,9 @@ def _board_move(
             foul = outcome.reason.value
             if game.forbidden_mode == ForbiddenMode.BLOCK:
                 raise GameError("forbidden", _("Black may not play there: %(kind)s.") % {"kind": foul_label(foul)})
-    readings = _clock_turn(game, seat, timing.at, state.holder(color.other), interface, timing.credit_ms)
+    readings = _clock_turn(
+        game, seat, timing.at, state.holder(color.other), interface, timing.credit_ms, timing.next_start
+    )
     move = _record(
         game,
         expected_ply=expected_ply,
@@ -1256,6 +1282,7 @@ def game_pass(
     at: datetime | None = None,
     think_ms: int | None = None,
     queued_ms: int = 0,
+    live: bool = False,
 ) -> Game:
     return game_act(
         game_id=game_id,
@@ -1267,6 +1294,7 @@ def game_pass(
         at=at,
         think_ms=think_ms,
         queued_ms=queued_ms,
+        live=live,
     )
 
 

@@ -63,6 +63,33 @@ def test_a_move_is_timed_when_it_reached_the_machine_not_when_django_got_to_it()
     assert event.data["queued_ms"] == 2_500
 
 
+def test_the_opponent_is_not_charged_for_the_queue_either() -> None:
+    accounts = [get_user_model().objects.create_user(n) for n in ("black", "white")]
+    game = game_create(
+        player_one=PlayerFactory(user=accounts[0]),
+        player_two=PlayerFactory(user=accounts[1]),
+        time_control="quick",
+        start_clock_at=START,
+    )
+    clients = [APIClient(), APIClient()]
+    for client, account in zip(clients, accounts, strict=True):
+        client.force_authenticate(account)
+
+    def post(n: int, point: str, ply: int, arrived: float, applied: float) -> None:
+        arrivals.set_current((START + timedelta(seconds=arrived)).timestamp())
+        try:
+            with time_machine.travel(START + timedelta(seconds=applied), tick=False):
+                response = clients[n].post(f"/api/games/{game.pk}/move/", {"ply": ply, "point": point}, format="json")
+        finally:
+            arrivals.set_current(None)
+        assert response.status_code == 200, response.json()
+
+    post(0, "h8", 0, arrived=10, applied=12.5)  # black's move waits 2.5 s in the queue
+    post(1, "a1", 1, arrived=15, applied=15)  # white saw it at 12.5 and answered at 15
+
+    assert think(game, 1)[0] == 10_000 and think(game, 2)[0] == 2_500
+
+
 def test_a_move_that_arrived_in_time_but_waited_past_the_deadline_stands() -> None:
     game = timed_game()
     deadline = START + timedelta(seconds=30)  # quick: 30 s a move
