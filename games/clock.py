@@ -316,12 +316,32 @@ def view(s: ClockState, tc: TimeControl, now: int) -> View:
     )
 
 
-def flagged(s: ClockState, tc: TimeControl, now: int) -> bool:
-    """Is the side to act over its time at ``now``? (Strictly after the deadline plus grace.)"""
+def lag_allowance(s: ClockState, tc: TimeControl) -> int:
+    """How long past the deadline a move may still arrive and stand: the lag credit the actor has left.
+
+    Anyone but the actor flags only after it (lichess's flag with grace): a move in flight on a slow
+    network, which its own lag credit would save, is not beaten by a watcher's read or the worker.
+    """
+    if not tc.lag_compensation or s.status != "running" or s.paused_since is not None:
+        return 0
+    return lag_quota(s, tc, s.actor)
+
+
+def flag_deadline(s: ClockState, tc: TimeControl) -> int | None:
+    """When the actor's flag may be called by anyone: the deadline, plus grace, plus the lag allowance."""
+    dl = deadline(s, tc)
+    if dl is None:
+        return None
+    return dl + tc.grace_ms + (0 if s.pause == "offer" else lag_allowance(s, tc))
+
+
+def flagged(s: ClockState, tc: TimeControl, now: int, *, strict: bool = False) -> bool:
+    """Is the side to act over its time at ``now``? Strictly after the deadline plus grace, and, unless
+    ``strict`` (the actor's own move, already credited its lag), plus the :func:`lag_allowance`."""
     if s.status != "running" or s.paused_since is not None:
         return False
     dl = deadline(s, tc)
-    return dl is not None and now > dl + tc.grace_ms
+    return dl is not None and now > dl + tc.grace_ms + (0 if strict else lag_allowance(s, tc))
 
 
 # -- transitions ---------------------------------------------------------------
@@ -412,7 +432,7 @@ def play(
         raise ClockError("clock_stopped", "the clock is not running")
     credit_ms = max(0, min(credit_ms, lag_quota(s, tc, s.actor), running_ms(s, at)))
     end = at - credit_ms
-    if flagged(s, tc, end):
+    if flagged(s, tc, end, strict=True):
         raise ClockError("time_over", "the time for this turn has run out")
     events: list[Event] = []
     if s.pause == "offer":

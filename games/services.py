@@ -186,8 +186,8 @@ def _clock_apply(
     """Put a new clock state on the (locked) game and log its events; the caller saves."""
     game.clock = state.to_dict()
     game.clock_version = state.version
-    dl = clock.deadline(state, _control(game))
-    game.deadline = None if dl is None else from_ms(dl + _control(game).grace_ms)
+    dl = clock.flag_deadline(state, _control(game))
+    game.deadline = None if dl is None else from_ms(dl)
     _log_clock(game, events, interface, actor)
 
 

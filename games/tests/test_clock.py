@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from games import clock
 from games.clock import PRESETS, ClockError, ClockState, TimeControl
 
-QUICK = PRESETS["quick"]
+# The nominal limits, without lichess-style lag allowance (tested in test_fairness.py).
+QUICK = TimeControl(**{**PRESETS["quick"].to_dict(), "lag_compensation": False})
 S = 1000  # ms
 T0 = 1_000_000_000_000  # an arbitrary epoch instant
 

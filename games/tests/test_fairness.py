@@ -24,10 +24,13 @@ START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 QUICK = clock.PRESETS["quick"]
 
 
-def timed_game(**kwargs: Any) -> Game:
+def timed_game(control: Any = "quick", **kwargs: Any) -> Game:
     return game_create(
-        player_one=PlayerFactory(), player_two=PlayerFactory(), time_control="quick", start_clock_at=START, **kwargs
+        player_one=PlayerFactory(), player_two=PlayerFactory(), time_control=control, start_clock_at=START, **kwargs
     )
+
+
+NOMINAL = {"preset": "quick", "lag_compensation": False}
 
 
 def mover(game: Game) -> Any:
@@ -105,7 +108,7 @@ def test_a_move_that_arrived_in_time_but_waited_past_the_deadline_stands() -> No
 
 @pytest.mark.parametrize("path", ["eta", "sweeper", "lazy_read"])
 def test_no_flag_while_a_request_that_arrived_before_the_deadline_is_still_served(settings: Any, path: str) -> None:
-    game = timed_game()
+    game = timed_game(NOMINAL)
     flag_at = START + timedelta(seconds=30)
     arrived = flag_at - timedelta(milliseconds=100)
     settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
@@ -120,7 +123,7 @@ def test_no_flag_while_a_request_that_arrived_before_the_deadline_is_still_serve
 
 
 def test_a_request_that_arrived_after_the_deadline_does_not_hold_the_flag(settings: Any) -> None:
-    game = timed_game()
+    game = timed_game(NOMINAL)
     flag_at = START + timedelta(seconds=30)
     settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
     WAITING[:] = [(flag_at + timedelta(milliseconds=1)).timestamp()]
@@ -133,7 +136,7 @@ def test_a_request_that_arrived_after_the_deadline_does_not_hold_the_flag(settin
 
 
 def test_a_hold_ends_after_the_bound(settings: Any) -> None:
-    game = timed_game()
+    game = timed_game(NOMINAL)
     flag_at = START + timedelta(seconds=30)
     settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
     settings.CLOCK_HOLD_MAX_MS = 5_000
@@ -145,7 +148,7 @@ def test_a_hold_ends_after_the_bound(settings: Any) -> None:
 
 
 def test_the_worker_task_looks_again_when_held(settings: Any, monkeypatch: Any) -> None:
-    game = timed_game()
+    game = timed_game(NOMINAL)
     settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
     WAITING[:] = [START.timestamp()]
     sent: list[float] = []
@@ -239,6 +242,38 @@ def test_without_lag_compensation_nothing_is_credited() -> None:
             expected_ply=0,
             at=START + timedelta(seconds=31),
             think_ms=29_000,
+        )
+
+    assert info.value.code == "time_over"
+
+
+def test_no_one_else_flags_while_the_actors_lag_allowance_lasts() -> None:
+    game = timed_game()  # quick: 30 s a move; the starting quota lets a move 3 s late stand with its credit
+    allowance = QUICK.lag_quota_start_ms
+    deadline = START + timedelta(seconds=30)
+
+    early = game_settle(game_id=game.pk, at=deadline + timedelta(milliseconds=allowance), path="lazy_read")
+    game.refresh_from_db()
+    stored = game.deadline
+    late = game_settle(game_id=game.pk, at=deadline + timedelta(milliseconds=allowance + 1), path="eta")
+    game.refresh_from_db()
+
+    assert (early, late, game.result_reason) == ("not_due", "applied", "time")
+    assert stored == deadline + timedelta(milliseconds=allowance)  # the worker is sent for then
+    flag = GameEvent.objects.filter(game=game, kind="clock", data__op="flag").get()
+    assert flag.data["at"] == round(deadline.timestamp() * 1000)  # the loss is recorded at the deadline itself
+
+
+def test_the_actors_own_late_move_without_a_claim_gets_no_allowance() -> None:
+    game = timed_game()
+
+    with pytest.raises(GameError) as info:
+        game_act(
+            game_id=game.pk,
+            player=mover(game),
+            action="place h8",
+            expected_ply=0,
+            at=START + timedelta(seconds=30, milliseconds=1),
         )
 
     assert info.value.code == "time_over"

@@ -36,7 +36,10 @@ def frozen() -> Any:
         yield traveller
 
 
-def timed_game(time_control: Any = "quick") -> Game:
+NOMINAL = {"preset": "quick", "lag_compensation": False}  # the limits themselves; lag: test_fairness.py
+
+
+def timed_game(time_control: Any = NOMINAL) -> Game:
     return game_create(
         player_one=PlayerFactory(), player_two=PlayerFactory(), time_control=time_control, start_clock_at=START
     )
