@@ -5,7 +5,8 @@ postgres``; an embedded Redis, gunicorn, one Celery worker and beat), creates G 
 quick play: 30 s a move) and starts their clocks so that their deadlines fall within the same second
 (deadline i = D + i·1000/G ms). Nobody moves: every game must be lost on time by the side to act, settled by
 the worker's deadline task (or the sweep). For each game it reads the stored finish and reports the lateness
-(finish − deadline); ``missed`` counts games not settled within 15 s of their deadline, ``early`` games settled
+(finish − the game's stored deadline, which is when anyone but the actor may flag: the 30 s plus the actor's
+lag allowance, 3 s at the start of quick play — see ``games.clock.flag_deadline``); ``missed`` counts games not settled within 15 s of their deadline, ``early`` games settled
 before their deadline, ``double`` games with more than one flag or finish in their event log.
 
 The run is repeated ``--runs`` times (default 3) on fresh games; the per-run figures are printed and the
@@ -47,14 +48,14 @@ def one_run(games: int, run: int) -> dict[str, Any]:
         for n in range(games)
     ]
     first_deadline = timezone.now() + timedelta(seconds=8)  # time to start every clock before the first runs out
-    deadlines = {}
     for n, game in enumerate(created):
         deadline = first_deadline + timedelta(milliseconds=n * 1000 // games)
         game_clock_action(game_id=game.pk, op="start", at=deadline - timedelta(milliseconds=MOVE_MS))
-        deadlines[game.pk] = deadline
     if timezone.now() >= first_deadline:
         raise SystemExit("starting the clocks took longer than the margin; lower --games")
-    last = first_deadline + timedelta(seconds=1)
+    # the stored deadline is when anyone but the actor may flag: the 30 s plus the actor's lag allowance
+    deadlines = dict(Game.objects.filter(pk__in=[g.pk for g in created]).values_list("pk", "deadline"))
+    last = max(deadlines.values())
     ids = list(deadlines)
     while timezone.now() < last + timedelta(seconds=15):
         if not Game.objects.filter(pk__in=ids, finished_at__isnull=True).exists():

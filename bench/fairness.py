@@ -1,11 +1,13 @@
 """Fair clocks under load: clients that think a known time before each move, on a server kept overloaded.
 
 Starts the whole stack (bench/stack.py: ``make run``'s default SQLite, or ``--database postgres``; the
-stamping gunicorn worker, a Celery worker and beat) and plays G online games of the seed's quick play scaled
-by ``--scale`` (default 0.1: 5 min × 0.1 shared main time, 30 s × 0.1 a move, then 8 stones each at
-30 s × 0.1, then a draw). One client per game plays both sides: after each answer it thinks a known time,
-25–29 s × scale (never over the limit), then sends the other side's move with its measured think time, as
-the game page does. Meanwhile ``--watchers`` threads (default 150) fetch games as fast as they are answered,
+stamping gunicorn worker, a Celery worker and beat) and plays G online games of the seed's quick play (5 min
+main time, 30 s a move, then 8 stones each at 30 s), short games of ``--moves`` stones (default 16). One
+client per game plays both sides: after each answer it thinks a known time, 25–29 s (never over the limit),
+then sends the other side's move with its measured think time, as the game page does. ``--scale`` shrinks
+every time (0.1: 3 s a move, thinking 2.5–2.9 s); the lag quota shrinks with it, as lichess's does with the
+game's length, while the load does not, so at 0.1 a loaded server's second of lag is a third of the limit —
+a stress figure, not the seed's game. Meanwhile ``--watchers`` threads (default 150) fetch games as fast as they are answered,
 enough to keep request queueing above a second.
 
 For every move after the first it compares what the server charged (the move's recorded think time, after
@@ -13,7 +15,7 @@ any lag credit) with what the client really thought. ``time_losses_by_load`` cou
 every client moved within its limit, so any is the server's doing. Each figure is the median over
 ``--runs`` runs (default 3); queueing (``queued_ms`` of the move events) is printed to show the load.
 Last line: ``fairness: games=… moves=… charged_minus_think_p99_ms=… time_losses_by_load=0 credits_ms_p99=…``.
-Run: ``.venv/bin/python bench/fairness.py [--games 10] [--scale 0.1] [--watchers 150] [--runs 3]``.
+Run: ``.venv/bin/python bench/fairness.py [--games 10] [--moves 16] [--scale 1] [--watchers 150] [--runs 3]``.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from stack import Stack, make_players, percentile  # noqa: E402
 QUIET = [f"{c}{r}" for c in "acegikmo" for r in (1, 3, 5, 7, 9, 11, 13, 15)]  # never a five
 
 
-def one_run(stack: Stack, games: int, scale: float, watchers: int, run: int) -> dict[str, Any]:
+def one_run(stack: Stack, games: int, moves: int, scale: float, watchers: int, run: int) -> dict[str, Any]:
     from games.models import Game, GameEvent, Move
     from games.services import game_create
 
@@ -64,7 +66,7 @@ def one_run(stack: Stack, games: int, scale: float, watchers: int, run: int) -> 
         points = QUIET[:]
         rng.shuffle(points)
         seen = time.perf_counter()
-        for ply, point in enumerate(points):
+        for ply, point in enumerate(points[:moves]):
             if ply:  # think a known time after seeing the last move (the first move starts the clock)
                 time.sleep(rng.uniform(25, 29) * scale)
             think = (time.perf_counter() - seen) * 1000
@@ -148,7 +150,8 @@ def one_run(stack: Stack, games: int, scale: float, watchers: int, run: int) -> 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--scale", type=float, default=0.1)
+    parser.add_argument("--moves", type=int, default=16, help="stones per game")
+    parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--watchers", type=int, default=150)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
@@ -157,7 +160,7 @@ def main() -> int:
     results = []
     try:
         for run in range(args.runs):
-            r = one_run(stack, args.games, args.scale, args.watchers, run)
+            r = one_run(stack, args.games, args.moves, args.scale, args.watchers, run)
             results.append(r)
             print(
                 f"  run {run + 1}: moves={r['moves']} charged-think p50={r['gap_p50']:.0f} p99={r['gap_p99']:.0f} "
