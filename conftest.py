@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from config.processes import EmbeddedRedis, Service, celery_worker, wait_until
-from config.testing import ThrowawayPostgres
+from devtools.postgres import ThrowawayPostgres
+from devtools.processes import EmbeddedRedis, Service, celery_worker, wait_until
 
 ROOT = Path(__file__).resolve().parent
 

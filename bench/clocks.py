@@ -6,7 +6,8 @@ quick play: 30 s a move) and starts their clocks so that their deadlines fall wi
 (deadline i = D + i·1000/G ms). Nobody moves: every game must be lost on time by the side to act, settled by
 the worker's deadline task (or the sweep). For each game it reads the stored finish and reports the lateness
 (finish − the game's stored deadline, which is when anyone but the actor may flag: the 30 s plus the actor's
-lag allowance, 3 s at the start of quick play — see ``games.clock.flag_deadline``); ``missed`` counts games not settled within 15 s of their deadline, ``early`` games settled
+lag allowance, 3 s at the start of quick play — see ``games.clock.flag_deadline``); ``missed`` counts games
+not settled within 15 s of their deadline, ``early`` games settled
 before their deadline, ``double`` games with more than one flag or finish in their event log.
 
 The run is repeated ``--runs`` times (default 3) on fresh games; the per-run figures are printed and the

@@ -7,7 +7,8 @@ client per game plays both sides: after each answer it thinks a known time, 25�
 then sends the other side's move with its measured think time, as the game page does. ``--scale`` shrinks
 every time (0.1: 3 s a move, thinking 2.5–2.9 s); the lag quota shrinks with it, as lichess's does with the
 game's length, while the load does not, so at 0.1 a loaded server's second of lag is a third of the limit —
-a stress figure, not the seed's game. Meanwhile ``--watchers`` threads (default 150) fetch games as fast as they are answered,
+a stress figure, not the seed's game. Meanwhile ``--watchers`` threads (default 150) fetch games as fast as
+they are answered,
 enough to keep request queueing above a second.
 
 For every move after the first it compares what the server charged (the move's recorded think time, after

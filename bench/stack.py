@@ -21,7 +21,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from config.processes import (  # noqa: E402
+from devtools.postgres import ThrowawayPostgres  # noqa: E402
+from devtools.processes import (  # noqa: E402
     EmbeddedRedis,
     Service,
     Supervisor,
@@ -30,7 +31,6 @@ from config.processes import (  # noqa: E402
     free_port,
     wait_until,
 )
-from config.testing import ThrowawayPostgres  # noqa: E402
 
 
 class Stack:

@@ -35,10 +35,11 @@ class WhoAmIView(APIView):
         )
     )
     def get(self, request: Request) -> Response:
+        from games.access import account
         from games.models import Player
 
-        user = request.user
-        roles = sorted(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
+        user = account(request.user)
+        roles = sorted(user.groups.values_list("name", flat=True))
         player = Player.objects.filter(user=user).values_list("pk", flat=True).first()
         return Response({"username": user.get_username(), "roles": roles, "player": player})
 

@@ -14,7 +14,7 @@ from rest_framework.authtoken.models import Token
 
 
 def token_expired(token: Token) -> bool:
-    return timezone.now() - token.created > timedelta(hours=settings.API_TOKEN_HOURS)
+    return bool(timezone.now() - token.created > timedelta(hours=settings.API_TOKEN_HOURS))
 
 
 class ExpiringTokenAuthentication(TokenAuthentication):

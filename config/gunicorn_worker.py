@@ -18,7 +18,7 @@ from gunicorn.workers.gthread import ThreadWorker
 from config import arrivals
 
 
-class StampingThreadWorker(ThreadWorker):
+class StampingThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no type information
     def init_process(self) -> None:
         self.publisher: arrivals.Publisher | None = None
         if os.environ.get("REDIS_URL"):

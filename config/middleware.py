@@ -33,6 +33,7 @@ class ReceivedAtMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         now = time.time()
         arrived = arrivals.arrival(request.META, now, settings.TRUST_X_REQUEST_START)
+        # Our own attributes on the request (read by games.api through getattr): not in HttpRequest's type.
         request.received_at = datetime.fromtimestamp(arrived, tz=UTC)  # type: ignore[attr-defined]
         request.queued_ms = round((now - arrived) * 1000)  # type: ignore[attr-defined]
         return self.get_response(request)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.utils import translation
 from drf_spectacular.views import SpectacularAPIView
 
@@ -120,7 +121,7 @@ def document_errors(result: dict[str, Any], generator: Any, request: Any, public
 class SchemaView(SpectacularAPIView):
     """The schema in English unless ``?lang=`` asks for another language (descriptions are translated)."""
 
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.GET.get("lang"):
             return super().dispatch(request, *args, **kwargs)
         with translation.override("en"):

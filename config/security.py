@@ -116,7 +116,7 @@ class RateLimitedLoginMixin(forms.Form):
         blocked = login_blocked(getattr(self, "request", None), str(self.data.get("username", "")))
         if blocked:
             raise forms.ValidationError(too_many_attempts(blocked), code="too_many_attempts")
-        return super().clean()  # type: ignore[no-any-return]
+        return super().clean() or self.cleaned_data
 
 
 class LoginForm(RateLimitedLoginMixin, AuthenticationForm):

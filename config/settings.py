@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -21,6 +22,8 @@ from config.env import (
     env_str,
     local_secret_key,
 )
+
+django_stubs_ext.monkeypatch()  # ModelAdmin[Game] and the like at run time, as django-stubs types them
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))

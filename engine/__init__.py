@@ -7,6 +7,7 @@
 """
 
 from engine.board import Board, IllegalMoveError, OccupiedPointError
+from engine.errors import EngineError
 from engine.notation import PASS, Color, InvalidMoveError, Move, Point, format_moves, parse_moves, parse_point
 from engine.renju import Explanation, ForbiddenReason, Shape, explain, forbidden_points, forbidden_reason
 from engine.rules import (
@@ -26,6 +27,7 @@ __all__ = [
     "RULES",
     "Board",
     "Color",
+    "EngineError",
     "Explanation",
     "ForbiddenReason",
     "Freestyle",

@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine forbidden|check|opening``.
+"""Command line: ``python -m engine forbidden|check|opening|record``.
 
 The output formats are contracts other tools rely on; keep them exact.
 """
@@ -6,8 +6,10 @@ The output formats are contracts other tools rely on; keep them exact.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from engine.board import Board, IllegalMoveError
 from engine.notation import InvalidMoveError, parse_moves
@@ -83,6 +85,78 @@ def cmd_opening(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_record(args: argparse.Namespace) -> int:
+    """Read and check the game records on stdin (plain or ``.rif``): one line per game.
+
+    ``ok stones=37 opening=3D end=five-black result=1-0 reason=five`` (``opening=-`` outside the 52,
+    ``end=open`` when the board did not end the game, ``result=*`` when none is given), or
+    ``error: <what and where>``; the status is 1 when any game fails.
+    """
+    from engine.errors import EngineError
+    from engine.protocols import Options, start
+    from engine.records import check_record, parse_actions, read_records, replay_actions, replay_record
+    from engine.records import result_from_code as read_result
+
+    try:
+        records = read_records(sys.stdin.read())
+    except EngineError as exc:
+        print(f"error: {exc}")
+        return 1
+    status = 0
+    for record in records:
+        header = record.header
+        try:
+            rules = header.get("Rule", "renju") or "renju"
+            protocol = header.get("Protocol", "") or "none"
+            options = Options(**json.loads(header.get("Options", "") or "{}"))
+            start(protocol, options)
+            stones = record.moves
+            if "{" in record.moves:
+                stones = replay_actions(protocol, options, parse_actions(record.moves)).stones
+            result, reason = read_result(header.get("Result", "")), header.get("Reason", "")
+            replay = replay_record(stones, rules)
+            checked = reason or _reason_on_board(replay, result)
+            if result and checked:
+                replay = check_record(stones, rules, header.get("Forbidden", "claim"), result, checked)
+        except EngineError as exc:
+            print(f"error: {exc}")
+            status = 1
+            continue
+        except (ValueError, TypeError) as exc:  # a malformed Options header
+            print(f"error: bad header: {exc}")
+            status = 1
+            continue
+        print(_record_line(replay, result, reason))
+    return status
+
+
+def _reason_on_board(replay: Any, result: str) -> str:
+    """What the board says ended the game, for a record without a Reason (empty: a referee's matter)."""
+    if replay.end is not None:
+        return "five" if replay.end[1].winner else "full-board"
+    last = len(replay.board.move_stack)
+    if result == "white" and replay.fouls and replay.fouls[-1].move_number == last:
+        return "forbidden"
+    return ""
+
+
+def _record_line(replay: Any, result: str, reason: str) -> str:
+    from engine.openings import identify
+
+    placed = [m.point for m in replay.board.move_stack if m.point is not None]
+    found = identify(placed[:3], include_52=True) if len(placed) >= 3 else None
+    if replay.end is not None:
+        outcome = replay.end[1]
+        end = f"five-{outcome.winner}" if outcome.winner else outcome.termination.value
+    elif replay.fouls and replay.fouls[-1].move_number == len(replay.board.move_stack):
+        end = f"forbidden-{replay.fouls[-1].kind}"
+    else:
+        end = "open"
+    code = {"black": "1-0", "white": "0-1", "draw": "1/2-1/2"}.get(result, "*")
+    line = f"ok stones={len(placed)} opening={found.opening.code if found else '-'} end={end} result={code}"
+    return line + (f" reason={reason}" if reason else "")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="Gomoku and renju rules.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -111,6 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
     opening = sub.add_parser("opening", help="name the opening of three stones")
     opening.add_argument("moves", nargs="+")
     opening.set_defaults(func=cmd_opening)
+
+    record = sub.add_parser("record", help="read and check the game records on stdin (plain or .rif)")
+    record.set_defaults(func=cmd_record)
     return parser
 
 

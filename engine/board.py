@@ -13,12 +13,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
+from engine.errors import EngineError
 from engine.notation import MAX_SIZE, PASS, Color, InvalidMoveError, Move, Point, parse_moves
 
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(EngineError):
     """A move the position does not allow (out of turn, off the board)."""
 
 
@@ -74,7 +75,9 @@ class Board:
 
     def __init__(self, size: int = 15) -> None:
         if not 5 <= size <= MAX_SIZE:
-            raise ValueError(f"board size must be between 5 and {MAX_SIZE}, got {size}")
+            raise EngineError(
+                f"board size must be between 5 and {MAX_SIZE}, got {size}", "board_size", size=size, max=MAX_SIZE
+            )
         self.size = size
         self.geometry = geometry(size)
         self.stones = [0] * (size * size)
@@ -93,7 +96,7 @@ class Board:
             try:
                 board.push(move)
             except IllegalMoveError as exc:
-                raise type(exc)(f"move {number}: {exc}") from None
+                raise exc.within("at_move", f"move {number}", n=number) from None
         return board
 
     # -- reading -----------------------------------------------------------
@@ -134,7 +137,9 @@ class Board:
     def to_point(self, move: Point | str) -> Point:
         point = Point.parse(move, self.size) if isinstance(move, str) else move
         if not point.on_board(self.size):
-            raise IllegalMoveError(f"{point} is off the {self.size}x{self.size} board")
+            raise IllegalMoveError(
+                f"{point} is off the {self.size}x{self.size} board", "off_board", point=str(point), size=self.size
+            )
         return point
 
     # -- changing ------------------------------------------------------------
@@ -149,7 +154,7 @@ class Board:
             point = self.to_point(move.point)
             index = point.index(self.size)
             if self.stones[index]:
-                raise OccupiedPointError(f"{point} is already occupied")
+                raise OccupiedPointError(f"{point} is already occupied", "occupied", point=str(point))
             self.place(index, self.turn)
         self.move_stack.append(move)
 
@@ -189,7 +194,8 @@ class Board:
         geo = self.geometry
         color = self.stones[index]
         if not color:
-            raise InvalidMoveError(f"no stone at {Point.from_index(index, self.size)}")
+            point = Point.from_index(index, self.size)
+            raise InvalidMoveError(f"no stone at {point}", "no_stone", point=str(point))
         self.stones[index] = 0
         self.stone_count -= 1
         self.hash ^= geo.zobrist[index][color]

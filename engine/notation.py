@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
+from engine.errors import EngineError
+
 MAX_SIZE = 26
 PASS_TOKEN = "pass"
 
@@ -29,7 +31,7 @@ class Color(IntEnum):
         return self.name.lower()
 
 
-class InvalidMoveError(ValueError):
+class InvalidMoveError(EngineError):
     """Text that is not a move, with the offending token and its position."""
 
 
@@ -49,10 +51,12 @@ class Point:
         """
         match = _POINT_RE.fullmatch(text.strip().lower())
         if not match:
-            raise InvalidMoveError(f"{text!r} is not a point (expected a letter and a number, like h8)")
+            raise InvalidMoveError(
+                f"{text!r} is not a point (expected a letter and a number, like h8)", "not_a_point", text=text
+            )
         point = cls(ord(match[1]) - ord("a"), int(match[2]) - 1)
         if not point.on_board(size):
-            raise InvalidMoveError(f"{text!r} is off the {size}x{size} board")
+            raise InvalidMoveError(f"{text!r} is off the {size}x{size} board", "text_off_board", text=text, size=size)
         return point
 
     def on_board(self, size: int) -> bool:
@@ -121,12 +125,14 @@ def parse_moves(text: str, size: int = 15) -> list[Move]:
         end = match.end() if match else _token_end(text, pos)
         token = text[pos:end]
         where = f"move {len(moves) + 1} ({token!r} at character {pos + 1})"
+        located = {"n": len(moves) + 1, "token": token, "char": pos + 1}
         if match is None:
-            raise InvalidMoveError(f"{where}: not a move (expected a point like h8, or pass)")
+            error = InvalidMoveError("not a move (expected a point like h8, or pass)", "not_a_move")
+            raise error.within("at_move", where, **located)
         try:
             moves.append(Move.parse(token, size))
         except InvalidMoveError as exc:
-            raise InvalidMoveError(f"{where}: {exc}") from None
+            raise exc.within("at_move", where, **located) from None
         pos = end
     return moves
 

@@ -15,6 +15,7 @@ from enum import StrEnum
 from functools import cache
 from pathlib import Path
 
+from engine.errors import EngineError
 from engine.notation import Point
 
 CENTER = Point(7, 7)
@@ -187,7 +188,7 @@ def opening_by_code(code: str) -> Opening:
     for opening in load_openings():
         if opening.code.lower() == code.lower() or str(opening.number) == code:
             return opening
-    raise ValueError(f"no opening {code!r}")
+    raise EngineError(f"no opening {code!r}", "unknown_opening", name=code)
 
 
 def find_opening(name: str) -> Opening:
@@ -209,7 +210,9 @@ def find_opening(name: str) -> Opening:
         )
         if key and key in {n.split(" (")[0].casefold() for n in names if n}:  # variants may carry a note
             return opening
-    raise ValueError(f"no opening {name!r}: give a number 1-26, a code like 3D or a name like 疏星")
+    raise EngineError(
+        f"no opening {name!r}: give a number 1-26, a code like 3D or a name like 疏星", "unknown_opening", name=name
+    )
 
 
 def assigned_points(name: str, placed: Sequence[Point]) -> set[Point]:

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum, StrEnum
 
 from engine.board import Board
+from engine.errors import EngineError
 from engine.notation import PASS, Color, InvalidMoveError, Move, Point
 from engine.offers import symmetric_pairs
 from engine.openings import CENTER, assigned_points, find_opening, identify
 
 
-class ProtocolError(ValueError):
+class ProtocolError(EngineError):
     """An action the opening protocol does not allow at this point."""
 
 
@@ -98,16 +99,20 @@ class Action:
         ``choose g8``, ``color black``, ``branch 2`` or ``pass``."""
         words = text.split()
         if not words:
-            raise ProtocolError("empty action")
+            raise ProtocolError("empty action", "empty_action")
         try:
             kind = Kind(words[0].lower())
         except ValueError:
-            raise ProtocolError(f"unknown action {words[0]!r}") from None
+            raise ProtocolError(f"unknown action {words[0]!r}", "unknown_action", word=words[0]) from None
         args = words[1:]
         try:
             if kind in (Kind.PLACE, Kind.CHOOSE, Kind.OFFER):
                 if not args or (kind is not Kind.OFFER and len(args) != 1):
-                    raise ProtocolError(f"{kind} needs {'points' if kind is Kind.OFFER else 'one point'}")
+                    raise ProtocolError(
+                        f"{kind} needs {'points' if kind is Kind.OFFER else 'one point'}",
+                        "needs_points" if kind is Kind.OFFER else "needs_point",
+                        kind=str(kind),
+                    )
                 return cls(kind, tuple(Point.parse(a) for a in args))
             if kind in (Kind.DECLARE, Kind.BRANCH):
                 return cls(kind, number=int(args[0]))
@@ -116,7 +121,10 @@ class Action:
         except (IndexError, KeyError, ValueError, InvalidMoveError) as exc:
             if isinstance(exc, ProtocolError):
                 raise
-            raise ProtocolError(f"malformed action {text!r}: {exc}") from None
+            inner = exc if isinstance(exc, EngineError) else ProtocolError(str(exc), "bad_argument")
+            raise ProtocolError(
+                f"malformed action {text!r}: {exc}", "malformed_action", text=text, inner=inner
+            ) from None
         return cls(kind)
 
     def __str__(self) -> str:
@@ -276,12 +284,17 @@ def protocol_steps(name: str, options: Options) -> tuple[Step, ...]:
     if name == "chinese-assigned":
         try:
             find_opening(options.assigned_opening)  # the Chinese rules allow the 26 only
-        except ValueError as exc:
-            raise ProtocolError(str(exc)) from None
+        except EngineError as exc:
+            raise ProtocolError(str(exc), exc.code, **exc.params) from None
     try:
         return tuple(tables[name]())
     except KeyError:
-        raise ProtocolError(f"unknown opening protocol {name!r}; choose one of {', '.join(PROTOCOLS)}") from None
+        raise ProtocolError(
+            f"unknown opening protocol {name!r}; choose one of {', '.join(PROTOCOLS)}",
+            "unknown_protocol",
+            name=name,
+            choices=", ".join(PROTOCOLS),
+        ) from None
 
 
 PROTOCOLS = (
@@ -328,7 +341,7 @@ class OpeningState:
     @property
     def current(self) -> Step:
         if self.finished:
-            raise ProtocolError("the opening is over; play continues under the rule set")
+            raise ProtocolError("the opening is over; play continues under the rule set", "opening_over")
         return self.steps[self.step]
 
     def holder(self, color: Color) -> Player:
@@ -399,7 +412,8 @@ class OpeningState:
         if region == "any":
             return True
         if region == "assigned":  # the organizer's opening, in any of the 8 orientations
-            return point in assigned_points(self.options.assigned_opening, [m.point for m in self.moves])
+            placed = [m.point for m in self.moves if m.point is not None]
+            return point in assigned_points(self.options.assigned_opening, placed)
         reach = REGIONS[region]
         return max(abs(point.col - CENTER.col), abs(point.row - CENTER.row)) <= reach
 
@@ -416,19 +430,21 @@ def replay(protocol: str, record: Iterable[tuple[Player, Action]], options: Opti
         try:
             state = apply(state, player, action)
         except ProtocolError as exc:
-            raise ProtocolError(f"action {number} ({action}): {exc}") from None
+            raise exc.within("at_action", f"action {number} ({action})", n=number, action=str(action)) from None
     return state
 
 
 def apply(state: OpeningState, player: Player, action: Action) -> OpeningState:
     """The state after ``player`` takes ``action``, or ProtocolError."""
     if state.finished:
-        raise ProtocolError("the opening is over; play continues under the rule set")
+        raise ProtocolError("the opening is over; play continues under the rule set", "opening_over")
     if player is not state.actor:
-        raise ProtocolError(f"it is {state.actor}'s turn, not {player}'s")
+        raise ProtocolError(
+            f"it is {state.actor}'s turn, not {player}'s", "not_your_turn", actor=str(state.actor), player=str(player)
+        )
     if action.kind not in state.legal_kinds():
         wanted = " or ".join(k.value for k in state.legal_kinds())
-        raise ProtocolError(f"expected {wanted}, got {action.kind}")
+        raise ProtocolError(f"expected {wanted}, got {action.kind}", "expected", wanted=wanted, got=str(action.kind))
     handler = {
         Kind.PLACE: _place,
         Kind.PASS: _pass,
@@ -459,9 +475,9 @@ Result = tuple[OpeningState, str]
 
 def _check_empty(board: Board, point: Point) -> None:
     if not point.on_board(board.size):
-        raise ProtocolError(f"{point} is off the board")
+        raise ProtocolError(f"{point} is off the board", "off_board", point=str(point), size=board.size)
     if not board.is_empty(point):
-        raise ProtocolError(f"{point} is already occupied")
+        raise ProtocolError(f"{point} is already occupied", "occupied", point=str(point))
 
 
 def _place(state: OpeningState, player: Player, action: Action) -> Result:
@@ -472,11 +488,21 @@ def _place(state: OpeningState, player: Player, action: Action) -> Result:
         number = len(state.moves)
         ordinal = ORDINALS[number] if number < len(ORDINALS) else f"#{number + 1}"
         if region == "assigned":
-            allowed = sorted(assigned_points(state.options.assigned_opening, [m.point for m in state.moves]))
+            placed = [m.point for m in state.moves if m.point is not None]
+            allowed = sorted(assigned_points(state.options.assigned_opening, placed))
+            points = " or ".join(str(p) for p in allowed)
             raise ProtocolError(
-                f"the {ordinal} stone of the assigned opening goes on {' or '.join(str(p) for p in allowed)}"
+                f"the {ordinal} stone of the assigned opening goes on {points}",
+                "assigned_point",
+                ordinal=ordinal,
+                point=points,
             )
-        raise ProtocolError(f"the {ordinal} stone must be {REGION_TEXT[region]}")
+        raise ProtocolError(
+            f"the {ordinal} stone must be {REGION_TEXT[region]}",
+            "stone_region",
+            ordinal=ordinal,
+            region=REGION_TEXT[region],
+        )
     # In Swap2's choice a stone is option C: two more stones, then player one picks a colour.
     return replace(state, moves=(*state.moves, Move(point))), ""
 
@@ -496,7 +522,13 @@ def _declare(state: OpeningState, player: Player, action: Action) -> Result:
     high = step.high or state.options.max_n
     n = action.number
     if n is None or not step.low <= n <= high:
-        raise ProtocolError(f"the number of fifth-move offers must be between {step.low} and {high}, got {n}")
+        raise ProtocolError(
+            f"the number of fifth-move offers must be between {step.low} and {high}, got {n}",
+            "offer_count_range",
+            low=step.low,
+            high=high,
+            n=n,
+        )
     return replace(state, declared_n=n), ""
 
 
@@ -504,12 +536,17 @@ def _offer(state: OpeningState, player: Player, action: Action) -> Result:
     points = action.points
     wanted = state.offer_count
     if wanted is None:
-        raise ProtocolError("no number of offers has been declared")
+        raise ProtocolError("no number of offers has been declared", "no_offer_count")
     if len(points) != wanted:
-        raise ProtocolError(f"offer exactly {wanted} point{'s' if wanted != 1 else ''} for move 5, got {len(points)}")
+        raise ProtocolError(
+            f"offer exactly {wanted} point{'s' if wanted != 1 else ''} for move 5, got {len(points)}",
+            "offer_exactly",
+            wanted=wanted,
+            got=len(points),
+        )
     if len(set(points)) != len(points):
         repeated = next(p for p in points if points.count(p) > 1)
-        raise ProtocolError(f"{repeated} is offered twice")
+        raise ProtocolError(f"{repeated} is offered twice", "offered_twice", point=str(repeated))
     board = state.board()
     for point in points:
         _check_empty(board, point)
@@ -519,14 +556,17 @@ def _offer(state: OpeningState, player: Player, action: Action) -> Result:
         pairs = symmetric_pairs(black, white, points)
         if pairs:
             first, second = pairs[0]
-            raise ProtocolError(f"{first} and {second} are symmetric offers")
+            raise ProtocolError(
+                f"{first} and {second} are symmetric offers", "symmetric_offers", first=str(first), second=str(second)
+            )
     return replace(state, offers=points), ""
 
 
 def _choose(state: OpeningState, player: Player, action: Action) -> Result:
     point = action.points[0]
     if point not in state.offers:
-        raise ProtocolError(f"choose one of the offered points: {', '.join(str(p) for p in state.offers)}")
+        offered = ", ".join(str(p) for p in state.offers)
+        raise ProtocolError(f"choose one of the offered points: {offered}", "choose_offered", points=offered)
     return replace(state, moves=(*state.moves, Move(point)), offers=()), ""
 
 
@@ -542,7 +582,10 @@ def _color(state: OpeningState, player: Player, action: Action) -> Result:
 def _branch(state: OpeningState, player: Player, action: Action) -> Result:
     branches = dict(state.current.branches)
     if action.number not in branches:
-        raise ProtocolError(f"choose branch {' or '.join(str(b) for b in branches)}, got {action.number}")
+        choices = " or ".join(str(b) for b in branches)
+        raise ProtocolError(
+            f"choose branch {choices}, got {action.number}", "choose_branch", branches=choices, got=action.number
+        )
     return state, branches[action.number]
 
 

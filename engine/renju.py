@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from engine.board import Board
+from engine.errors import EngineError
 from engine.notation import Point
 
 # Per-point status codes, in the order of the procedure.
@@ -330,7 +331,7 @@ def explain(board: Board, point: Point, five_extension_is_three: bool = False) -
     """
     index = point.index(board.size)
     if board.stones[index]:
-        raise ValueError(f"{point} is occupied")
+        raise EngineError(f"{point} is occupied", "occupied", point=str(point))
     judge = Judge(board, five_extension_is_three)
     code = judge.status(index)
     size = board.size

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from engine.board import DIRECTIONS, Board
+from engine.errors import EngineError
 from engine.notation import Color, Point
 from engine.renju import Explanation, ForbiddenReason, explain, forbidden_points, forbidden_reason
 
@@ -170,4 +171,9 @@ def find_rules(name: str) -> Rules:
     try:
         return RULES[name.lower()]()
     except KeyError:
-        raise ValueError(f"unknown rule set {name!r}; choose one of {', '.join(RULES)}") from None
+        raise EngineError(
+            f"unknown rule set {name!r}; choose one of {', '.join(RULES)}",
+            "unknown_rules",
+            name=name,
+            choices=", ".join(RULES),
+        ) from None

@@ -6,11 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from games.models import Game, Player
 from games.services import GameError
+
+
+def account(user: Any) -> User:
+    """The signed-in account behind a request (views behind ``login_required`` or DRF's IsAuthenticated)."""
+    if not isinstance(user, User):
+        raise PermissionDenied
+    return user
 
 
 def is_organizer(user: Any) -> bool:
@@ -41,7 +50,7 @@ def concerns(user: Any, game: Game) -> bool:
     """The game's own people: its players, its referees, and organizers (who see its referees and its log)."""
     if not user.is_authenticated:
         return False
-    if is_organizer(user) or is_referee_of(user, game):
+    if may_rule(user, game):
         return True
     player = player_of(user)
     return player is not None and player.pk in (game.player_one_id, game.player_two_id)
@@ -56,7 +65,7 @@ def can_see(user: Any, game: Game) -> bool:
     player = player_of(user)
     if player is not None and player.pk in (game.player_one_id, game.player_two_id):
         return True
-    return is_referee_of(user, game) or is_organizer(user)
+    return may_rule(user, game)
 
 
 def acting_player(user: Any, game: Game, seat: int | None = None) -> Player:
@@ -71,8 +80,13 @@ def acting_player(user: Any, game: Game, seat: int | None = None) -> Player:
     return player
 
 
+def may_rule(user: Any, game: Game) -> bool:
+    """May ``user`` rule on ``game``: one of its referees, or an organizer."""
+    return is_organizer(user) or is_referee_of(user, game)
+
+
 def require_referee(user: Any, game: Game) -> None:
-    if not (is_organizer(user) or is_referee_of(user, game)):
+    if not may_rule(user, game):
         raise GameError("not_referee", _("Only the game's referees and the organizer may do this."), 403)
 
 

@@ -2,27 +2,27 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
-from games.enums import GameResult, ResultReason
+from games.enums import GameResult, Interface, ResultReason
 from games.models import ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
 from games.services import GameError, game_override
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["name", "unit", "rating", "user"]
     search_fields = ["name", "unit"]
 
 
-class MoveInline(admin.TabularInline):
+class MoveInline(admin.TabularInline[Move, Any]):
     model = Move
     extra = 0
     can_delete = False
-    readonly_fields = ["ply", "text", "player_number", "color", "move_number", "foul", "created_at"]
-    fields = readonly_fields
+    readonly_fields = fields = ("ply", "text", "player_number", "color", "move_number", "foul", "created_at")
 
 
 class OverrideForm(forms.Form):
@@ -32,7 +32,7 @@ class OverrideForm(forms.Form):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(admin.ModelAdmin[Game]):
     list_display = ["id", "player_one", "player_two", "rules", "protocol", "status", "result", "result_reason"]
     list_filter = ["status", "rules", "protocol", "mode"]
     inlines = [MoveInline]
@@ -59,7 +59,7 @@ class GameAdmin(admin.ModelAdmin):
         if form.is_valid():
             for game in queryset:
                 try:
-                    game_override(game_id=game.pk, actor=request.user, interface="admin", **form.cleaned_data)
+                    game_override(game_id=game.pk, actor=request.user, interface=Interface.ADMIN, **form.cleaned_data)
                 except GameError as exc:
                     self.message_user(request, f"#{game.pk}: {exc.message}", messages.ERROR)
                 else:
@@ -74,7 +74,7 @@ class GameAdmin(admin.ModelAdmin):
                 "games": queryset,
                 "title": _("Override the result"),
                 "action": "override_result",
-                "selected": request.POST.getlist(admin.helpers.ACTION_CHECKBOX_NAME),
+                "selected": request.POST.getlist(helpers.ACTION_CHECKBOX_NAME),
             },
         )
 
@@ -83,13 +83,13 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(ForbiddenClaim)
-class ForbiddenClaimAdmin(admin.ModelAdmin):
+class ForbiddenClaimAdmin(admin.ModelAdmin[ForbiddenClaim]):
     list_display = ["game", "move_number", "point", "status", "verdict", "created_at"]
     readonly_fields = ["explanation"]
 
 
 @admin.register(ResultReport)
-class ResultReportAdmin(admin.ModelAdmin):
+class ResultReportAdmin(admin.ModelAdmin[ResultReport]):
     list_display = ["game", "reporter", "result", "reason", "status", "created_at", "answered_at"]
     list_filter = ["status", "reason"]
     readonly_fields = [
@@ -105,17 +105,17 @@ class ResultReportAdmin(admin.ModelAdmin):
         "answered_at",
     ]
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # reports are settled by new events, never removed
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(admin.ModelAdmin):
+class GameEventAdmin(admin.ModelAdmin[GameEvent]):
     list_display = ["game", "kind", "actor", "interface", "created_at"]
     list_filter = ["kind"]
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # the log is append-only
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -172,6 +172,14 @@ class ClockState:
     version: int = 0
     result: str = ""  # "timeout 0" (seat 0 lost on time), "draw agreement", "draw overtime_exhausted"
 
+    @property
+    def lost_on_time(self) -> Seat | None:
+        """The seat whose flag fell, if the clock ended on time (``result`` is stored as ``timeout <seat>``)."""
+        kind, _space, seat = self.result.partition(" ")
+        if kind != "timeout":
+            return None
+        return 0 if seat == "0" else 1
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 

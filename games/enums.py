@@ -55,6 +55,30 @@ class ResultReason(models.TextChoices):
     REFEREE = "referee", _("referee decision")
 
 
+# The reasons by the results they can give (lichess keeps its status groupings beside the enum, too).
+DRAW_REASONS = {
+    ResultReason.AGREEMENT,
+    ResultReason.OVERTIME_EXHAUSTED,
+    ResultReason.FULL_BOARD,
+    ResultReason.TWO_PASSES,
+    ResultReason.REFEREE,
+}
+DECISIVE_REASONS = set(ResultReason) - DRAW_REASONS | {ResultReason.REFEREE}
+REPORTABLE_REASONS = [
+    ResultReason.FIVE,
+    ResultReason.FORBIDDEN,
+    ResultReason.TIME,
+    ResultReason.RESIGNATION,
+    ResultReason.AGREEMENT,
+    ResultReason.OVERTIME_EXHAUSTED,
+    ResultReason.NO_SHOW,
+    ResultReason.LIFTED_STONE,
+    ResultReason.DROPPED_STONE,
+    ResultReason.LEFT_GAME,
+    ResultReason.REFEREE,
+]
+
+
 class ClaimStatus(models.TextChoices):
     OPEN = "open", _("open")
     UPHELD = "upheld", _("upheld")

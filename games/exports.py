@@ -7,18 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engine.protocols import opening_name as protocol_opening_name
+from engine.records import RESULT_CODES, RifGame, format_actions, format_plain, format_rif, format_times, opening_name
 from games.clock import PRESETS
 from games.enums import GameMode
 from games.models import Game
-from games.records import (
-    RESULT_CODES,
-    RifGame,
-    format_actions,
-    format_plain,
-    format_rif,
-    format_times,
-    opening_name,
-)
 from games.services import game_state
 
 
@@ -89,7 +81,7 @@ def _header(game: Game, record: Recorded) -> dict[str, str]:
         "Opening": _opening(game, record.stones),
         "TimeControl": _time_control(game),
         "Times": format_times(record.times),
-        "Result": RESULT_CODES.get(game.result, "*") if game.result else "*",  # type: ignore[call-overload]
+        "Result": RESULT_CODES.get(game.result, "*"),
         "Reason": game.result_reason,
         "Board": str(game.board_number or ""),
     }

@@ -23,9 +23,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.enums import GameResult, GameStatus, ResultReason
+from games.enums import GameResult, GameStatus, Interface, ResultReason
 from games.models import Game, Player
-from games.services import GameError, _lock, _log, game_finish, game_state, seat_of
+from games.services import GameError, game_finish, game_state, lock_game, log_event, seat_of
 
 OPEN = (GameStatus.PENDING, GameStatus.OPENING, GameStatus.PLAYING)
 
@@ -49,24 +49,29 @@ def game_forfeit(
     *, game_id: int, loser: Player, reason: str = ResultReason.FORFEIT, note: str = "", actor: Any = None
 ) -> Game:
     """``loser`` forfeits an unfinished game; a finished game is returned unchanged."""
-    game = _lock(game_id)
+    game = lock_game(game_id)
     if game.status not in OPEN:
         return game
     return game_finish(
-        game=game, result=_loser_result(game, loser), reason=reason, detail=note[:200], actor=actor, interface="system"
+        game=game,
+        result=_loser_result(game, loser),
+        reason=reason,
+        detail=note[:200],
+        actor=actor,
+        interface=Interface.SYSTEM,
     )
 
 
 @transaction.atomic
 def game_cancel(*, game_id: int, note: str, actor: Any = None) -> Game:
     """Take an unfinished game off the record: no result, its clock stopped; idempotent."""
-    game = _lock(game_id)
+    game = lock_game(game_id)
     if game.status not in OPEN:
         return game
     Game.objects.filter(pk=game.pk).update(
         status=GameStatus.CANCELLED, deadline=None, absent_player=None, absent_deadline=None
     )
-    _log(game, "cancelled", actor, "system", note=note[:500])
+    log_event(game, "cancelled", actor, "system", note=note[:500])
     game.refresh_from_db()
     return game
 
@@ -77,7 +82,7 @@ def game_mark_absent(
 ) -> Game:
     """``player`` is not at the board: they forfeit unless marked present within ``wait``."""
     at = at or timezone.now()
-    game = _lock(game_id)
+    game = lock_game(game_id)
     if game.status not in OPEN:
         raise GameError("game_over", _("The game is over."), 409)
     _seated(game, player)
@@ -87,7 +92,7 @@ def game_mark_absent(
         return game
     deadline = at + wait
     Game.objects.filter(pk=game.pk).update(absent_player=player, absent_deadline=deadline)
-    _log(game, "absent", actor, "api", player=player.pk, deadline=deadline.isoformat())
+    log_event(game, "absent", actor, "api", player=player.pk, deadline=deadline.isoformat())
     game.refresh_from_db()
     _schedule_no_show(game)
     return game
@@ -96,11 +101,11 @@ def game_mark_absent(
 @transaction.atomic
 def game_mark_present(*, game_id: int, actor: Any = None) -> Game:
     """The absent player has arrived: no forfeit."""
-    game = _lock(game_id)
+    game = lock_game(game_id)
     if game.absent_player_id is None:
         return game
     Game.objects.filter(pk=game.pk).update(absent_player=None, absent_deadline=None)
-    _log(game, "present", actor, "api", player=game.absent_player_id)
+    log_event(game, "present", actor, "api", player=game.absent_player_id)
     game.refresh_from_db()
     return game
 
@@ -120,7 +125,7 @@ def game_forfeit_no_show(*, game_id: int, at: datetime | None = None) -> Game | 
         result=_loser_result(game, absent),
         reason=ResultReason.NO_SHOW,
         detail=absent.name,  # shown as text by games.messages.result_text
-        interface="system",
+        interface=Interface.SYSTEM,
     )
 
 

@@ -1,18 +1,19 @@
 """The engine speaks English; users read their own language.
 
-The engine stays free of Django, so its error messages are translated here:
-each known message shape is a pattern whose named parts fill a translated
-template. An unknown message passes through unchanged.
+The engine stays free of Django: its errors carry a code and parameters
+(:class:`engine.EngineError`), and each code has a translated template here.
+An error without a known code passes through as its English text.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from engine import EngineError
 
 FOUL_LABELS = {
     "double-three": gettext_lazy("double-three (三三)"),
@@ -38,11 +39,10 @@ COLORS = {"black": gettext_lazy("black"), "white": gettext_lazy("white")}
 PLAYERS = {"player one": gettext_lazy("player one"), "player two": gettext_lazy("player two")}
 
 
-def outcome_text(outcome: Any) -> str:
-    """How a replayed record ended, in the active language (an ``engine.rules.Outcome``)."""
-    kind = str(outcome.termination.value)
+def ending_text(kind: str, winner: str = "") -> str:
+    """A termination (``five``, ``full-board`` …) and its winner, in the active language."""
     if kind == "five":
-        return _("a five by %(color)s") % {"color": COLORS[str(outcome.winner)]}
+        return _("a five by %(color)s") % {"color": COLORS[winner]}
     if kind == "forbidden":
         return _("a forbidden move")
     return str({"full-board": _("a full board"), "two-passes": _("two passes")}.get(kind, kind))
@@ -91,93 +91,95 @@ def foul_label(kind: str) -> str:
     return str(FOUL_LABELS.get(kind, kind))
 
 
-def _rules() -> list[tuple[str, Callable[[dict[str, str]], str]]]:
+def _ordinal(p: dict[str, Any]) -> str:
+    return str(ORDINALS.get(p["ordinal"], p["ordinal"]))
+
+
+def _templates() -> dict[str, Callable[[dict[str, Any]], str]]:
     # Built per call so that gettext runs in the active language.
-    return [
-        (r"(?P<point>\w+) is already occupied", lambda g: _("%(point)s is already occupied") % g),
-        (r"(?P<point>\w+) is off the (?:\d+x\d+ )?board", lambda g: _("%(point)s is off the board") % g),
-        (
-            r"'(?P<text>.*)' is not a point .*",
-            lambda g: _("'%(text)s' is not a point (write a letter and a number, like h8)") % g,
+    return {
+        "occupied": lambda p: _("%(point)s is already occupied") % p,
+        "off_board": lambda p: _("%(point)s is off the board") % p,
+        "not_a_point": lambda p: _("'%(text)s' is not a point (write a letter and a number, like h8)") % p,
+        "text_off_board": lambda p: _("'%(text)s' is off the %(size)s×%(size)s board") % p,
+        "not_a_move": lambda p: _("not a move (write a point like h8, or pass)"),
+        "no_stone": lambda p: _("there is no stone at %(point)s") % p,
+        "board_size": lambda p: _("the board size must be between 5 and %(max)s, got %(size)s") % p,
+        "not_your_turn": lambda p: (
+            _("it is %(actor)s's turn, not %(player)s's")
+            % {"actor": PLAYERS.get(p["actor"], p["actor"]), "player": PLAYERS.get(p["player"], p["player"])}
         ),
-        (
-            r"'(?P<text>.*)' is off the (?P<size>\d+)x\d+ board",
-            lambda g: _("'%(text)s' is off the %(size)s×%(size)s board") % g,
+        "expected": lambda p: _("expected %(wanted)s, got %(got)s") % p,
+        "opening_over": lambda p: _("the opening is over; play continues under the rule set"),
+        "stone_region": lambda p: (
+            _("the %(ordinal)s stone must be %(region)s")
+            % {"ordinal": _ordinal(p), "region": REGIONS.get(p["region"], p["region"])}
         ),
-        (r"not a move .*", lambda g: _("not a move (write a point like h8, or pass)")),
-        (
-            r"it is (?P<actor>player \w+)'s turn, not (?P<player>player \w+)'s",
-            lambda g: (
-                _("it is %(actor)s's turn, not %(player)s's")
-                % {"actor": PLAYERS[g["actor"]], "player": PLAYERS[g["player"]]}
-            ),
+        "assigned_point": lambda p: (
+            _("the %(ordinal)s stone of the assigned opening goes on %(point)s")
+            % {"ordinal": _ordinal(p), "point": p["point"]}
         ),
-        (r"expected (?P<wanted>.+), got (?P<got>[\w-]+)", lambda g: _("expected %(wanted)s, got %(got)s") % g),
-        (r"the opening is over; .*", lambda g: _("the opening is over; play continues under the rule set")),
-        (
-            r"the (?P<ordinal>\w+) stone must be (?P<region>.+)",
-            lambda g: (
-                _("the %(ordinal)s stone must be %(region)s")
-                % {"ordinal": ORDINALS.get(g["ordinal"], g["ordinal"]), "region": REGIONS.get(g["region"], g["region"])}
-            ),
+        "offer_count_range": lambda p: (
+            _("the number of fifth-move offers must be between %(low)s and %(high)s, got %(n)s") % p
         ),
-        (
-            r"the (?P<ordinal>\w+) stone of the assigned opening goes on (?P<point>.+)",
-            lambda g: (
-                _("the %(ordinal)s stone of the assigned opening goes on %(point)s")
-                % {"ordinal": ORDINALS.get(g["ordinal"], g["ordinal"]), "point": g["point"]}
-            ),
+        "no_offer_count": lambda p: _("no number of offers has been declared"),
+        "offer_exactly": lambda p: _("offer exactly %(wanted)s points for move 5, got %(got)s") % p,
+        "offered_twice": lambda p: _("%(point)s is offered twice") % p,
+        "symmetric_offers": lambda p: (
+            _("%(first)s and %(second)s are symmetric offers: they give the same position") % p
         ),
-        (
-            r"the number of fifth-move offers must be between (?P<low>\d+) and (?P<high>\d+), got (?P<n>\d+)",
-            lambda g: _("the number of fifth-move offers must be between %(low)s and %(high)s, got %(n)s") % g,
+        "choose_offered": lambda p: _("choose one of the offered points: %(points)s") % p,
+        "choose_branch": lambda p: _("choose branch %(branches)s, got %(got)s") % p,
+        "unknown_action": lambda p: _("unknown action '%(word)s'") % p,
+        "malformed_action": lambda p: (
+            _("malformed action '%(text)s': %(rest)s") % {"text": p["text"], "rest": translate(p["inner"])}
         ),
-        (r"no number of offers has been declared", lambda g: _("no number of offers has been declared")),
-        (
-            r"offer exactly (?P<wanted>\d+) points? for move 5, got (?P<got>\d+)",
-            lambda g: _("offer exactly %(wanted)s points for move 5, got %(got)s") % g,
+        "needs_points": lambda p: _("an offer needs points, like: offer h10 j10"),
+        "needs_point": lambda p: _("%(kind)s needs one point, like: %(kind)s h8") % p,
+        "unknown_opening": lambda p: (
+            _("There is no opening %(name)s: give a number 1–26, a code like 3D or a name like 疏星.") % p
         ),
-        (r"(?P<point>\w+) is offered twice", lambda g: _("%(point)s is offered twice") % g),
-        (
-            r"(?P<first>\w+) and (?P<second>\w+) are symmetric offers",
-            lambda g: _("%(first)s and %(second)s are symmetric offers: they give the same position") % g,
+        "unknown_protocol": lambda p: _("Unknown opening protocol %(name)s; choose one of %(choices)s.") % p,
+        "unknown_rules": lambda p: _("Unknown rule set %(name)s; choose one of %(choices)s.") % p,
+        "empty_action": lambda p: _("empty action"),
+        "at_move": lambda p: (
+            _("move %(n)s ('%(token)s' at character %(char)s): %(rest)s") % {**p, "rest": translate(p["inner"])}
+            if "token" in p
+            else _("Move %(n)s: %(error)s") % {"n": p["n"], "error": translate(p["inner"])}
         ),
-        (
-            r"choose one of the offered points: (?P<points>.+)",
-            lambda g: _("choose one of the offered points: %(points)s") % g,
+        "after_end": lambda p: (
+            _("Move %(n)s is played after the game ended at move %(m)s (%(how)s).")
+            % {"n": p["n"], "m": p["m"], "how": ending_text(p["termination"], p["winner"])}
         ),
-        (
-            r"choose branch (?P<branches>.+), got (?P<got>\d+)",
-            lambda g: _("choose branch %(branches)s, got %(got)s") % g,
+        "foul_on_record": lambda p: (
+            _("Move %(n)s (%(point)s) is a forbidden %(kind)s: the game ends there as a white win.")
+            % {"n": p["n"], "point": p["point"], "kind": foul_label(p["kind"])}
         ),
-        (r"unknown action '(?P<word>.*)'", lambda g: _("unknown action '%(word)s'") % g),
-        (
-            r"malformed action '(?P<text>.*)': (?P<rest>.*)",
-            lambda g: _("malformed action '%(text)s': %(rest)s") % {"text": g["text"], "rest": translate(g["rest"])},
+        "unreported_five": lambda p: (
+            _("The record ends with a five by %(color)s at move %(n)s, which the report does not say.")
+            % {"color": COLORS[p["color"]], "n": p["n"]}
         ),
-        (r"offer needs points", lambda g: _("an offer needs points, like: offer h10 j10")),
-        (r"(?P<kind>[\w-]+) needs one point", lambda g: _("%(kind)s needs one point, like: %(kind)s h8") % g),
-        (
-            r"no opening '(?P<name>.*)': .*",
-            lambda g: _("There is no opening %(name)s: give a number 1–26, a code like 3D or a name like 疏星.") % g,
+        "unreported_draw": lambda p: _("The record ends in a draw at move %(n)s.") % p,
+        "no_five": lambda p: _("The record has no five."),
+        "no_foul": lambda p: _("The record has no forbidden move by black."),
+        "header_after_moves": lambda p: _("Line %(n)s: header lines come before the moves.") % {"n": p["line"]},
+        "bad_header": lambda p: _('Line %(n)s: a header line reads [Key "value"].') % {"n": p["line"]},
+        "unmatched_brace": lambda p: _("The moves have an unmatched brace."),
+        "bad_times": lambda p: _("Times lists seconds per action, like 2.5, or - where unknown."),
+        "unknown_result": lambda p: _("Unknown result %(code)s; use 1-0, 0-1, 1/2-1/2 or *.") % p,
+        "bad_xml": lambda p: _("The .rif file is not well-formed XML: %(error)s") % p,
+        "at_action": lambda p: (
+            _("Action %(n)s (%(action)s): %(error)s")
+            % {"n": p["n"], "action": p["action"], "error": translate(p["inner"])}
         ),
-        (r"empty action", lambda g: _("empty action")),
-    ]
+    }
 
 
-_PREFIX = re.compile(r"^move (?P<n>\d+)(?: \('(?P<token>.*)' at character (?P<char>\d+)\))?: (?P<rest>.*)$")
-
-
-def translate(message: str) -> str:
-    """An engine message in the active language (unknown shapes pass through)."""
-    prefix = _PREFIX.match(message)
-    if prefix:
-        rest = translate(prefix["rest"])
-        if prefix["token"] is not None:
-            return _("move %(n)s ('%(token)s' at character %(char)s): %(rest)s") % {**prefix.groupdict(), "rest": rest}
-        return _("Move %(n)s: %(error)s") % {"n": prefix["n"], "error": rest}
-    for pattern, render in _rules():
-        match = re.fullmatch(pattern, message)
-        if match:
-            return render(match.groupdict())
-    return message
+def translate(error: BaseException | str) -> str:
+    """An engine error in the active language, rendered from its code and parameters
+    (:class:`engine.EngineError`); anything else passes through as its text."""
+    if isinstance(error, EngineError):
+        render = _templates().get(error.code)
+        if render is not None:
+            return render(error.params)
+    return str(error)

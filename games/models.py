@@ -17,6 +17,7 @@ from games.enums import (
     GameMode,
     GameResult,
     GameStatus,
+    Interface,
     ReportStatus,
     ResultReason,
     WrongClaimPenalty,
@@ -177,7 +178,7 @@ class GameEvent(models.Model):
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT)
     kind = models.CharField(max_length=30)
     data = models.JSONField(default=dict, blank=True)
-    interface = models.CharField(max_length=10, default="api")
+    interface = models.CharField(max_length=10, choices=Interface.choices, default=Interface.API)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -10,9 +10,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from games.access import is_organizer, is_referee_of, player_of, visible_games
-from games.enums import GameResult, GameStatus, ResultReason
-from games.services import REPORTABLE_REASONS
+from games.access import may_rule, player_of, visible_games
+from games.enums import REPORTABLE_REASONS, GameResult, GameStatus, ResultReason
 
 
 def labels() -> dict[str, str]:
@@ -85,7 +84,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game.pk,
         "seat": seat,
         "player": player.pk if player else None,
-        "referee": is_referee_of(request.user, game) or is_organizer(request.user),
+        "referee": may_rule(request.user, game),
         "players": {"1": str(game.player_one), "2": str(game.player_two)},
         "ids": {"1": game.player_one_id, "2": game.player_two_id},
         "labels": labels(),
@@ -103,7 +102,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def claim_tool(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(visible_games(request.user), pk=pk)
-    if not (is_referee_of(request.user, game) or is_organizer(request.user)):
+    if not may_rule(request.user, game):
         raise Http404
     config: dict[str, Any] = {"game": game.pk, "labels": labels(), "record": game.record_text}
     return render(request, "games/claim.html", {"game": game, "config": config, "reasons": [r for r in ResultReason]})

@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from config.processes import EmbeddedRedis, Service, Supervisor, celery_beat, celery_worker  # noqa: E402
+from devtools.processes import EmbeddedRedis, Service, Supervisor, celery_beat, celery_worker  # noqa: E402
 
 HOST, PORT = "127.0.0.1", int(os.environ.get("PORT", "8000"))
 

@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from config.testing import ThrowawayPostgres  # noqa: E402
+from devtools.postgres import ThrowawayPostgres  # noqa: E402
 
 
 def main() -> int:

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
@@ -20,14 +21,14 @@ from tournament.outcomes import group_sync
 from tournament.withdrawals import entry_withdraw
 
 
-class StageInline(admin.TabularInline):
+class StageInline(admin.TabularInline[Stage, Any]):
     model = Stage
     extra = 0
     fields = ["order", "name", "kind", "status", "draw_seed"]
     readonly_fields = ["status", "draw_seed"]
 
 
-class EntryInline(admin.TabularInline):
+class EntryInline(admin.TabularInline[Entry, Any]):
     model = Entry
     extra = 0
     autocomplete_fields = ["player"]
@@ -35,7 +36,7 @@ class EntryInline(admin.TabularInline):
     readonly_fields = ["withdrawn"]  # withdrawals go through the service (Entries: "Withdraw" actions)
 
 
-def _run(modeladmin: Any, request: Any, queryset: Any, fn: Any, label: str) -> None:
+def _run(modeladmin: Any, request: Any, queryset: Any, fn: Any, label: str | Promise) -> None:
     for obj in queryset:
         try:
             fn(obj, request.user)
@@ -50,7 +51,7 @@ class CsvForm(forms.Form):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(admin.ModelAdmin[Tournament]):
     list_display = ["name", "status", "preset", "boards", "start_date", "venue", "links"]
     inlines = [StageInline, EntryInline]
     filter_horizontal = ["referees"]
@@ -116,7 +117,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Stage)
-class StageAdmin(admin.ModelAdmin):
+class StageAdmin(admin.ModelAdmin[Stage]):
     list_display = ["tournament", "order", "name", "kind", "status", "draw_seed"]
     actions = ["draw", "undo_draw", "start", "advance"]
 
@@ -138,7 +139,7 @@ class StageAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(admin.ModelAdmin[Entry]):
     list_display = ["player", "tournament", "seed", "withdrawn"]
     list_filter = ["tournament", "withdrawn"]
     search_fields = ["player__name", "player__unit"]
@@ -161,7 +162,7 @@ class EntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Group)
-class GroupAdmin(admin.ModelAdmin):
+class GroupAdmin(admin.ModelAdmin[Group]):
     list_display = ["stage", "name", "kind", "advance", "parent"]
     actions = ["create_playoffs"]
 
@@ -171,13 +172,13 @@ class GroupAdmin(admin.ModelAdmin):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(admin.ModelAdmin[Match]):
     list_display = ["tournament", "group", "round", "first", "second", "board", "status", "winner"]
     list_filter = ["status", "tournament"]
 
 
 @admin.register(AuditLog)
-class AuditLogAdmin(admin.ModelAdmin):
+class AuditLogAdmin(admin.ModelAdmin[AuditLog]):
     list_display = ["tournament", "action", "actor", "created_at"]
     list_filter = ["action"]
 

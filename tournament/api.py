@@ -14,10 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from engine.protocols import PROTOCOLS
-from games.access import is_organizer, player_of, require_organizer
-from games.api import RULE_SETS, TimeControlField
+from games.access import account, is_organizer, player_of, require_organizer
 from games.models import Game, Player
-from tournament import services
+from games.serializers import RULE_SETS, TimeControlField, validated
+from games.services import player_find_or_create
+from tournament import appeals, selectors, services
 from tournament.models import Appeal, Group, Match, Stage, Tournament, WithdrawalPolicy
 from tournament.outcomes import playoff_decide
 from tournament.standings import stage_standings
@@ -176,9 +177,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     queryset = Tournament.objects.prefetch_related("stages").order_by("-id")
 
     def _input(self, cls: type[serializers.Serializer[Any]]) -> dict[str, Any]:
-        serializer = cls(data=self.request.data)
-        serializer.is_valid(raise_exception=True)
-        return dict(serializer.validated_data)
+        return validated(cls, self.request.data)
 
     @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer})
     def create(self, request: Request) -> Response:
@@ -203,26 +202,24 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @action(detail=True, methods=["get"])
     def arena(self, request: Request, pk: str) -> Response:
         """擂台赛: the table holder, the current streak and the longest streak."""
-        return Response(services.arena_summary(self.get_object()))
+        return Response(selectors.arena_summary(self.get_object()))
 
     @extend_schema(request=BoutSerializer, responses={201: dict})
     @action(detail=True, methods=["post"], url_path="arena-bout")
     def arena_bout(self, request: Request, pk: str) -> Response:
         """擂台赛: record a bout (the organizer or one of the tournament's referees)."""
         tournament = self.get_object()
-        if not (is_organizer(request.user) or tournament.referees.filter(pk=request.user.pk).exists()):
-            raise services.TournamentError("not_referee", _("Only the organizer and the referees may do this."), 403)
+        self._referee_or_organizer(tournament)
         data = self._input(BoutSerializer)
-        services.arena_bout(tournament=tournament, actor=request.user, **data)
-        return Response(services.arena_summary(tournament), status=201)
+        appeals.arena_bout(tournament=tournament, actor=request.user, **data)
+        return Response(selectors.arena_summary(tournament), status=201)
 
     @extend_schema(request=TossSerializer, responses={200: dict})
     @action(detail=True, methods=["post"], url_path="colour-toss")
     def colour_toss(self, request: Request, pk: str) -> Response:
         """猜先 at the table for a best-of-three or playoff match, before its first game."""
         tournament = self.get_object()
-        if not (is_organizer(request.user) or tournament.referees.filter(pk=request.user.pk).exists()):
-            raise services.TournamentError("not_referee", _("Only the organizer and the referees may do this."), 403)
+        self._referee_or_organizer(tournament)
         data = self._input(TossSerializer)
         match = Match.objects.filter(pk=data["match"], tournament=tournament).select_related("tournament").first()
         grabber = tournament.entries.filter(pk=data["grabber"]).first()
@@ -245,7 +242,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
             raise services.TournamentError("no_game", _("There is no such game in this tournament."), 404)
         if player is None:
             raise services.TournamentError("not_your_game", _("You are not a player in this game."), 403)
-        appeal = services.appeal_file(game=game, appellant=player, reason=data["reason"], actor=request.user)
+        appeal = appeals.appeal_file(game=game, appellant=player, reason=data["reason"], actor=request.user)
         return Response({"appeal": appeal.pk, "status": appeal.status}, status=201)
 
     @extend_schema(request=DecisionSerializer, responses={200: dict})
@@ -259,7 +256,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         if appeal is None:
             raise services.TournamentError("no_appeal", _("There is no such appeal in this tournament."), 404)
         committee = list(get_user_model().objects.filter(pk__in=data["committee"]))
-        appeal = services.appeal_decide(
+        appeal = appeals.appeal_decide(
             appeal=appeal,
             committee=committee,
             upheld=data["upheld"],
@@ -295,7 +292,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         if player is None:
             if not data.get("name"):
                 raise serializers.ValidationError({"name": "Give a player id or a name."})
-            player = Player.objects.create(name=data["name"], unit=data["unit"], rating=data.get("rating"))
+            player = player_find_or_create(name=data["name"], unit=data["unit"], rating=data.get("rating"))
         entry = services.register(tournament=tournament, player=player, actor=request.user)
         return Response({"entry": entry.pk, "player": player.pk}, status=201)
 
@@ -362,7 +359,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         return Response({"entry": entry.pk, "withdrawn": entry.withdrawn, "withdrawal": entry.withdrawal})
 
     def _referee_or_organizer(self, tournament: Tournament) -> None:
-        user = self.request.user
+        user = account(self.request.user)
         if not (is_organizer(user) or tournament.referees.filter(pk=user.pk).exists()):
             raise services.TournamentError("not_referee", _("Only the organizer and the referees may do this."), 403)
 
@@ -373,7 +370,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         tournament = self.get_object()
         self._referee_or_organizer(tournament)
         data = self._input(AbsentSerializer)
-        player = Player.objects.filter(pk=data.get("player")).first()
+        player = Player.objects.filter(pk=data.get("player", 0)).first()
         if player is None:
             raise services.TournamentError("no_player", _("Name the absent player."), 400)
         game = match_mark_absent(tournament=tournament, game_id=data["game"], player=player, actor=request.user)

@@ -69,6 +69,7 @@ def load_demo_tournament(seed: int = 2026) -> Tournament:
             roll = rng.random()
             result, reason = ("draw", "agreement") if roll < 0.15 else (rng.choice(["black", "white"]), "five")
             record = demo_record(result, rng) if reason == "five" else ""
+            assert game.black is not None and game.white is not None  # colours are known once a game is called
             game_report_result(game_id=game.pk, reporter=game.black, result=result, reason=reason, record=record)
             game_confirm_result(game_id=game.pk, player=game.white)
     return tournament

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from typing import Generic, Literal, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 Result = Literal["black", "white", "draw"]
@@ -34,33 +34,35 @@ def group_sizes(n: int) -> list[int]:
 
 
 @dataclass(frozen=True)
-class Seat:
-    key: Hashable
+class Entrant(Generic[K]):
+    """A player in the draw: the key (an entry id in the app), the unit kept apart, the rating for seeding."""
+
+    key: K
     unit: str = ""
     rating: int | None = None
 
 
 def draw_groups(
-    seats: Sequence[Seat],
+    entrants: Sequence[Entrant[K]],
     sizes: Sequence[int],
     rng: random.Random,
     *,
     by_rating: bool = False,
     units_apart: bool = True,
-) -> list[list[Hashable]]:
+) -> list[list[K]]:
     """Deal players into groups of the given sizes.
 
     Random order, or snake order by rating (strongest spread over the
     groups); then, where the numbers allow, swaps between groups of players
     of the same position keep members of one unit apart.
     """
-    if sum(sizes) != len(seats):
+    if sum(sizes) != len(entrants):
         raise ValueError("the group sizes do not add up to the number of players")
-    order = list(seats)
+    order = list(entrants)
     rng.shuffle(order)
     if by_rating:
         order.sort(key=lambda s: -(s.rating if s.rating is not None else -(10**9)))
-    groups: list[list[Seat]] = [[] for _ in sizes]
+    groups: list[list[Entrant[K]]] = [[] for _ in sizes]
     row = 0
     while order:
         indexes = list(range(len(sizes)))
@@ -75,12 +77,12 @@ def draw_groups(
     return [[s.key for s in group] for group in groups]
 
 
-def _clashes(group: list[Seat]) -> int:
+def _clashes(group: list[Entrant[K]]) -> int:
     units = [s.unit for s in group if s.unit]
     return len(units) - len(set(units))
 
 
-def _separate_units(groups: list[list[Seat]], rng: random.Random, rounds: int = 50) -> None:
+def _separate_units(groups: list[list[Entrant[K]]], rng: random.Random, rounds: int = 50) -> None:
     """Local search: swap two players of the same position when it lowers the number of unit clashes."""
     for _ in range(rounds):
         improved = False
@@ -278,46 +280,69 @@ def table(players: Iterable[Hashable], games: Iterable[Played], scoring: Scoring
     return rows
 
 
-TIEBREAKS = ("mini_league", "wins", "sonneborn_berger", "white_wins")
+# -- tie-breaks: metrics the organizer orders (Tournament.tiebreak) ---------------------------------------
+
+Metric = Callable[[Hashable], int]
+TieBreak = Callable[[list[Hashable], dict[Hashable, Row], Sequence[Played], Scoring], Metric]
+"""A tie-break: given a block of level players, their rows and the games, the value that orders them (higher
+first). Register one with :func:`tiebreak`; the organizer lists the names in the order they apply."""
+
+TIEBREAKS: dict[str, TieBreak] = {}
+
+
+def tiebreak(name: str) -> Callable[[TieBreak], TieBreak]:
+    def register(metric: TieBreak) -> TieBreak:
+        TIEBREAKS[name] = metric
+        return metric
+
+    return register
+
+
+@tiebreak("mini_league")
+def _mini_league(block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring) -> Metric:
+    """Points in a table of the games among the level players only (a cycle of three is judged by all of them)."""
+    mini = table(block, games, scoring)
+    return lambda p: mini[p].points
+
+
+@tiebreak("wins")
+def _wins(block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring) -> Metric:
+    return lambda p: rows[p].wins
+
+
+@tiebreak("sonneborn_berger")
+def _sonneborn_berger(
+    block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring
+) -> Metric:
+    return lambda p: rows[p].sb
+
+
+@tiebreak("white_wins")
+def _white_wins(block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring) -> Metric:
+    return lambda p: rows[p].white_wins
 
 
 def ranked_blocks(
     players: Sequence[Hashable], games: Sequence[Played], scoring: Scoring = Scoring(), tiebreaks: Sequence[str] = ()
 ) -> list[list[Hashable]]:
-    """Players in order, as blocks of players still level (by points, then each tie-break in turn).
-
-    The mini-league is a table of the games among the tied players only, so a
-    cycle among three is judged by all their games, never by one pair.
-    """
+    """Players in order, as blocks of players still level (by points, then each tie-break in turn)."""
     rows = table(players, games, scoring)
     blocks = _split(list(players), lambda p: rows[p].points)
     for name in tiebreaks:
+        if name not in TIEBREAKS:
+            raise ValueError(f"unknown tie-break {name!r}")
         refined: list[list[Hashable]] = []
         for block in blocks:
-            if len(block) == 1:
-                refined.append(block)
-                continue
-            if name == "mini_league":
-                mini = table(block, games, scoring)
-                refined += _split(block, lambda p, m=mini: m[p].points)  # type: ignore[misc]
-            elif name == "wins":
-                refined += _split(block, lambda p: rows[p].wins)
-            elif name == "sonneborn_berger":
-                refined += _split(block, lambda p: rows[p].sb)
-            elif name == "white_wins":
-                refined += _split(block, lambda p: rows[p].white_wins)
-            else:
-                raise ValueError(f"unknown tie-break {name!r}")
+            refined += [block] if len(block) == 1 else _split(block, TIEBREAKS[name](block, rows, games, scoring))
         blocks = refined
     return blocks
 
 
-def _split(block: list[Hashable], value: object) -> list[list[Hashable]]:
-    score = value  # a callable
-    ordered = sorted(block, key=lambda p: -score(p))  # type: ignore[operator]
+def _split(block: list[Hashable], score: Metric) -> list[list[Hashable]]:
+    ordered = sorted(block, key=lambda p: -score(p))
     out: list[list[Hashable]] = []
     for p in ordered:
-        if out and score(out[-1][0]) == score(p):  # type: ignore[operator]
+        if out and score(out[-1][0]) == score(p):
             out[-1].append(p)
         else:
             out.append([p])
@@ -374,9 +399,18 @@ def knockout_pairs(players: Sequence[K], rng: random.Random) -> tuple[list[tuple
     return [(order[i], order[i + 1]) for i in range(0, len(order), 2)], trio
 
 
+def guessed_right(count: int, guess: str) -> bool:
+    """猜先: one player grabs ``count`` stones, the other guesses ``odd`` or ``even``; right plays black."""
+    return (count % 2 == 1) == (guess == "odd")
+
+
 def guess_colours(rng: random.Random) -> dict[str, int | str]:
     """猜先 by lot: a grab of 1-20 stones and an odd/even guess; the right guess plays black."""
     count = rng.randint(1, 20)
     guess = rng.choice(["odd", "even"])
-    right = (count % 2 == 1) == (guess == "odd")
-    return {"grabber": rng.randint(0, 1), "count": count, "guess": guess, "guess_right": int(right)}
+    return {
+        "grabber": rng.randint(0, 1),
+        "count": count,
+        "guess": guess,
+        "guess_right": int(guessed_right(count, guess)),
+    }

@@ -179,7 +179,9 @@ class Group(models.Model):
         related_name="+",
         help_text=_("the top-level group of a playoff tree"),
     )
-    members = models.ManyToManyField(Entry, through="GroupMember", related_name="groups")
+    members: models.ManyToManyField[Entry, GroupMember] = models.ManyToManyField(
+        Entry, through="GroupMember", related_name="groups"
+    )
     void = models.BooleanField(default=False, help_text=_("a playoff no longer needed after a correction"))
     decision = models.JSONField(
         default=dict,
@@ -240,7 +242,9 @@ class Match(models.Model):
         related_name="+",
         help_text=_("a match voided by a correction"),
     )
-    games = models.ManyToManyField(Game, through="MatchGame", related_name="matches")
+    games: models.ManyToManyField[Game, MatchGame] = models.ManyToManyField(
+        Game, through="MatchGame", related_name="matches"
+    )
 
     class Meta:
         ordering = ["group", "round", "order"]

@@ -36,9 +36,9 @@ from tournament import formats
 from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage, TieDecider, Tournament
 from tournament.services import (
     TournamentError,
-    _audit,
     _make_group,
     _next_game,
+    audit,
     call_matches,
     draw_stage,
     undo_draw,
@@ -53,7 +53,7 @@ def on_game_finished(sender: Any, game: Game, confirm: str = "", actor: Any = No
         match_sync(match_id=link.match_id, confirm=confirm, actor=actor)
 
 
-def _winner_index(game: Game, match: Match) -> int | None:
+def winner_index(game: Game, match: Match) -> int | None:
     if game.result == GameResult.DRAW:
         return None
     winner = game.black_id if game.result == GameResult.BLACK else game.white_id
@@ -78,7 +78,7 @@ def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
     if match.best_of:
         limit = tournament.playoff_draw_limit if match.group.kind == Group.Kind.PLAYOFF else 0
         score = formats.best_of(
-            [_winner_index(g, match) for g in finished], match.games_planned, match.sudden_death, draw_limit=limit
+            [winner_index(g, match) for g in finished], match.games_planned, match.sudden_death, draw_limit=limit
         )
         complete, winner = formats.match_complete(score, match.games_planned, match.sudden_death), score.winner
         counted = score.games
@@ -98,14 +98,14 @@ def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
         match.winner_id = None
         if match.status == Match.Status.FINISHED:  # a correction un-decided it: the next game is called
             match.status = Match.Status.PENDING
-            _audit(tournament, "match_reopened", actor, match=match.pk)
+            audit(tournament, "match_reopened", actor, match=match.pk)
         elif match.status == Match.Status.CALLED and not still_open:
             match.save(update_fields=["winner"])
             _next_game(match, tournament)
     if (match.status, match.winner_id) != before:
         match.save(update_fields=["status", "winner"])
         if match.status == Match.Status.FINISHED and before[0] == Match.Status.FINISHED:
-            _audit(tournament, "match_corrected", actor, match=match.pk, winner=match.winner_id, before=before[1])
+            audit(tournament, "match_corrected", actor, match=match.pk, winner=match.winner_id, before=before[1])
     # even when the match stands, a corrected game inside it can move the group's order
     group_sync(group=match.group, confirm=confirm, actor=actor)
     call_matches(tournament=tournament)
@@ -113,7 +113,7 @@ def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
 
 
 def _root(group: Group) -> Group:
-    return group.root if group.root_id is not None else group  # type: ignore[return-value]
+    return group.root or group
 
 
 def _cancel_match(match: Match, note: str, actor: Any) -> None:
@@ -145,7 +145,7 @@ def group_sync(*, group: Group, confirm: str = "", actor: Any = None) -> Order:
             playoff.save(update_fields=["void"])
             for match in playoff.matches.exclude(status=Match.Status.CANCELLED):
                 _cancel_match(match, _("The playoff is no longer needed after a correction."), actor)
-            _audit(tournament, "playoff_void", actor, group=root.pk, playoff=playoff.pk)
+            audit(tournament, "playoff_void", actor, group=root.pk, playoff=playoff.pk)
             changed = True
         for stalled, block in order.awaiting:
             if tournament.playoff_decider != TieDecider.LOT:
@@ -153,7 +153,7 @@ def group_sync(*, group: Group, confirm: str = "", actor: Any = None) -> Order:
             positions = {m.entry_id: m.position for m in GroupMember.objects.filter(group=root)}
             stalled.decision = {"by": TieDecider.LOT, "order": _lot_order(stalled, block, positions)}
             stalled.save(update_fields=["decision"])
-            _audit(tournament, "playoff_lot", actor, group=root.pk, playoff=stalled.pk, order=stalled.decision["order"])
+            audit(tournament, "playoff_lot", actor, group=root.pk, playoff=stalled.pk, order=stalled.decision["order"])
             changed = True
         if not changed:
             break
@@ -164,7 +164,7 @@ def group_sync(*, group: Group, confirm: str = "", actor: Any = None) -> Order:
             positions = {m.entry_id: m.position for m in GroupMember.objects.filter(group=root)}
             keys = sorted(tied, key=lambda e: positions.get(e, 0))
             playoff = _make_group(root.stage, number, keys, Group.Kind.PLAYOFF, advance=0, games=1, parent=parent)
-            _audit(tournament, "create_playoff", actor, group=root.pk, players=keys, playoff=playoff.pk)
+            audit(tournament, "create_playoff", actor, group=root.pk, players=keys, playoff=playoff.pk)
         order = group_order(root)
     stage_sync(stage=root.stage, confirm=confirm, actor=actor)
     return order
@@ -182,7 +182,7 @@ def playoff_decide(*, group: Group, order: list[int], actor: Any = None) -> Grou
         raise TournamentError("bad_order", _("Name each tied player exactly once."))
     group.decision = {"by": TieDecider.ORGANIZER, "order": list(order)}
     group.save(update_fields=["decision"])
-    _audit(group.stage.tournament, "playoff_decided", actor, playoff=group.pk, order=list(order))
+    audit(group.stage.tournament, "playoff_decided", actor, playoff=group.pk, order=list(order))
     group_sync(group=group, actor=actor)
     call_matches(tournament=group.stage.tournament)
     return group
@@ -222,6 +222,7 @@ def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
     if not all(decided(o) for o in orders.values()):
         started = following is not None and following.status in (Stage.Status.RUNNING, Stage.Status.FINISHED)
         if started and not confirm.strip():
+            assert following is not None
             raise TournamentError(
                 "next_stage_started",
                 _(
@@ -229,11 +230,12 @@ def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
                     "Confirm with a reason: once %(stage)s is decided again, the matches of players who lose "
                     "their place in %(next)s are voided and re-made."
                 )
-                % {"stage": stage.name, "next": following.name},  # type: ignore[union-attr]
+                % {"stage": stage.name, "next": following.name},
                 409,
             )
         if started:  # the replacement is made when this stage is decided again
-            _refuse_two_stages_on(following)  # type: ignore[arg-type]
+            assert following is not None
+            _refuse_two_stages_on(following)
             _reopen(stage, actor, confirmed=confirm)
         else:
             if following is not None:  # held until this stage is decided again, then drawn with the same seed
@@ -282,7 +284,7 @@ def _reopen(stage: Stage, actor: Any, **options: Any) -> None:
         status=Stage.Status.RUNNING, options={**stage.options, "reopened": True, **options}
     )
     Tournament.objects.filter(pk=stage.tournament_id).update(status=Tournament.Status.RUNNING)
-    _audit(stage.tournament, "stage_reopened", actor, stage=stage.pk, **options)
+    audit(stage.tournament, "stage_reopened", actor, stage=stage.pk, **options)
     stage.status = Stage.Status.RUNNING
 
 
@@ -299,7 +301,7 @@ def _apply_replacement(stage: Stage, following: Stage, new: dict[str, list[int]]
     following.refresh_from_db()  # _replace_entrants may have reopened it
     following.options = {**following.options, "entries": flat_new}
     following.save(update_fields=["options"])
-    _audit(stage.tournament, "correction_confirmed", actor, stage=following.pk, out=out, came=came, reason=reason)
+    audit(stage.tournament, "correction_confirmed", actor, stage=following.pk, out=out, came=came, reason=reason)
 
 
 def _redraw(following: Stage, entries: list[int], out: list[int], came: list[int], actor: Any) -> None:
@@ -319,7 +321,7 @@ def _redraw(following: Stage, entries: list[int], out: list[int], came: list[int
     following.refresh_from_db()
     if drawn and seed is not None:
         draw_stage(stage=following, seed=seed, actor=actor)
-    _audit(following.tournament, "redraw", actor, stage=following.pk, out=out, came=came, seed=seed)
+    audit(following.tournament, "redraw", actor, stage=following.pk, out=out, came=came, seed=seed)
 
 
 def _close_again(stage: Stage, following: Stage | None, orders: dict[int, Order], actor: Any) -> None:
@@ -327,7 +329,7 @@ def _close_again(stage: Stage, following: Stage | None, orders: dict[int, Order]
     if following is None:  # the final: the tournament is finished again
         Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.FINISHED)
         Tournament.objects.filter(pk=stage.tournament_id).update(status=Tournament.Status.FINISHED)
-        _audit(stage.tournament, "stage_closed_again", actor, stage=stage.pk)
+        audit(stage.tournament, "stage_closed_again", actor, stage=stage.pk)
         return
     new = stage_qualifiers(stage, orders)
     old = {str(k): list(v) for k, v in stage.options.get("qualified", {}).items()}
@@ -335,7 +337,7 @@ def _close_again(stage: Stage, following: Stage | None, orders: dict[int, Order]
     flat_old = [e for ids in old.values() for e in ids]
     options = {k: v for k, v in stage.options.items() if k not in ("reopened", "confirmed")}
     Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.FINISHED, options={**options, "qualified": new})
-    _audit(stage.tournament, "stage_closed_again", actor, stage=stage.pk, qualifiers=flat_new)
+    audit(stage.tournament, "stage_closed_again", actor, stage=stage.pk, qualifiers=flat_new)
     if following.status in (Stage.Status.RUNNING, Stage.Status.FINISHED):
         _apply_replacement(stage, following, new, str(stage.options.get("confirmed", "")), actor)
         return

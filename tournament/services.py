@@ -17,11 +17,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.enums import GameMode, GameStatus
+from games.enums import GameMode, GameStatus, Interface
 from games.models import Game, Player
-from games.services import GameError, game_create
+from games.services import GameError, game_create, player_find_or_create
 from tournament import formats
 from tournament.models import AuditLog, Entry, Group, GroupMember, Match, MatchGame, Stage, Tournament
+from tournament.stage_formats import format_of
 from tournament.standings import decided
 
 
@@ -29,7 +30,7 @@ class TournamentError(GameError):
     """A refused organizer action (same shape as the games app's errors: code, message, status)."""
 
 
-def _audit(tournament: Tournament, action: str, actor: Any = None, **data: Any) -> None:
+def audit(tournament: Tournament, action: str, actor: Any = None, **data: Any) -> None:
     AuditLog.objects.create(
         tournament=tournament, actor=actor if getattr(actor, "pk", None) else None, action=action, data=data
     )
@@ -63,7 +64,7 @@ def tournament_create(*, name: str, preset: str = "seed", actor: Any = None, **f
         raise TournamentError("bad_preset", _("Unknown preset %(name)s.") % {"name": preset})
     tournament = Tournament.objects.create(name=name, preset=preset, **{**PRESETS[preset], **fields})
     Stage.objects.create(tournament=tournament, order=1, name="初赛 Preliminary", kind=Stage.Kind.GROUPS)
-    _audit(tournament, "create", actor, preset=preset)
+    audit(tournament, "create", actor, preset=preset)
     return tournament
 
 
@@ -83,7 +84,7 @@ def register(*, tournament: Tournament, player: Player, seed: int | None = None,
                 _("%(unit)s already has %(n)s entries, the most allowed.") % {"unit": player.unit, "n": count},
             )
     entry = Entry.objects.create(tournament=tournament, player=player, seed=seed)
-    _audit(tournament, "register", actor, player=player.pk)
+    audit(tournament, "register", actor, player=player.pk)
     return entry
 
 
@@ -105,9 +106,7 @@ def import_players(*, tournament: Tournament, text: str, actor: Any = None) -> l
             raise TournamentError(
                 "bad_csv", _("Row %(n)s: the rating %(value)s is not a number.") % {"n": number, "value": rating_text}
             ) from None
-        player = Player.objects.filter(name=name, unit=unit).first() or Player.objects.create(
-            name=name, unit=unit, rating=rating
-        )
+        player = player_find_or_create(name=name, unit=unit, rating=rating)
         entries.append(register(tournament=tournament, player=player, actor=actor))
     return entries
 
@@ -134,26 +133,12 @@ def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> S
         seed = stage.options.get("seed", secrets.randbelow(2**31))
     rng = random.Random(seed)
     entries = _stage_entries(stage)
-    if stage.kind == Stage.Kind.GROUPS:
-        seats = [formats.Seat(e.pk, e.player.unit, e.player.rating) for e in entries]
-        groups = formats.draw_groups(seats, formats.group_sizes(len(seats)), rng, by_rating=tournament.draw_by_rating)
-        for number, keys in enumerate(groups, start=1):
-            if len(keys) == 2:
-                _make_group(stage, number, keys, Group.Kind.BEST_OF, advance=1, games=3)
-            else:
-                _make_group(stage, number, keys, Group.Kind.ROUND_ROBIN, advance=2, games=2)
-    elif stage.kind == Stage.Kind.KNOCKOUT:
-        pairs, trio = formats.knockout_pairs([e.pk for e in entries], rng)
-        for number, pair in enumerate(pairs, start=1):
-            _make_group(stage, number, list(pair), Group.Kind.BEST_OF, advance=1, games=3)
-        if trio:
-            _make_group(stage, len(pairs) + 1, trio, Group.Kind.ROUND_ROBIN, advance=1, games=2)
-    else:
-        _make_group(stage, 1, [e.pk for e in entries], Group.Kind.ROUND_ROBIN, advance=len(entries), games=2)
+    for number, plan in enumerate(format_of(stage).draw(entries, rng, tournament), start=1):
+        _make_group(stage, number, plan.keys, plan.kind, advance=plan.advance, games=plan.games, pair=plan.pair_at_draw)
     stage.status = Stage.Status.DRAWN
     stage.draw_seed = seed
     stage.save(update_fields=["status", "draw_seed"])
-    _audit(tournament, "draw", actor, stage=stage.pk, seed=seed)
+    audit(tournament, "draw", actor, stage=stage.pk, seed=seed)
     return stage
 
 
@@ -169,7 +154,15 @@ def _stage_entries(stage: Stage) -> list[Entry]:
 
 
 def _make_group(
-    stage: Stage, number: int, keys: list[Any], kind: str, *, advance: int, games: int, parent: Group | None = None
+    stage: Stage,
+    number: int,
+    keys: list[Any],
+    kind: str,
+    *,
+    advance: int,
+    games: int,
+    parent: Group | None = None,
+    pair: bool = True,
 ) -> Group:
     letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     name = letters[(number - 1) % 26] + (str((number - 1) // 26) if number > 26 else "")
@@ -187,6 +180,8 @@ def _make_group(
         root=root,
     )
     GroupMember.objects.bulk_create([GroupMember(group=group, entry_id=k, position=i) for i, k in enumerate(keys)])
+    if not pair:  # a round-by-round format pairs each round later (pair_next_round)
+        return group
     tournament_id = stage.tournament_id
     if kind == Group.Kind.BEST_OF or (kind == Group.Kind.PLAYOFF and len(keys) == 2):
         best = games if kind == Group.Kind.BEST_OF else 1
@@ -230,7 +225,7 @@ def undo_draw(*, stage: Stage, actor: Any = None) -> Stage:
     Group.objects.filter(stage=stage).delete()
     stage.status, stage.draw_seed = Stage.Status.PENDING, None
     stage.save(update_fields=["status", "draw_seed"])
-    _audit(stage.tournament, "undo_draw", actor, stage=stage.pk)
+    audit(stage.tournament, "undo_draw", actor, stage=stage.pk)
     return stage
 
 
@@ -249,14 +244,14 @@ def swap_players(*, stage: Stage, first: Entry, second: Entry, actor: Any = None
         Match.objects.filter(group_id=member.group_id, second=old).update(second=new)
     GroupMember.objects.filter(pk=a.pk).update(entry=second)
     GroupMember.objects.filter(pk=b.pk).update(entry=first)
-    _audit(stage.tournament, "swap", actor, stage=stage.pk, entries=[first.pk, second.pk])
+    audit(stage.tournament, "swap", actor, stage=stage.pk, entries=[first.pk, second.pk])
 
 
 @transaction.atomic
 def publish(*, tournament: Tournament, actor: Any = None) -> Tournament:
     if tournament.status == Tournament.Status.DRAFT:
         Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.PUBLISHED)
-        _audit(tournament, "publish", actor)
+        audit(tournament, "publish", actor)
     tournament.refresh_from_db()
     return tournament
 
@@ -273,9 +268,49 @@ def start_stage(*, stage: Stage, actor: Any = None) -> Stage:
         Tournament.objects.filter(pk=stage.tournament_id).exclude(status=Tournament.Status.FINISHED).update(
             status=Tournament.Status.RUNNING
         )
-        _audit(stage.tournament, "start_stage", actor, stage=stage.pk)
+        audit(stage.tournament, "start_stage", actor, stage=stage.pk)
         call_matches(tournament=stage.tournament)
     return stage
+
+
+@transaction.atomic
+def pair_next_round(*, stage: Stage, actor: Any = None) -> list[Match]:
+    """Pair the next round of a round-by-round stage in each of its groups, as its format decides from the
+    results so far; the matches are then called to boards like any others. Refused for a format that made
+    every pairing at the draw."""
+    stage = _stage_for_update(stage.pk)
+    stage_format = format_of(stage)
+    if not stage_format.round_by_round:
+        raise TournamentError("paired_at_draw", _("Every pairing of this stage was made at the draw."), 409)
+    if stage.status != Stage.Status.RUNNING:
+        raise TournamentError("not_running", _("The stage has not started."), 409)
+    made: list[Match] = []
+    for group in stage.groups.filter(parent=None).order_by("number"):
+        if group.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.CANCELLED]).exists():
+            raise TournamentError(
+                "round_unfinished",
+                _("Group %(name)s has matches of this round still to finish.") % {"name": group.name},
+                409,
+            )
+        pairs = stage_format.next_round(stage, group)
+        if not pairs:
+            continue
+        number = max(group.matches.values_list("round", flat=True), default=0) + 1
+        made += Match.objects.bulk_create(
+            Match(
+                tournament_id=stage.tournament_id,
+                group=group,
+                round=number,
+                order=order,
+                first_id=a,
+                second_id=b,
+                games_planned=group.games_per_pair,
+            )
+            for order, (a, b) in enumerate(pairs)
+        )
+    audit(stage.tournament, "pair_round", actor, stage=stage.pk, matches=[m.pk for m in made])
+    call_matches(tournament=stage.tournament)
+    return made
 
 
 # -- boards and games -------------------------------------------------------------
@@ -349,7 +384,7 @@ def _next_game(match: Match, tournament: Tournament) -> Game:
         board_number=match.board,
         event=tournament.name[:200],
         round=f"{match.group.stage.order}.{match.round}.{number}",
-        interface="system",
+        interface=Interface.SYSTEM,
         # Online, the clock starts when the game is called to its board: an absent player's time runs
         # and they lose by the game's rules. Over the board, the clock on the table counts.
         start_clock_at=timezone.now() if tournament.mode == GameMode.ONLINE and tournament.time_control else None,
@@ -410,7 +445,7 @@ def record_colour_toss(*, match: Match, grabber: Entry, guess: str, count: int, 
     if guess not in ("odd", "even") or not 1 <= count <= 361:
         raise TournamentError("bad_toss", _("The guess is odd or even, and the count is between 1 and 361."))
     grabber_index = 0 if grabber.pk == match.first_id else 1
-    right = (count % 2 == 1) == (guess == "odd")
+    right = formats.guessed_right(count, guess)
     match.colour_toss = {
         "grabber": grabber_index,
         "count": count,
@@ -420,7 +455,7 @@ def record_colour_toss(*, match: Match, grabber: Entry, guess: str, count: int, 
         "recorded": True,
     }
     match.save(update_fields=["colour_toss"])
-    _audit(match.tournament, "colour_toss", actor, match=match.pk, **match.colour_toss)
+    audit(match.tournament, "colour_toss", actor, match=match.pk, **match.colour_toss)
     return match
 
 
@@ -464,16 +499,12 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
     stage.options = {**stage.options, "qualified": by_group}
     stage.status = Stage.Status.FINISHED
     stage.save(update_fields=["status", "options"])
-    _audit(tournament, "advance", actor, stage=stage.pk, qualifiers=qualifiers)
-    if stage.kind == Stage.Kind.ROUND_ROBIN or len(qualifiers) < 2:  # the final, or a single survivor
+    audit(tournament, "advance", actor, stage=stage.pk, qualifiers=qualifiers)
+    nxt = format_of(stage).following(stage, qualifiers, tournament)
+    if nxt is None:  # the final, or a single survivor
         Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
-        _audit(tournament, "finish", actor)
+        audit(tournament, "finish", actor)
         return None
-    first_knockout = stage.kind == Stage.Kind.GROUPS and len(qualifiers) >= 4  # the seed always has a 复赛
-    if first_knockout or len(qualifiers) > tournament.final_max:
-        kind, name = Stage.Kind.KNOCKOUT, f"复赛 Round {stage.order}"
-    else:
-        kind, name = Stage.Kind.ROUND_ROBIN, "决赛 Final"
     if following is not None:  # held while a correction reopened this stage: it takes the qualifiers now
         from tournament.outcomes import _redraw
 
@@ -481,113 +512,5 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
         following.refresh_from_db()
         return following
     return Stage.objects.create(
-        tournament=tournament, order=stage.order + 1, name=name, kind=kind, options={"entries": qualifiers}
+        tournament=tournament, order=stage.order + 1, name=nxt.name, kind=nxt.kind, options={"entries": qualifiers}
     )
-
-
-# -- appeals and the arena ----------------------------------------------------------
-
-
-@transaction.atomic
-def appeal_file(*, game: Game, appellant: Player, reason: str, actor: Any = None) -> Any:
-    """A player appeals a referee's ruling on their game; the committee of three decides."""
-    from games.models import GameEvent
-    from tournament.models import Appeal
-
-    if appellant.pk not in (game.player_one_id, game.player_two_id):
-        raise TournamentError("not_your_game", _("You are not a player in this game."), 403)
-    if not GameEvent.objects.filter(game=game, kind="ruled").exists():
-        raise TournamentError("no_ruling", _("Only a referee's ruling can be appealed."), 409)
-    if not reason.strip():
-        raise TournamentError("reason_required", _("Say why you appeal."))
-    if Appeal.objects.filter(game=game).exclude(status=Appeal.Status.OPEN).exists():
-        raise TournamentError("appeal_decided", _("The committee has decided; its decision is final."), 409)
-    appeal, _created = Appeal.objects.get_or_create(
-        game=game, status=Appeal.Status.OPEN, defaults={"appellant": appellant, "reason": reason[:500]}
-    )
-    match = Match.objects.filter(match_games__game=game).first()
-    if match is not None:
-        _audit(match.tournament, "appeal", actor, game=game.pk, appeal=appeal.pk)
-    return appeal
-
-
-@transaction.atomic
-def appeal_decide(
-    *,
-    appeal: Any,
-    committee: list[Any],
-    upheld: bool,
-    decision: str,
-    result: str = "",
-    reason: str = "",
-    actor: Any = None,
-) -> Any:
-    """The committee of three decides, finally; an upheld appeal replaces the result (logged on the game)."""
-    from django.utils import timezone
-
-    from games.services import game_override
-    from tournament.models import Appeal
-
-    appeal = Appeal.objects.select_for_update().get(pk=appeal.pk)
-    if appeal.status != Appeal.Status.OPEN:
-        raise TournamentError("appeal_decided", _("The committee has decided; its decision is final."), 409)
-    if len({member.pk for member in committee}) != 3:
-        raise TournamentError("committee_of_three", _("An appeal is decided by a committee of three."))
-    if not decision.strip():
-        raise TournamentError("reason_required", _("Write the committee's decision."))
-    if upheld:
-        game_override(
-            game_id=appeal.game_id,
-            result=result,
-            reason=reason or "referee",
-            note=f"appeal {appeal.pk}: {decision}"[:500],
-            actor=actor,
-        )
-    appeal.status = Appeal.Status.UPHELD if upheld else Appeal.Status.DISMISSED
-    appeal.decision = decision[:500]
-    appeal.decided_at = timezone.now()
-    appeal.save(update_fields=["status", "decision", "decided_at"])
-    appeal.committee.set(committee)
-    return appeal
-
-
-@transaction.atomic
-def arena_bout(
-    *, tournament: Tournament, challenger: Player, winner: Player, holder: Player | None = None, actor: Any = None
-) -> Any:
-    """擂台赛: a challenger plays the table holder (the last winner, or ``holder`` for the first bout)."""
-    from tournament.models import ArenaBout
-
-    last = ArenaBout.objects.filter(tournament=tournament).order_by("-id").first()
-    current = last.winner if last is not None else holder
-    if current is None:
-        raise TournamentError("no_holder", _("Name the first table holder."))
-    if challenger.pk == current.pk:
-        raise TournamentError("same_player", _("The holder cannot challenge themselves."))
-    if winner.pk not in (challenger.pk, current.pk):
-        raise TournamentError("bad_winner", _("The winner is the holder or the challenger."))
-    bout = ArenaBout.objects.create(tournament=tournament, holder=current, challenger=challenger, winner=winner)
-    _audit(tournament, "arena_bout", actor, bout=bout.pk)
-    return bout
-
-
-def arena_summary(tournament: Tournament) -> dict[str, Any]:
-    """The holder, the current streak and the longest streak (successful defences in a row)."""
-    from tournament.models import ArenaBout
-
-    bouts = list(ArenaBout.objects.filter(tournament=tournament).select_related("winner").order_by("id"))
-    best: tuple[int, Any] = (0, None)
-    streak, holder = 0, None
-    for bout in bouts:
-        if holder is not None and bout.winner_id == holder.pk:
-            streak += 1
-        else:
-            holder, streak = bout.winner, 1 if bout.winner_id == bout.holder_id else 0
-        if streak > best[0]:
-            best = (streak, holder)
-    return {
-        "holder": holder.name if holder else None,
-        "streak": streak,
-        "longest": {"player": best[1].name if best[1] else None, "defences": best[0]},
-        "bouts": len(bouts),
-    }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from games.enums import GameStatus
 from games.models import Game, Player
@@ -24,7 +25,7 @@ UNITS = ["一中", "二中", "实验中学", "外国语学校", "师大附中", 
 @dataclass
 class StageReport:
     stage: Stage
-    tables: list[dict[str, object]]
+    tables: list[dict[str, Any]]
     seconds: float = 0.0
 
 
@@ -99,6 +100,7 @@ def _play_out(tournament: Tournament, rng: random.Random, draw_share: float) -> 
                 result, reason = "draw", "agreement"
             else:
                 result, reason = rng.choice(["black", "white"]), "five"
+            assert game.black is not None and game.white is not None  # colours are known once a game is called
             game_report_result(game_id=game.pk, reporter=game.black, result=result, reason=reason)
             game_confirm_result(game_id=game.pk, player=game.white)
 
@@ -122,7 +124,7 @@ def format_tables(report: StageReport) -> str:
     lines = [f"== {report.stage.name} =="]
     for table in report.tables:
         lines.append(f"-- {table['name']} ({table['kind']}, {table['advance']} advance)")
-        for row in table["rows"]:  # type: ignore[attr-defined]
+        for row in table["rows"]:
             lines.append(
                 f"{row['rank']:>3}  {row['player']:<10} {row['unit']:<6} P{row['played']:>2} "
                 f"W{row['wins']} D{row['draws']} L{row['losses']}  {row['points']:>2} pts  {row['state']}"

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple, cast
 
 from django.db.models import Q
 
-from games.enums import GameStatus
+from games.enums import GameResult, GameStatus
 from tournament import formats
 from tournament.models import Group, GroupMember, Match, MatchGame, Stage, TieDecider, Tournament
 
@@ -28,6 +28,12 @@ class MatchRow:
     winner_id: int | None
 
 
+class EntryInfo(NamedTuple):
+    name: str
+    unit: str
+    player_id: int
+
+
 @dataclass
 class StageData:
     """Everything a stage's standings need, loaded in five queries."""
@@ -39,7 +45,7 @@ class StageData:
     matches: dict[int, list[MatchRow]] = field(default_factory=lambda: defaultdict(list))
     games: dict[int, list[formats.Played]] = field(default_factory=lambda: defaultdict(list))
     children: dict[int, list[Group]] = field(default_factory=lambda: defaultdict(list))
-    entries: dict[int, Any] = field(default_factory=dict)  # entry id -> (name, unit, player id)
+    entries: dict[int, EntryInfo] = field(default_factory=dict)  # entry id -> name, unit, player id
     withdrawn: set[int] = field(default_factory=set)  # entries out of this stage's qualification
     draw_runs: dict[int, int] = field(default_factory=dict)  # playoff group -> drawn games in a row at its end
 
@@ -69,7 +75,7 @@ def load_stage(stage: Stage, root: Group | None = None) -> StageData:
         )
     ):
         data.members[group_id].append(entry_id)
-        data.entries[entry_id] = (name, unit, player_id)
+        data.entries[entry_id] = EntryInfo(name, unit, player_id)
         if withdrawn and (withdrawn_at is None or withdrawn_at <= stage.order):
             data.withdrawn.add(entry_id)
     for row in (
@@ -79,7 +85,7 @@ def load_stage(stage: Stage, root: Group | None = None) -> StageData:
         .values_list("group_id", "status", "best_of", "first_id", "second_id", "winner_id")
     ):
         data.matches[row[0]].append(MatchRow(*row[1:]))
-    player_entry = {v[2]: k for k, v in data.entries.items()}
+    player_entry = {info.player_id: entry for entry, info in data.entries.items()}
     runs: dict[int, list[str]] = defaultdict(list)
     for link in (
         MatchGame.objects.filter(match__group_id__in=ids, game__status=GameStatus.FINISHED, counted=True)
@@ -89,12 +95,13 @@ def load_stage(stage: Stage, root: Group | None = None) -> StageData:
     ):
         black, white = player_entry.get(link["game__black__id"]), player_entry.get(link["game__white__id"])
         if black is not None and white is not None and link["game__result"]:
-            data.games[link["match__group_id"]].append(formats.Played(black, white, link["game__result"]))
+            result = cast(formats.Result, link["game__result"])
+            data.games[link["match__group_id"]].append(formats.Played(black, white, result))
             runs[link["match__group_id"]].append(link["game__result"])
     for group_id, results in runs.items():
         if groups[group_id].kind == Group.Kind.PLAYOFF:
             data.draw_runs[group_id] = len(results) - len(
-                "".join("d" if r == "draw" else "x" for r in results).rstrip("d")
+                "".join("d" if r == GameResult.DRAW else "x" for r in results).rstrip("d")
             )
     return data
 
@@ -156,7 +163,7 @@ def _resolve(group: Group, members: list[int], cuts: list[int], data: StageData)
         scoring = formats.Scoring(data.tournament.win_points, data.tournament.draw_points, data.tournament.loss_points)
         tiebreaks = data.tournament.tiebreak if group.kind != Group.Kind.PLAYOFF else []
         ranked = formats.ranked_blocks(members, data.games[group.pk], scoring, tiebreaks)
-        blocks = [[int(p) for p in b] for b in ranked]  # type: ignore[call-overload]
+        blocks = [[cast(int, p) for p in b] for b in ranked]  # the keys are the members' entry ids
     # Withdrawn players keep their games but leave the order: others take their places.
     blocks = [b for b in ([p for p in block if p not in data.withdrawn] for block in blocks) if b]
     if unfinished:

@@ -28,7 +28,7 @@ from games.forfeits import game_forfeit, game_mark_absent, game_mark_present
 from games.models import Game, Player
 from tournament.models import Entry, Group, Match, MatchGame, Stage, Tournament, WithdrawalPolicy
 from tournament.outcomes import _cancel_match, group_sync, stage_sync
-from tournament.services import TournamentError, _audit, _next_game, call_matches, draw_stage, undo_draw
+from tournament.services import TournamentError, _next_game, audit, call_matches, draw_stage, undo_draw
 
 MAX_FORFEITS_PER_MATCH = 20  # a best-of with sudden death ends long before this
 
@@ -93,7 +93,7 @@ def entry_withdraw(*, entry: Entry, reason: str = "", policy: str = "", actor: A
         "stage": stage.pk if stage is not None else None,
     }
     entry.save(update_fields=["withdrawn", "withdrawn_stage", "withdrawal"])
-    _audit(tournament, "withdraw", actor, entry=entry.pk, **entry.withdrawal)
+    audit(tournament, "withdraw", actor, entry=entry.pk, **entry.withdrawal)
     note = _("%(name)s withdrew") % {"name": entry.player.name}
     if stage is None:
         first = Stage.objects.filter(tournament=tournament, order=1).first()
@@ -138,12 +138,12 @@ def match_mark_absent(*, tournament: Tournament, game_id: int, player: Player, a
     game = game_mark_absent(
         game_id=game.pk, player=player, wait=timedelta(minutes=tournament.no_show_wait), actor=actor
     )
-    _audit(tournament, "absent", actor, game=game.pk, player=player.pk)
+    audit(tournament, "absent", actor, game=game.pk, player=player.pk)
     return game
 
 
 def match_mark_present(*, tournament: Tournament, game_id: int, actor: Any = None) -> Game:
     game = _called_game(game_id, tournament)
     game = game_mark_present(game_id=game.pk, actor=actor)
-    _audit(tournament, "present", actor, game=game.pk)
+    audit(tournament, "present", actor, game=game.pk)
     return game

@@ -1,6 +1,7 @@
 """API fuzzing: schemathesis generates requests from the OpenAPI schema, sent as each role.
 
-No answer may be a 5xx; every 4xx carries a message; every answer is what the schema documents. Runs in-process through the WSGI app on the test database.
+No answer may be a 5xx; every 4xx carries a message; every answer is what the schema documents. Runs
+in-process through the WSGI app on the test database.
 """
 
 from __future__ import annotations
@@ -9,12 +10,12 @@ from typing import Any
 
 import pytest
 import schemathesis
-from schemathesis import checks
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group as Role
 from django.core.cache import cache
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
+from schemathesis import checks
 
 from config.wsgi import application
 from games.models import Player

@@ -1,7 +1,9 @@
+from typing import Any
+
 import pytest
 from django.test import Client, override_settings
 
-from config.processes import free_port
+from devtools.processes import free_port
 
 
 @pytest.mark.django_db
@@ -23,7 +25,7 @@ def test_healthz_reports_stopped_redis_as_failed(client: Client) -> None:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.redis
 @pytest.mark.celery
-def test_healthz_all_ok_with_redis_and_worker(client: Client, redis_server, celery_worker_process) -> None:
+def test_healthz_all_ok_with_redis_and_worker(client: Client, redis_server: Any, celery_worker_process: Any) -> None:
     with override_settings(REDIS_URL=redis_server.url):
         response = client.get("/healthz")
 
@@ -35,7 +37,7 @@ def test_healthz_all_ok_with_redis_and_worker(client: Client, redis_server, cele
 @pytest.mark.redis
 def test_healthz_reports_missing_worker(client: Client) -> None:
     # A Redis with no worker attached: a fresh server so no session worker answers.
-    from config.processes import EmbeddedRedis
+    from devtools.processes import EmbeddedRedis
 
     lonely = EmbeddedRedis().start()
     try:

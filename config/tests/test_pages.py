@@ -51,7 +51,7 @@ def test_api_token_and_whoami_for_demo_player(client: Client) -> None:
     token = client.post("/api/auth/token/", {"username": "player01", "password": "demo-pass-2026"}).json()
     response = client.get("/api/me/", HTTP_AUTHORIZATION=f"Token {token['token']}")
 
-    from tournament.models import Player
+    from games.models import Player
 
     player01 = Player.objects.get(user__username="player01")
     assert response.json() == {"username": "player01", "roles": ["player"], "player": player01.pk}

@@ -1,11 +1,12 @@
 import threading
+from typing import Any
 
 import psycopg
 import pytest
 
 
 @pytest.mark.postgres
-def test_postgres_cluster_serialises_concurrent_row_updates(postgresql_cluster) -> None:
+def test_postgres_cluster_serialises_concurrent_row_updates(postgresql_cluster: Any) -> None:
     url = postgresql_cluster.url
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("CREATE TABLE counter (id int primary key, n int not null)")

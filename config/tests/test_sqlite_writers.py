@@ -73,7 +73,8 @@ def _run(tmp_path: Path, mode: str) -> dict[str, int]:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    figures: dict[str, int] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
 
 
 def test_concurrent_read_then_write_transactions_wait_instead_of_failing(tmp_path: Path) -> None:

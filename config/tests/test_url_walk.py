@@ -24,7 +24,7 @@ from rest_framework.test import APIClient
 from config.tests.contract import check_against_schema
 from games.models import Game, Player
 from games.services import game_act, game_create, game_offer_draw, game_report_result
-from tournament import services
+from tournament import appeals, services
 from tournament.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -96,7 +96,7 @@ class World:
         return game_rule(game_id=self.played_game.pk, result="white", reason="referee", note="walk")
 
     def appeal(self) -> Any:
-        return services.appeal_file(game=self.ruled_game(), appellant=self.me, reason="walk")
+        return appeals.appeal_file(game=self.ruled_game(), appellant=self.me, reason="walk")
 
     def game(self, kind: str) -> Game:
         """A fresh game in the state an action needs; the player is seat one unless said otherwise."""

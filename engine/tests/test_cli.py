@@ -70,3 +70,69 @@ def test_check_malformed_moves_is_an_error() -> None:
 
     assert result.returncode == 2
     assert result.stdout.startswith("error: move 2 ('q3'")
+
+
+RIF_GAME = """[Black "Li Lei"]
+[White "Han Meimei"]
+[Rule "renju"]
+[Protocol "rif"]
+[Result "0-1"]
+[Reason "forbidden"]
+
+h8 h9 j10 {no-swap} h6 {offer g8 j11} {choose g8} k11
+"""
+
+
+def test_record_reads_a_protocol_record_and_names_its_opening() -> None:
+    result = engine("record", stdin=RIF_GAME.replace('[Reason "forbidden"]', '[Reason "resignation"]'))
+
+    assert (result.returncode, result.stdout) == (0, "ok stones=6 opening=3D end=open result=0-1 reason=resignation\n")
+
+
+@pytest.mark.parametrize(
+    ("record", "expected"),
+    [
+        ('[Result "1-0"]\n\nh8 a1 h9 a2 h10 a3 h11 a4 h12\n', "ok stones=9 opening=- end=five-black result=1-0\n"),
+        (f'[Result "0-1"]\n\n{T01} h8\n', "ok stones=9 opening=- end=forbidden-double-three result=0-1\n"),
+        ("h8 h9 i9 pass pass\n", "ok stones=3 opening=4D end=two-passes result=*\n"),
+    ],
+)
+def test_record_says_how_the_board_ended(record: str, expected: str) -> None:
+    result = engine("record", stdin=record)
+
+    assert (result.returncode, result.stdout) == (0, expected)
+
+
+@pytest.mark.parametrize(
+    ("record", "error"),
+    [
+        ('[Result "0-1"]\n\nh8 a1 h9 a2 h10 a3 h11 a4 h12\n', "error: the record ends with a five by black at move 9"),
+        (RIF_GAME, "error: the record has no forbidden move by black"),
+        (RIF_GAME.replace("{choose g8}", "{choose m2}"), "error: action 7 (choose m2): choose one of the offered"),
+        ("h8 a1 h9 a2 h10 a3 h11 a4 h12 a5\n", "error: move 10 is played after the game ended at move 9"),
+        ('[Black "A"\nh8\n', 'error: line 1: a header line reads [Key "value"]'),
+        ("<database><games>", "error: the .rif file is not well-formed XML"),
+    ],
+)
+def test_record_refuses_what_cannot_stand_and_says_where(record: str, error: str) -> None:
+    result = engine("record", stdin=record)
+
+    assert result.returncode == 1
+    assert result.stdout.startswith(error), result.stdout
+
+
+def test_record_checks_every_game_of_a_rif_database() -> None:
+    rif = """<?xml version="1.0" encoding="utf-8"?>
+<database><players><player id="1" name="A"/><player id="2" name="B"/></players>
+<rules><rule id="1" name="renju"/></rules><openings/>
+<games>
+<game id="1" black="1" white="2" bresult="1" rule="1"><move>h8 a1 h9 a2 h10 a3 h11 a4 h12</move></game>
+<game id="2" black="2" white="1" bresult="0" rule="1"><move>h8 a1 h9 a2 h10 a3 h11 a4 h12</move></game>
+</games></database>"""
+    result = engine("record", stdin=rif)
+
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "ok stones=9 opening=- end=five-black result=1-0",
+        "error: the record ends with a five by black at move 9, which the report does not say",
+    ]

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.enums import ForbiddenMode, GameMode
 from games.models import Game, Move
 from games.services import game_create
-from games.tests.factories import PlayerFactory
+from games.tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -20,10 +20,7 @@ T01 = ["g8", "a1", "i8", "c1", "h9", "e1", "h10", "k1"]
 
 
 def user(name: str, role: str | None = None) -> Any:
-    account = get_user_model().objects.create_user(name, password="pw")
-    if role:
-        account.groups.add(Group.objects.get(name=role))
-    return account
+    return UserFactory(username=name, role=role)
 
 
 def client_for(account: Any = None, language: str = "en") -> APIClient:
@@ -266,3 +263,19 @@ def test_an_assigned_opening_in_another_orientation_is_played_online(seats: tupl
 
     assert [r.status_code for r in responses] == [200, 200, 200]
     assert wrong.status_code == 400 and "z99" in wrong.json()["message"] and "board" not in wrong.json()["message"]
+
+
+def test_a_game_scheduled_to_start_is_lost_on_time_by_a_player_who_never_comes(seats: tuple[Any, Any]) -> None:
+    one, two = PlayerFactory(user=seats[0]), PlayerFactory(user=seats[1])
+    starts = timezone.now() - timedelta(seconds=40)  # quick play: 30 s a move (plus the 3 s lag allowance)
+    body = {"player_one": one.pk, "player_two": two.pk, "rules": "freestyle", "time_control": "quick"}
+
+    created = client_for(user("org", "organizer")).post(
+        "/api/games/", {**body, "starts_at": starts.isoformat()}, format="json"
+    )
+    assert created.status_code == 201, created.json()
+    game = client_for().get(f"/api/games/{created.json()['id']}/").json()
+
+    assert (game["status"], game["result"], game["result_reason"]) == ("finished", "white", "time")
+    waiting = client_for(user("org", "organizer")).post("/api/games/", body, format="json").json()
+    assert waiting["clock"]["status"] == "waiting"  # without a start the clock waits for the first stone

@@ -23,7 +23,7 @@ def running(tc: TimeControl = QUICK, at: int = T0) -> ClockState:
 def move(state: ClockState, at: int, tc: TimeControl = QUICK) -> ClockState:
     """Settle, then play the actor's turn at ``at`` (the other seat acts next)."""
     state, _ = clock.settle(state, tc, at)
-    new, _, _ = clock.play(state, tc, at, 1 - state.actor)  # type: ignore[arg-type]
+    new, _, _ = clock.play(state, tc, at, 1 - state.actor)  # type: ignore[arg-type]  # 1 - seat: the other seat
     return new
 
 
@@ -124,7 +124,7 @@ def test_refused_offers(setup: str, code: str) -> None:
             state, _ = clock.answer(state, QUICK, T0 + (2 + n) * S + 100, by=1, accept=False)
     if setup == "pending":
         state, _ = clock.offer(state, QUICK, T0 + 2 * S, by=0)
-    by = 1 if setup == "on_turn" else 0
+    by: clock.Seat = 1 if setup == "on_turn" else 0
 
     with pytest.raises(ClockError) as info:
         clock.offer(state, QUICK, T0 + 5 * S, by=by)
@@ -246,9 +246,9 @@ def test_replaying_the_events_rebuilds_the_snapshot(actions: list[tuple[str, int
             break
         try:
             if name == "play":
-                state, more, _ = clock.play(state, tc, at, 1 - state.actor)  # type: ignore[arg-type]
+                state, more, _ = clock.play(state, tc, at, 1 - state.actor)  # type: ignore[arg-type]  # 1 - seat: the other seat
             elif name == "offer":
-                state, more = clock.offer(state, tc, at, 1 - state.actor)  # type: ignore[arg-type]
+                state, more = clock.offer(state, tc, at, 1 - state.actor)  # type: ignore[arg-type]  # 1 - seat: the other seat
             elif name in ("answer", "decline"):
                 state, more = clock.answer(state, tc, at, state.actor, name == "answer")
             elif name == "pause":

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 import time_machine
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from config import arrivals
@@ -16,7 +15,7 @@ from games import clock
 from games.models import Game, GameEvent, Move
 from games.services import GameError, game_act, game_create, game_settle, game_state
 from games.tasks import adjudicate
-from games.tests.factories import PlayerFactory
+from games.tests.factories import GameFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -46,10 +45,8 @@ def think(game: Game, ply: int) -> tuple[int, int]:
 
 
 def test_a_move_is_timed_when_it_reached_the_machine_not_when_django_got_to_it() -> None:
-    account = get_user_model().objects.create_user("black")
-    game = game_create(
-        player_one=PlayerFactory(user=account), player_two=PlayerFactory(), time_control="quick", start_clock_at=START
-    )
+    account = UserFactory(username="black")
+    game = GameFactory(player_one=PlayerFactory(user=account), time_control="quick", start_clock_at=START)
     client = APIClient()
     client.force_authenticate(account)
     arrived = START + timedelta(seconds=10)
@@ -67,8 +64,8 @@ def test_a_move_is_timed_when_it_reached_the_machine_not_when_django_got_to_it()
 
 
 def test_the_opponent_is_not_charged_for_the_queue_either() -> None:
-    accounts = [get_user_model().objects.create_user(n) for n in ("black", "white")]
-    game = game_create(
+    accounts = [UserFactory(username=n) for n in ("black", "white")]
+    game = GameFactory(
         player_one=PlayerFactory(user=accounts[0]),
         player_two=PlayerFactory(user=accounts[1]),
         time_control="quick",
@@ -152,7 +149,12 @@ def test_the_worker_task_looks_again_when_held(settings: Any, monkeypatch: Any) 
     settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
     WAITING[:] = [START.timestamp()]
     sent: list[float] = []
-    monkeypatch.setattr("games.tasks._publish", lambda game_id, version, when: sent.append(when) or True)
+
+    def publish(game_id: int, version: int, when: float) -> bool:
+        sent.append(when)
+        return True
+
+    monkeypatch.setattr("games.tasks._publish", publish)
     monkeypatch.setattr("games.tasks._markers", lambda: None)
 
     with time_machine.travel(START + timedelta(seconds=31), tick=False):

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import translation
 
+from engine.records import RecordError, check_record, parse_plain
 from games.enums import ClaimStatus, ForbiddenMode, GameMode, GameStatus, ReportStatus
 from games.exports import export_plain, export_rif
+from games.messages import translate
 from games.models import Game, GameEvent, ResultReport
-from games.records import RecordError, check_report, parse_plain
 from games.services import (
     GameError,
     game_confirm_result,
@@ -29,14 +33,14 @@ T01 = "g8 a1 i8 c1 h9 e1 h10 k1"  # black to move; h8 is a double-three
 FIVE = "h8 a1 i8 a3 j8 a5 k8 a7 l8"  # black's five at move 9
 
 
-def otb_game(**kwargs: object) -> Game:
+def otb_game(**kwargs: Any) -> Game:
     kwargs.setdefault("forbidden_mode", ForbiddenMode.CLAIM)
     return game_create(player_one=PlayerFactory(), player_two=PlayerFactory(), mode=GameMode.OVER_THE_BOARD, **kwargs)
 
 
-def refused(fn: object, **kwargs: object) -> GameError:
+def refused(fn: Callable[..., object], **kwargs: object) -> GameError:
     with pytest.raises(GameError) as info:
-        fn(**kwargs)  # type: ignore[operator]
+        fn(**kwargs)
     return info.value
 
 
@@ -160,7 +164,7 @@ def test_online_games_take_no_reports() -> None:
     ("record", "mode", "result", "reason", "move", "fragment"),
     [
         ("h8 h8", "claim", "black", "resignation", 2, "h8 is already occupied"),
-        ("h8 z9", "claim", "black", "resignation", 0, "move 2 ('z9'"),
+        ("h8 z9", "claim", "black", "resignation", 2, "move 2 ('z9'"),
         (f"{FIVE} b1", "claim", "black", "five", 10, "Move 10 is played after the game ended at move 9"),
         (FIVE, "claim", "white", "resignation", 9, "five by black at move 9"),
         (f"{T01} h8 a15 a14", "auto", "black", "resignation", 9, "Move 9 (h8) is a forbidden double-three"),
@@ -173,17 +177,21 @@ def test_records_that_contradict_the_report_name_the_move(
     record: str, mode: str, result: str, reason: str, move: int, fragment: str
 ) -> None:
     with translation.override("en"), pytest.raises(RecordError) as info:
-        check_report(record, "renju", mode, result, reason)
+        check_record(record, "renju", mode, result, reason)
+    with translation.override("en"):
+        text = translate(info.value)
 
     assert info.value.move_number == move
-    assert fragment in str(info.value)
+    assert fragment in text
 
 
 def test_a_record_played_past_its_five_is_explained_in_chinese() -> None:
-    with translation.override("zh-hans"), pytest.raises(RecordError) as info:
-        check_report(f"{FIVE} b1", "renju", "claim", "black", "five")
+    with translation.override("zh-hans"):
+        with pytest.raises(RecordError) as info:
+            check_record(f"{FIVE} b1", "renju", "claim", "black", "five")
+        text = translate(info.value)
 
-    assert "黑方五连" in str(info.value) and "five" not in str(info.value)
+    assert "黑方五连" in text and "five" not in text
 
 
 @pytest.mark.parametrize(
@@ -197,7 +205,7 @@ def test_a_record_played_past_its_five_is_explained_in_chinese() -> None:
     ],
 )
 def test_records_that_agree_with_the_report_are_accepted(record: str, mode: str, result: str, reason: str) -> None:
-    replay = check_report(record, "renju", mode, result, reason)
+    replay = check_record(record, "renju", mode, result, reason)
 
     assert len(replay.board.move_stack) == len(record.split())
 

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.utils import translation
 
 from games.enums import ClaimStatus, ForbiddenMode, GameStatus, WrongClaimPenalty
-from games.models import Game, GameEvent, Move
+from games.models import Game, GameEvent, Move, Player
 from games.services import GameError, game_act, game_claim_forbidden, game_create, game_resign, game_state
 from games.tests.factories import PlayerFactory
 
@@ -13,7 +15,7 @@ pytestmark = pytest.mark.django_db
 T01 = ["g8", "a1", "i8", "c1", "h9", "e1", "h10", "k1"]  # black to move; h8 is a double-three
 
 
-def new_game(**kwargs: object) -> Game:
+def new_game(**kwargs: Any) -> Game:
     return game_create(player_one=PlayerFactory(), player_two=PlayerFactory(), **kwargs)
 
 
@@ -62,7 +64,8 @@ def test_stale_or_repeated_ply_is_refused_and_changes_nothing() -> None:
 )
 def test_refusals(who: str, action: str, code: str) -> None:
     game = play(new_game(), ["h8"])
-    player = {"one": game.player_one, "two": game.player_two, "stranger": PlayerFactory()}[who]
+    players: dict[str, Player] = {"one": game.player_one, "two": game.player_two, "stranger": PlayerFactory()}
+    player = players[who]
 
     with pytest.raises(GameError) as info:
         game_act(game_id=game.pk, player=player, action=action, expected_ply=1)
@@ -166,13 +169,13 @@ def test_rif_opening_swap_changes_colours() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "fragment"),
     [
-        ({"rules": "chess"}, "unknown rule set 'chess'"),
-        ({"protocol": "nope"}, "unknown opening protocol 'nope'"),
+        ({"rules": "chess"}, "Unknown rule set chess"),
+        ({"protocol": "nope"}, "Unknown opening protocol nope"),
         ({"protocol": "rif", "protocol_options": {"bogus": 1}}, "bogus"),
     ],
 )
 def test_create_refuses_unknown_setup_and_stores_nothing(kwargs: dict[str, object], fragment: str) -> None:
-    with pytest.raises(GameError) as info:
+    with translation.override("en"), pytest.raises(GameError) as info:
         new_game(**kwargs)
 
     assert info.value.code == "bad_setup" and fragment in info.value.message

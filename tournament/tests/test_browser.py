@@ -36,7 +36,7 @@ def open_page(browser: Any, base: str, user: Any = None, language: str = "en") -
     context = browser.new_context(
         locale=language, extra_http_headers={"Accept-Language": language}, viewport={"width": 1200, "height": 1000}
     )
-    page = context.new_page()
+    page: Page = context.new_page()
     if user is not None:
         page.goto(f"{base}/accounts/login/")
         page.fill("#id_username", user.username)

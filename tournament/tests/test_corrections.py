@@ -7,6 +7,7 @@ first-named player is ``a`` and the other ``b``.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -16,10 +17,10 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from games.enums import GameStatus
-from games.models import Game, GameEvent
+from games.models import Game, GameEvent, Player
 from games.services import GameError, game_rule
-from tournament import services
-from tournament.models import AuditLog, Group, Match, MatchGame, Stage
+from tournament import appeals, services
+from tournament.models import AuditLog, Group, Match, MatchGame, Stage, Tournament
 from tournament.standings import stage_standings
 from tournament.tests.helpers import (
     assert_consistent,
@@ -43,7 +44,7 @@ def states(stage: Stage) -> dict[str, str]:
     return {row["player"]: row["state"] for t in stage_standings(stage) for row in t["rows"]}
 
 
-def first_wins_everything(game):  # noqa: ANN001, ANN201 - a pick for play_all
+def first_wins_everything(game: Game) -> Player:  # a pick for play_all
     return game.player_one if game.player_one.name < game.player_two.name else game.player_two
 
 
@@ -139,13 +140,13 @@ def test_a_correction_that_undoes_a_match_in_progress_cancels_nothing_played() -
     assert_consistent(tournament)
 
 
-def _finish_first_stage(tournament, stage):  # noqa: ANN001, ANN202
+def _finish_first_stage(tournament: Tournament, stage: Stage) -> Stage | None:
     play_all(tournament, first_wins_everything)
     return services.advance(stage=stage)
 
 
-def _group_game_deciding_second_place(stage: Stage):  # noqa: ANN202
-    """A game of the round-robin group won by the second-placed player against the third."""
+def _group_game_deciding_second_place(stage: Stage) -> tuple[Match, dict[str, Any], dict[str, Any]]:
+    """The round-robin group's match between the second-placed player and the third, and their rows."""
     group = stage.groups.get(kind=Group.Kind.ROUND_ROBIN, parent__isnull=True)
     rows = [r for t in stage_standings(stage) for r in t["rows"] if t["group"] == group.pk]
     second, third = rows[1], rows[2]
@@ -242,10 +243,10 @@ def test_an_upheld_appeal_recomputes_the_match() -> None:
     win(open_game(match), a)
     match.refresh_from_db()
     assert match.winner_id == match.first_id
-    appeal = services.appeal_file(game=game, appellant=b, reason="the stone was not lifted")
+    appeal = appeals.appeal_file(game=game, appellant=b, reason="the stone was not lifted")
     committee = [get_user_model().objects.create_user(f"c{n}") for n in range(3)]
 
-    services.appeal_decide(
+    appeals.appeal_decide(
         appeal=appeal,
         committee=committee,
         upheld=True,
@@ -279,7 +280,7 @@ def test_random_results_and_corrections_leave_a_state_equal_to_one_derived_from_
             .exclude(match_game__match__status=Match.Status.CANCELLED)
             .order_by("pk")
         )
-        if finished and data.draw(st.booleans(), label="correct now"):
+        if bool(finished) and data.draw(st.booleans(), label="correct now"):
             game = data.draw(st.sampled_from(finished), label="corrected game")
             pick = data.draw(outcome, label="corrected to")
             try:

@@ -9,8 +9,9 @@ from itertools import combinations
 import pytest
 
 from tournament.formats import (
+    Entrant,
     Played,
-    Seat,
+    Result,
     balanced_single_rounds,
     best_of,
     circle_rounds,
@@ -63,21 +64,21 @@ def test_leftovers(n: int) -> None:
 
 
 def test_draw_is_reproducible_from_its_seed_and_keeps_units_apart() -> None:
-    seats = [Seat(i, unit=f"club{i % 5}") for i in range(20)]
+    entrants = [Entrant(i, unit=f"club{i % 5}") for i in range(20)]
 
-    first = draw_groups(seats, group_sizes(20), random.Random(7))
-    again = draw_groups(seats, group_sizes(20), random.Random(7))
+    first = draw_groups(entrants, group_sizes(20), random.Random(7))
+    again = draw_groups(entrants, group_sizes(20), random.Random(7))
 
     assert first == again
-    units = {s.key: s.unit for s in seats}
+    units = {s.key: s.unit for s in entrants}
     for group in first:
         assert len({units[k] for k in group}) == len(group)  # 5 clubs of 4 into groups of 4: all apart
 
 
 def test_snake_seeding_spreads_the_strongest() -> None:
-    seats = [Seat(i, rating=2000 - i) for i in range(8)]
+    entrants = [Entrant(i, rating=2000 - i) for i in range(8)]
 
-    groups = draw_groups(seats, [4, 4], random.Random(1), by_rating=True, units_apart=False)
+    groups = draw_groups(entrants, [4, 4], random.Random(1), by_rating=True, units_apart=False)
 
     assert {groups[0][0], groups[1][0]} == {0, 1}
     assert sorted(groups[0]) == [0, 3, 4, 7]
@@ -134,9 +135,9 @@ def test_balanced_single_rounds_depend_only_on_the_order_of_players(count: int) 
     assert max(blacks) - min(blacks) <= 1
 
 
-def double(a: str, b: str, first: str, second: str) -> list[Played]:
+def double(a: str, b: str, first: Result, second: Result) -> list[Played]:
     """Two games a–b with colours swapped; ``first``/``second`` are results of game 1 and 2."""
-    return [Played(a, b, first), Played(b, a, second)]  # type: ignore[arg-type]
+    return [Played(a, b, first), Played(b, a, second)]
 
 
 def test_ties_that_straddle_the_cut_need_a_playoff_others_share_the_place() -> None:
@@ -152,8 +153,8 @@ def test_ties_that_straddle_the_cut_need_a_playoff_others_share_the_place() -> N
     blocks = ranked_blocks(list("abcd"), games)
 
     assert {p: rows[p].points for p in "abcd"} == {"a": 8, "b": 4, "c": 6, "d": 6}
-    assert [sorted(b) for b in blocks] == [["a"], ["c", "d"], ["b"]]
-    assert sorted(straddling(blocks, 2) or []) == ["c", "d"]  # one place for two: a playoff
+    assert [sorted(b, key=str) for b in blocks] == [["a"], ["c", "d"], ["b"]]
+    assert sorted(straddling(blocks, 2) or [], key=str) == ["c", "d"]  # one place for two: a playoff
     assert straddling(blocks, 3) is None  # both would advance: they share the place
     assert places(blocks) == {"a": 1, "c": 2, "d": 2, "b": 4}
 

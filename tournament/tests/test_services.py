@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, Player
 from games.services import game_confirm_result, game_report_result
-from tournament import services
+from tournament import appeals, selectors, services
 from tournament.models import AuditLog, Group, Match, Stage, Tournament
 from tournament.simulate import simulate
 from tournament.standings import stage_standings
@@ -57,7 +57,7 @@ def test_the_22_player_seed_scenario_end_to_end(monkeypatch: pytest.MonkeyPatch)
 def test_simulation_is_deterministic_for_a_seed() -> None:
     def ranking(seed: int) -> list[tuple[str, int]]:
         sim = simulate(players=9, seed=seed)
-        return [(r["player"], r["points"]) for r in sim.stages[-1].tables[0]["rows"]]  # type: ignore[index]
+        return [(r["player"], r["points"]) for r in sim.stages[-1].tables[0]["rows"]]
 
     assert ranking(3) == ranking(3)
 
@@ -168,9 +168,9 @@ def test_draw_is_recorded_can_be_undone_and_players_swapped_before_the_start() -
     a, b = again[0][0], again[1][0]
     services.swap_players(
         stage=stage,
-        first=stage.groups.first().memberships.first().entry,  # type: ignore[union-attr]
+        first=stage.groups.first().memberships.first().entry,
         second=stage.groups.last().memberships.first().entry,
-    )  # type: ignore[union-attr]
+    )
     swapped = [list(g.memberships.values_list("entry_id", flat=True)) for g in stage.groups.all()]
     assert swapped[0][0] == b and swapped[1][0] == a
     assert not Match.objects.filter(group=stage.groups.first(), first_id=a).exists()
@@ -215,16 +215,16 @@ def test_small_fields_run_to_the_end(players: int) -> None:
 def test_arena_holder_keeps_the_table_and_the_longest_streak_is_kept() -> None:
     tournament = services.tournament_create(name="arena")
     a, b, c = (Player.objects.create(name=n) for n in "abc")
-    services.arena_bout(tournament=tournament, holder=a, challenger=b, winner=a)
-    services.arena_bout(tournament=tournament, challenger=c, winner=a)
-    services.arena_bout(tournament=tournament, challenger=b, winner=b)
-    services.arena_bout(tournament=tournament, challenger=c, winner=b)
+    appeals.arena_bout(tournament=tournament, holder=a, challenger=b, winner=a)
+    appeals.arena_bout(tournament=tournament, challenger=c, winner=a)
+    appeals.arena_bout(tournament=tournament, challenger=b, winner=b)
+    appeals.arena_bout(tournament=tournament, challenger=c, winner=b)
 
-    summary = services.arena_summary(tournament)
+    summary = selectors.arena_summary(tournament)
 
     assert summary == {"holder": "b", "streak": 1, "longest": {"player": "a", "defences": 2}, "bouts": 4}
     with pytest.raises(services.TournamentError):
-        services.arena_bout(tournament=tournament, challenger=b, winner=b)
+        appeals.arena_bout(tournament=tournament, challenger=b, winner=b)
 
 
 def test_appeal_against_a_ruling_is_decided_finally_by_three() -> None:
@@ -236,17 +236,17 @@ def test_appeal_against_a_ruling_is_decided_finally_by_three() -> None:
     game = game_create(player_one=one, player_two=two, mode="otb")
     game_report_result(game_id=game.pk, reporter=one, result="black", reason="time")
     with pytest.raises(services.TournamentError) as early:
-        services.appeal_file(game=game, appellant=two, reason="no ruling yet")
+        appeals.appeal_file(game=game, appellant=two, reason="no ruling yet")
     assert early.value.code == "no_ruling"
     game_rule(game_id=game.pk, result="black", reason="time", note="flag fell")
-    appeal = services.appeal_file(game=game, appellant=two, reason="the clock was broken")
+    appeal = appeals.appeal_file(game=game, appellant=two, reason="the clock was broken")
     users = [get_user_model().objects.create_user(f"c{n}") for n in range(3)]
 
     with pytest.raises(services.TournamentError) as two_only:
-        services.appeal_decide(
+        appeals.appeal_decide(
             appeal=appeal, committee=users[:2], upheld=True, decision="x", result="draw", reason="referee"
         )
-    decided = services.appeal_decide(
+    decided = appeals.appeal_decide(
         appeal=appeal, committee=users, upheld=True, decision="broken clock", result="draw", reason="referee"
     )
 
@@ -254,7 +254,7 @@ def test_appeal_against_a_ruling_is_decided_finally_by_three() -> None:
     assert two_only.value.code == "committee_of_three"
     assert (decided.status, game.result) == ("upheld", "draw")
     with pytest.raises(services.TournamentError) as final:
-        services.appeal_file(game=game, appellant=two, reason="again")
+        appeals.appeal_file(game=game, appellant=two, reason="again")
     assert final.value.code == "appeal_decided"
 
 

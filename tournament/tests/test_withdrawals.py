@@ -7,6 +7,7 @@ import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import time_machine
@@ -14,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group as Role
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -34,11 +36,11 @@ def round_robin(stage: Stage) -> Group:
     return stage.groups.get(kind=Group.Kind.ROUND_ROBIN, parent__isnull=True)
 
 
-def rows(stage: Stage, group: Group) -> dict[str, dict]:  # type: ignore[type-arg]
+def rows(stage: Stage, group: Group) -> dict[str, dict[str, Any]]:
     return {r["player"]: r for t in stage_standings(stage) if t["group"] == group.pk for r in t["rows"]}
 
 
-def by_name(game: Game):  # noqa: ANN201 - the alphabetically first player wins
+def by_name(game: Game) -> Player:  # the alphabetically first player wins
     return game.player_one if game.player_one.name < game.player_two.name else game.player_two
 
 
@@ -257,7 +259,7 @@ def test_without_replacement_a_withdrawn_qualifier_leaves_the_place_empty() -> N
     assert len(following.options["entries"]) == 2  # one from the group, one from the pair
 
 
-def test_the_public_page_lists_corrections_and_withdrawals(client) -> None:  # noqa: ANN001
+def test_the_public_page_lists_corrections_and_withdrawals(client: Client) -> None:
     tournament, stage = started(6)
     services.publish(tournament=tournament)
     game = open_game(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).first())
@@ -279,7 +281,7 @@ def test_a_pair_meeting_again_in_a_nested_playoff_swaps_colours() -> None:
     group = round_robin(stage)
     seen: dict[frozenset[int], list[int]] = {}
 
-    def pick(game: Game):  # noqa: ANN202 - draws in the group and its first playoff, then the lower id wins
+    def pick(game: Game) -> Player | None:  # draws in the group and its first playoff, then the lower id wins
         match = game.match_game.match
         if match.group.kind == Group.Kind.BEST_OF:
             return game.black

@@ -41,5 +41,5 @@ class Command(BaseCommand):
         )
         final = sim.stages[-1].tables[0]["rows"]
         self.stdout.write("== Final ranking ==")
-        for row in final:  # type: ignore[attr-defined]
+        for row in final:
             self.stdout.write(f"{row['rank']:>3}  {row['player']} ({row['unit']})  {row['points']} pts")

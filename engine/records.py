@@ -1,4 +1,4 @@
-"""Game records: checking a reported record, and the plain and ``.rif`` formats.
+"""Game records: the plain format and RenjuNet-style ``.rif``, read, written and checked.
 
 The plain format is a PGN-like header of ``[Key "value"]`` lines and the
 game's actions: stones as points, ``pass``, and the opening protocol's other
@@ -34,35 +34,41 @@ fifth-move offers), and, for a complete round trip, ``protocol``,
 ``options``, ``reason``, ``event``, ``times`` and an ``<actions>`` element with the
 plain format's action list. No formal schema is published, so readers may
 want more attributes than we write.
+
+Every error is a :class:`RecordError` with a code (see :mod:`engine.errors`);
+``move_number`` names the move (0 for the header).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 from xml.etree import ElementTree
 
-from django.utils.translation import gettext as _
-
-from engine import Board, Color, IllegalMoveError, InvalidMoveError, Outcome, Point, find_rules, parse_moves
+from engine.board import Board, IllegalMoveError
+from engine.errors import EngineError
+from engine.notation import Color, InvalidMoveError, Point, parse_moves
 from engine.openings import identify
 from engine.protocols import Action, Kind, OpeningState, Options, ProtocolError, apply, start
 from engine.protocols import Player as Seat
-from engine.rules import Termination
-from games.enums import ForbiddenMode, GameResult, ResultReason
-from games.messages import COLORS, foul_label, outcome_text, translate
+from engine.rules import Outcome, Termination, find_rules
 
-RESULT_CODES = {GameResult.BLACK: "1-0", GameResult.WHITE: "0-1", GameResult.DRAW: "1/2-1/2"}
-RIF_RESULTS = {GameResult.BLACK: "1", GameResult.WHITE: "0", GameResult.DRAW: "0.5"}
+RESULT_CODES = {"black": "1-0", "white": "0-1", "draw": "1/2-1/2"}
+RIF_RESULTS = {"black": "1", "white": "0", "draw": "0.5"}
 TAG = re.compile(r'^\[(?P<key>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]$')
 
 
-class RecordError(ValueError):
-    """A record that cannot stand: names the move number (0 for the header) and the fault."""
+class RecordError(EngineError):
+    """A record that cannot stand: ``move_number`` names the move (0 for the header), the code the fault."""
 
-    def __init__(self, message: str, move_number: int = 0) -> None:
-        super().__init__(message)
-        self.move_number = move_number
+    @property
+    def move_number(self) -> int:
+        return int(self.params.get("n", 0))
+
+
+def _located(exc: EngineError, code: str, prefix: str, **params: Any) -> RecordError:
+    return RecordError(f"{prefix}: {exc}", code, inner=exc, **params)
 
 
 @dataclass
@@ -87,68 +93,71 @@ def replay_record(text: str, rules_name: str) -> RecordReplay:
     try:
         moves = parse_moves(text)
     except InvalidMoveError as exc:
-        raise RecordError(translate(str(exc))) from None
+        raise RecordError(str(exc), exc.code, **exc.params) from None
     replay = RecordReplay(Board())
     board = replay.board
     for number, move in enumerate(moves, start=1):
         if replay.end is not None:
             ended_at, outcome = replay.end
             raise RecordError(
-                _("Move %(n)s is played after the game ended at move %(m)s (%(how)s).")
-                % {"n": number, "m": ended_at, "how": outcome_text(outcome)},
-                number,
+                f"move {number} is played after the game ended at move {ended_at} ({outcome})",
+                "after_end",
+                n=number,
+                m=ended_at,
+                termination=outcome.termination.value,
+                winner=str(outcome.winner) if outcome.winner else "",
             )
         try:
             board.push(move)
         except IllegalMoveError as exc:
-            message = _("Move %(n)s: %(error)s") % {"n": number, "error": translate(str(exc))}
-            raise RecordError(message, number) from None
-        outcome = rules.outcome(board)  # a five counts before a foul made with it
-        if outcome is not None and outcome.termination is Termination.FORBIDDEN:
-            assert move.point is not None and outcome.reason is not None
-            replay.fouls.append(Foul(number, board.to_point(move.point), outcome.reason.value))
-        elif outcome is not None:
-            replay.end = (number, outcome)
+            raise _located(exc, "at_move", f"move {number}", n=number) from None
+        now = rules.outcome(board)  # a five counts before a foul made with it
+        if now is not None and now.termination is Termination.FORBIDDEN:
+            assert move.point is not None and now.reason is not None
+            replay.fouls.append(Foul(number, board.to_point(move.point), now.reason.value))
+        elif now is not None:
+            replay.end = (number, now)
     return replay
 
 
-def check_report(text: str, rules_name: str, forbidden_mode: str, result: str, reason: str) -> RecordReplay:
-    """Refuse a record that contradicts the reported result, naming the move.
+def check_record(text: str, rules_name: str, forbidden_mode: str, result: str, reason: str) -> RecordReplay:
+    """Refuse a record that contradicts the reported ``result`` (black, white, draw) and ``reason``.
 
     Under ``auto`` the first foul ends the game as a white win; under
     ``block`` no foul can be on the record; under ``claim`` fouls stand
     unless claimed, so a ``forbidden`` result needs one on the record.
     """
     replay = replay_record(text, rules_name)
+    last = len(replay.board.move_stack)
     first_foul = replay.fouls[0] if replay.fouls else None
-    if first_foul is not None and forbidden_mode != ForbiddenMode.CLAIM:
-        decided = result == GameResult.WHITE and reason == ResultReason.FORBIDDEN
-        last = len(replay.board.move_stack)
-        if forbidden_mode == ForbiddenMode.BLOCK or not decided or first_foul.move_number != last:
+    if first_foul is not None and forbidden_mode != "claim":
+        decided = result == "white" and reason == "forbidden"
+        if forbidden_mode == "block" or not decided or first_foul.move_number != last:
             raise RecordError(
-                _("Move %(n)s (%(point)s) is a forbidden %(kind)s: the game ends there as a white win.")
-                % {"n": first_foul.move_number, "point": first_foul.point, "kind": foul_label(first_foul.kind)},
-                first_foul.move_number,
+                f"move {first_foul.move_number} ({first_foul.point}) is a forbidden {first_foul.kind}: "
+                "the game ends there as a white win",
+                "foul_on_record",
+                n=first_foul.move_number,
+                point=str(first_foul.point),
+                kind=first_foul.kind,
             )
     if replay.end is not None:
         number, outcome = replay.end
         if outcome.termination is Termination.FIVE:
-            if result != str(outcome.winner) or reason != ResultReason.FIVE:
+            if result != str(outcome.winner) or reason != "five":
                 raise RecordError(
-                    _("The record ends with a five by %(color)s at move %(n)s, which the report does not say.")
-                    % {"color": COLORS[str(outcome.winner)], "n": number},
-                    number,
+                    f"the record ends with a five by {outcome.winner} at move {number}, which the report does not say",
+                    "unreported_five",
+                    n=number,
+                    color=str(outcome.winner),
                 )
-        elif result != GameResult.DRAW:
-            raise RecordError(_("The record ends in a draw at move %(n)s.") % {"n": number}, number)
-    elif reason == ResultReason.FIVE:
-        raise RecordError(_("The record has no five."), len(replay.board.move_stack))
-    if reason == ResultReason.FORBIDDEN and first_foul is None:
-        raise RecordError(_("The record has no forbidden move by black."), len(replay.board.move_stack))
+        elif result != "draw":
+            raise RecordError(f"the record ends in a draw at move {number}", "unreported_draw", n=number)
+    elif reason == "five":
+        raise RecordError("the record has no five", "no_five", n=last)
+    if reason == "forbidden" and first_foul is None:
+        raise RecordError("the record has no forbidden move by black", "no_foul", n=last)
     return replay
-
-
-# -- formats -----------------------------------------------------------------
 
 
 def opening_name(stones: list[Point]) -> str:
@@ -159,6 +168,15 @@ def opening_name(stones: list[Point]) -> str:
     return found.opening.summary() if found else ""
 
 
+# -- the plain format ----------------------------------------------------------
+
+
+@dataclass
+class PlainRecord:
+    header: dict[str, str]
+    moves: str
+
+
 def format_plain(header: dict[str, str], moves: str) -> str:
     lines = [f'[{key} "{_escape(value)}"]' for key, value in header.items() if value != ""]
     return "\n".join(lines) + "\n\n" + moves.strip() + "\n"
@@ -166,12 +184,6 @@ def format_plain(header: dict[str, str], moves: str) -> str:
 
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-@dataclass
-class PlainRecord:
-    header: dict[str, str]
-    moves: str
 
 
 def parse_plain(text: str) -> PlainRecord:
@@ -184,10 +196,11 @@ def parse_plain(text: str) -> PlainRecord:
             continue
         if line.startswith("["):
             if body:
-                raise RecordError(_("Line %(n)s: header lines come before the moves.") % {"n": number})
+                message = f"line {number}: header lines come before the moves"
+                raise RecordError(message, "header_after_moves", line=number)
             match = TAG.match(line)
             if match is None:
-                raise RecordError(_('Line %(n)s: a header line reads [Key "value"].') % {"n": number})
+                raise RecordError(f'line {number}: a header line reads [Key "value"]', "bad_header", line=number)
             header[match["key"]] = re.sub(r"\\(.)", r"\1", match["value"])
         else:
             body.append(line)
@@ -211,7 +224,7 @@ def parse_actions(body: str) -> list[str]:
     actions = []
     for match in ACTION_TOKEN.finditer(body):
         if match["bad"]:
-            raise RecordError(_("The moves have an unmatched brace."))
+            raise RecordError("the moves have an unmatched brace", "unmatched_brace")
         if match["action"] is not None:
             actions.append(" ".join(match["action"].split()))
         else:
@@ -233,7 +246,7 @@ def parse_times(text: str, count: int) -> list[int | None]:
         try:
             values.append(None if word == "-" else round(float(word) * 1000))
         except ValueError:
-            raise RecordError(_("Times lists seconds per action, like 2.5, or - where unknown.")) from None
+            raise RecordError("Times lists seconds per action, like 2.5, or - where unknown", "bad_times") from None
     return (values + [None] * count)[:count]
 
 
@@ -271,26 +284,28 @@ def replay_actions(protocol: str, options: Options, actions: list[str]) -> Actio
             else:
                 board = board or Board.replay([str(m) for m in opening.moves])
                 if action.kind not in (Kind.PLACE, Kind.PASS):
-                    raise ProtocolError("the opening is over; play continues under the rule set")
+                    raise ProtocolError("the opening is over; play continues under the rule set", "opening_over")
                 color, number = board.turn, board.ply + 1
                 seat = opening.holder(color)
                 board.push("pass" if action.kind is Kind.PASS else action.points[0])
         except (ProtocolError, IllegalMoveError, InvalidMoveError) as exc:
-            raise RecordError(
-                _("Action %(n)s (%(action)s): %(error)s") % {"n": n, "action": text, "error": translate(str(exc))}, n
-            ) from None
+            raise _located(exc, "at_action", f"action {n} ({text})", n=n, action=text) from None
         done.append(ReplayedAction(seat, str(action), color, number))
     stones = board.move_stack if board is not None else opening.moves
     return ActionReplay(done, opening, " ".join(str(m) for m in stones))
 
 
 def result_from_code(code: str) -> str:
+    """``1-0`` → ``black``, ``0-1`` → ``white``, ``1/2-1/2`` → ``draw``, ``*`` or nothing → ``""``."""
     for result, text in RESULT_CODES.items():
         if code == text:
-            return str(result)
+            return result
     if code in ("", "*"):
         return ""
-    raise RecordError(_("Unknown result %(code)s; use 1-0, 0-1, 1/2-1/2 or *.") % {"code": code})
+    raise RecordError(f"unknown result {code}; use 1-0, 0-1, 1/2-1/2 or *", "unknown_result", code=code)
+
+
+# -- RenjuNet .rif ---------------------------------------------------------------
 
 
 @dataclass
@@ -298,7 +313,7 @@ class RifGame:
     number: int
     black: str
     white: str
-    result: str
+    result: str  # black, white, draw or ""
     opening: str
     rule: str
     date: str
@@ -331,7 +346,7 @@ def format_rif(games: list[RifGame], generated: str) -> str:
             "id": str(game.number),
             "black": ref("player", game.black, players, "player"),
             "white": ref("player", game.white, players, "player"),
-            "bresult": RIF_RESULTS.get(GameResult(game.result), "") if game.result else "",
+            "bresult": RIF_RESULTS.get(game.result, ""),
             "rule": ref("rule", game.rule, rules, "rule"),
             "date": game.date,
         }
@@ -363,7 +378,7 @@ def parse_rif(text: str) -> list[PlainRecord]:
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as exc:
-        raise RecordError(_("The .rif file is not well-formed XML: %(error)s") % {"error": exc}) from None
+        raise RecordError(f"the .rif file is not well-formed XML: {exc}", "bad_xml", error=str(exc)) from None
     names: dict[tuple[str, str], str] = {}
     for section, tag in (("players", "player"), ("rules", "rule"), ("openings", "opening")):
         for element in root.iterfind(f"{section}/{tag}"):
@@ -380,3 +395,8 @@ def parse_rif(text: str) -> list[PlainRecord]:
         actions = game.findtext("actions")
         records.append(PlainRecord(header, actions if actions is not None else game.findtext("move") or ""))
     return records
+
+
+def read_records(text: str) -> list[PlainRecord]:
+    """The games of a plain record (one) or a ``.rif`` database (any number)."""
+    return parse_rif(text) if text.lstrip().startswith("<") else [parse_plain(text)]

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import redis
@@ -36,10 +36,10 @@ def redis_server_binary() -> str:
     return str(path)
 
 
-def wait_until(predicate: object, timeout: float, what: str) -> None:
+def wait_until(predicate: Callable[[], object], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if predicate():  # type: ignore[operator]
+        if predicate():
             return
         time.sleep(0.05)
     raise TimeoutError(f"timed out after {timeout:.0f}s waiting for {what}")

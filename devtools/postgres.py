@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from config.processes import free_port
+from devtools.processes import free_port
 
 
 def postgres_bindir() -> Path:

@@ -1,0 +1,184 @@
+"""Reads of games: the position a record leads to (cached per process), the clock as clients see it."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from engine import Board, Color, find_rules
+from engine.protocols import Action, Kind, OpeningState, Options, apply, opening_name, start
+from engine.protocols import Player as Seat
+from games import clock
+from games.enums import GameMode, GameStatus
+from games.models import Game, Player
+
+
+@dataclass
+class GameState:
+    """A game's position derived from its record: the opening and the board."""
+
+    opening: OpeningState
+    board: Board
+
+    def holder(self, color: Color) -> Seat:
+        return self.opening.holder(color)
+
+    @property
+    def to_act(self) -> Seat:
+        """Who acts next: the opening's actor, then the holder of the colour to move."""
+        return self.opening.actor if not self.opening.finished else self.holder(self.board.turn)
+
+
+def protocol_options(game: Game) -> Options:
+    return Options(**game.protocol_options)
+
+
+# Positions by (game, ply): a record only ever grows, so a ply names one position for good.
+_POSITIONS: OrderedDict[tuple[int, int], tuple[OpeningState, Board]] = OrderedDict()
+_POSITIONS_LOCK = threading.Lock()
+_POSITIONS_KEPT = 4096
+
+
+def _position_key(game: Game, ply: int | None = None) -> tuple[Any, ...]:
+    # The creation instant guards against a primary key reused after a rolled-back insert.
+    return (game.pk, game.created_at, game.ply if ply is None else ply)
+
+
+def _remember(key: tuple[Any, ...], state: GameState) -> None:
+    """Keep a committed position (never one seen inside a transaction that may still roll back)."""
+    with _POSITIONS_LOCK:
+        _POSITIONS[key] = (state.opening, state.board.copy())
+        _POSITIONS.move_to_end(key)
+        while len(_POSITIONS) > _POSITIONS_KEPT:
+            _POSITIONS.popitem(last=False)
+
+
+def remember_on_commit(game: Game, state: GameState) -> None:
+    key, snapshot = _position_key(game), GameState(state.opening, state.board.copy())
+    transaction.on_commit(lambda: _remember(key, snapshot))
+
+
+def game_state(game: Game) -> GameState:
+    """The position after the game's ``ply`` actions: the opening, then the board moves.
+
+    Replays the record from the database, or takes the position from a small
+    per-process cache (it cannot go stale: the record is append-only).
+    """
+    with _POSITIONS_LOCK:
+        known = _POSITIONS.get(_position_key(game))
+    if known is not None:
+        return GameState(known[0], known[1].copy())
+    opening = start(game.protocol, protocol_options(game))
+    board_moves: list[str] = []
+    for player_number, text in (
+        game.moves.filter(ply__lte=game.ply).order_by("ply").values_list("player_number", "text")
+    ):
+        action = Action.parse(text)
+        if not opening.finished:
+            opening = apply(opening, Seat(player_number), action)
+        else:
+            board_moves.append("pass" if action.kind is Kind.PASS else str(action.points[0]))
+    state = GameState(opening, Board.replay([*(str(m) for m in opening.moves), *board_moves]))
+    if not transaction.get_connection().in_atomic_block:
+        _remember(_position_key(game), state)
+    return state
+
+
+def ms(moment: datetime) -> int:
+    """Milliseconds since the epoch: the clock's unit."""
+    return int(round(moment.timestamp() * 1000))
+
+
+def from_ms(value: int) -> datetime:
+    return datetime.fromtimestamp(value / 1000, tz=UTC)
+
+
+def control_of(game: Game) -> clock.TimeControl:
+    return clock.TimeControl.from_dict(game.time_control) if game.time_control else clock.PRESETS["untimed"]
+
+
+def clock_of(game: Game) -> clock.ClockState:
+    return clock.ClockState.from_dict(game.clock) if game.clock else clock.initial(control_of(game))
+
+
+def clock_view(game: Game, now: datetime | None = None) -> dict[str, Any]:
+    """The clock as a client shows it, with the server's time and the deadline as ISO instants."""
+    now = now or timezone.now()
+    control = control_of(game)
+    data = clock.view(clock_of(game), control, ms(now)).to_dict()
+    # Seats are numbered 1 and 2 everywhere in the API (the clock module counts from 0).
+    data["actor"] = data["actor"] + 1
+    data["offer_by"] = None if data["offer_by"] is None else data["offer_by"] + 1
+    data["server_time"] = now.isoformat()
+    data["deadline"] = None if data["deadline"] is None else from_ms(data["deadline"]).isoformat()
+    data["time_control"] = control.to_dict()
+    return data
+
+
+def position_view(game: Game) -> dict[str, Any]:
+    """The position as a client shows it: stones, whose turn and what is expected, the opening's offers and
+    verdicts, black's forbidden points now."""
+    state = game_state(game)
+    opening = state.opening
+    over = game.status == GameStatus.FINISHED
+    board = state.board
+    expects = "over" if over else opening.expects
+    stones = [str(m) for m in board.move_stack]
+    if not stones and game.mode == GameMode.OVER_THE_BOARD and game.record_text:
+        stones = game.record_text.split()  # an over-the-board game's record, as settled
+    return {
+        "size": board.size,
+        "stones": stones,
+        "to_move": str(board.turn if opening.finished else opening.next_color),
+        "actor": None if over else int(state.to_act),
+        "expects": expects,
+        "legal_kinds": [] if over else [k.value for k in opening.legal_kinds()],
+        "opening": opening_name(opening) or "",
+        "offers": [str(p) for p in opening.offers] if expects == "choose" else [],
+        "offer_count": opening.offer_count if expects == "offer" else None,
+        "declare_verdicts": _declare_verdicts(opening) if expects == "declare" else {},
+        "forbidden": _forbidden(game, board) if not over else {},
+        "last_black_move": _last_black_move(board),
+    }
+
+
+def player_games(visible: QuerySet[Game], player: Player, limit: int = 100) -> QuerySet[Game]:
+    """A player's games among ``visible`` ones, newest first."""
+    return (
+        visible.filter(Q(player_one=player) | Q(player_two=player))
+        .select_related("player_one", "player_two")
+        .order_by("-id")[:limit]
+    )
+
+
+def _declare_verdicts(opening: OpeningState) -> dict[str, str]:
+    from engine.openings import identify
+
+    stones = [m.point for m in opening.moves[:3] if m.point is not None]
+    found = identify(stones, include_52=True) if len(stones) == 3 else None
+    if found is None:
+        return {}
+    step = opening.current
+    high = step.high or opening.options.max_n  # 0 means "up to the options' maximum"
+    return {str(n): found.opening.yamaguchi_verdict(n).value for n in range(step.low, high + 1)}
+
+
+def _forbidden(game: Game, board: Board) -> dict[str, str]:
+    rules = find_rules(game.rules)
+    if not rules.black_forbidden or board.turn is not Color.BLACK:
+        return {}
+    return {str(p): str(kind) for p, kind in rules.forbidden_points(board).items()}
+
+
+def _last_black_move(board: Board) -> int | None:
+    for number in range(len(board.move_stack), 0, -1):
+        if number % 2 == 1 and board.move_stack[number - 1].point is not None:
+            return number
+    return None

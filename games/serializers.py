@@ -1,0 +1,359 @@
+"""The games API's serializers: what a client reads (games, positions, clocks, claims) and the input of each
+action. They serialize; the selectors and services compute."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from engine.protocols import PROTOCOLS
+from engine.rules import RULES
+from games.access import (
+    concerns,
+    visible_games,
+)
+from games.clock import PRESETS
+from games.enums import ForbiddenMode, GameMode, GameResult, Interface, ResultReason
+from games.messages import claim_reason, result_text
+from games.models import ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
+from games.selectors import clock_view, player_games, position_view
+
+
+def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+    """An action's input checked by its serializer (a 400 with the fields' errors otherwise)."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+RULE_SETS = list(RULES)
+TIME_CONTROL_SCHEMA = {
+    "oneOf": [
+        {"type": "string", "enum": list(PRESETS), "description": "a preset"},
+        {
+            "type": "object",
+            "description": "custom options (preset: start from a preset; main_ms, move_ms, main_scope, on_expiry, "
+            "ot_stones, ot_move_ms, increment_ms, draw_offers, draw_reply_ms, grace_ms, lag_compensation)",
+        },
+    ]
+}
+
+
+@extend_schema_field(TIME_CONTROL_SCHEMA)
+class TimeControlField(serializers.JSONField):
+    """A preset name or custom options (games.clock)."""
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "unit", "rating"]
+
+
+class MoveSerializer(serializers.ModelSerializer[Move]):
+    class Meta:
+        model = Move
+        fields = ["ply", "kind", "text", "player_number", "color", "move_number", "foul", "created_at", "clock_ms"]
+
+
+class ClaimSerializer(serializers.ModelSerializer[ForbiddenClaim]):
+    verdict = serializers.ChoiceField(
+        choices=["double-three", "double-four", "overline", "none", ""],
+        help_text="the engine's finding: a forbidden kind, or none (empty while the claim is open)",
+    )
+    reason = serializers.SerializerMethodField(help_text="the engine's reason, in the reader's language")
+
+    class Meta:
+        model = ForbiddenClaim
+        fields = ["id", "move_number", "point", "status", "verdict", "reason", "explanation", "created_at"]
+
+    def get_reason(self, claim: ForbiddenClaim) -> str:
+        return claim_reason(claim)
+
+
+class ReportSerializer(serializers.ModelSerializer[ResultReport]):
+    class Meta:
+        model = ResultReport
+        fields = ["id", "reporter", "result", "reason", "record", "status", "note", "created_at", "answered_at"]
+
+
+class ResultTextMixin(serializers.Serializer[Any]):
+    result_text = serializers.SerializerMethodField(
+        help_text="how the game ended, in the reader's language (result_detail is the code or the referee's note)"
+    )
+
+    def get_result_text(self, game: Game) -> str:
+        return result_text(game)
+
+
+class GameSummarySerializer(ResultTextMixin, serializers.ModelSerializer[Game]):
+    player_one = PlayerSerializer(read_only=True)
+    player_two = PlayerSerializer(read_only=True)
+    rules = serializers.ChoiceField(choices=RULE_SETS, read_only=True)
+    protocol = serializers.ChoiceField(choices=list(PROTOCOLS), read_only=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "player_one",
+            "player_two",
+            "black",
+            "white",
+            "rules",
+            "protocol",
+            "forbidden_mode",
+            "mode",
+            "status",
+            "result",
+            "result_reason",
+            "result_detail",
+            "result_text",
+            "ply",
+            "board_number",
+            "event",
+            "round",
+            "is_public",
+            "created_at",
+            "finished_at",
+        ]
+
+
+class PositionSerializer(serializers.Serializer[Any]):
+    size = serializers.IntegerField()
+    stones = serializers.ListField(child=serializers.CharField(), help_text="board moves in order, 'pass' included")
+    to_move = serializers.CharField(help_text="black or white")
+    actor = serializers.IntegerField(allow_null=True, help_text="seat (1 or 2) that acts next; null when over")
+    expects = serializers.CharField(help_text="the opening step awaited, or 'play'")
+    legal_kinds = serializers.ListField(child=serializers.CharField())
+    opening = serializers.CharField(allow_blank=True)
+    offers = serializers.ListField(child=serializers.CharField(), help_text="fifth-move offers awaiting a choice")
+    offer_count = serializers.IntegerField(allow_null=True, help_text="how many offers to place now")
+    declare_verdicts = serializers.DictField(help_text="Yamaguchi table: verdict for each N one may declare")
+    forbidden = serializers.DictField(help_text="black's forbidden points now, with their kind")
+    last_black_move = serializers.IntegerField(allow_null=True, help_text="claim mode: the move white may claim")
+
+
+class ClockSerializer(serializers.Serializer[Any]):
+    now = serializers.IntegerField(help_text="the server's time, ms since the epoch")
+    server_time = serializers.DateTimeField()
+    status = serializers.ChoiceField(choices=["waiting", "running", "finished"])
+    actor = serializers.IntegerField(min_value=1, max_value=2, help_text="the seat (1 or 2) whose clock runs")
+    paused = serializers.ChoiceField(choices=["offer", "referee"], allow_null=True, help_text="why the clock stopped")
+    offer_by = serializers.IntegerField(allow_null=True, help_text="the seat (1 or 2) that offered a draw")
+    main_left = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True), help_text="ms per seat: [seat 1, seat 2]"
+    )
+    turn_left = serializers.IntegerField(allow_null=True, help_text="ms left in the current turn")
+    reply_left = serializers.IntegerField(allow_null=True, help_text="ms left to answer a draw offer")
+    phase = serializers.ListField(child=serializers.CharField(), help_text="main or overtime, per seat")
+    overtime_left = serializers.ListField(child=serializers.IntegerField(), help_text="overtime stones per seat")
+    offers_left = serializers.ListField(child=serializers.IntegerField())
+    deadline = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField()
+    time_control = serializers.DictField()
+
+
+class GameStateSerializer(ResultTextMixin, serializers.ModelSerializer[Game]):
+    """What an action changes: status, result, colours, the position and the clock (no record)."""
+
+    position = serializers.SerializerMethodField()
+    clock = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "ply",
+            "status",
+            "result",
+            "result_reason",
+            "result_detail",
+            "result_text",
+            "black",
+            "white",
+            "position",
+            "clock",
+        ]
+
+    @extend_schema_field(ClockSerializer)
+    def get_clock(self, game: Game) -> dict[str, Any]:
+        return clock_view(game)
+
+    @extend_schema_field(PositionSerializer)
+    def get_position(self, game: Game) -> dict[str, Any]:
+        return position_view(game)
+
+
+class RefereeSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class EventSerializer(serializers.ModelSerializer[GameEvent]):
+    actor = serializers.CharField(source="actor.username", allow_null=True, default=None)
+    interface = serializers.ChoiceField(choices=Interface.choices)
+
+    class Meta:
+        model = GameEvent
+        fields = ["id", "kind", "data", "actor", "interface", "created_at"]
+
+
+class GameDetailSerializer(GameSummarySerializer, GameStateSerializer):
+    protocol_options = serializers.JSONField(read_only=True)
+    referees = serializers.SerializerMethodField(
+        help_text="the game's referees, for its players, its referees and organizers (null for others)"
+    )
+    moves = MoveSerializer(many=True, read_only=True)
+    claims = ClaimSerializer(many=True, read_only=True)
+    reports = ReportSerializer(many=True, read_only=True)
+
+    class Meta(GameSummarySerializer.Meta):
+        fields = [
+            *GameSummarySerializer.Meta.fields,
+            "protocol_options",
+            "referees",
+            "record_text",
+            "position",
+            "clock",
+            "moves",
+            "claims",
+            "reports",
+        ]
+
+    @extend_schema_field(RefereeSerializer(many=True, allow_null=True))
+    def get_referees(self, game: Game) -> list[dict[str, Any]] | None:
+        request = self.context.get("request")
+        if request is None or not concerns(request.user, game):
+            return None
+        return [{"id": u.pk, "username": u.get_username()} for u in game.referees.order_by("pk")]
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    games = serializers.SerializerMethodField(help_text="the player's games you may see, newest first (at most 100)")
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "games"]
+
+    @extend_schema_field(GameSummarySerializer(many=True))
+    def get_games(self, player: Player) -> list[dict[str, Any]]:
+        games = player_games(visible_games(self.context["request"].user), player)
+        return list(GameSummarySerializer(games, many=True, context=self.context).data)
+
+
+class CreateSerializer(serializers.Serializer[Any]):
+    player_one = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    player_two = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    rules = serializers.ChoiceField(choices=RULE_SETS, default="renju")
+    protocol = serializers.ChoiceField(choices=list(PROTOCOLS), default="none")
+    protocol_options = serializers.DictField(default=dict)
+    forbidden_mode = serializers.ChoiceField(choices=ForbiddenMode.choices, default=ForbiddenMode.AUTO)
+    mode = serializers.ChoiceField(choices=GameMode.choices, default=GameMode.ONLINE)
+    board_number = serializers.IntegerField(required=False, min_value=1)
+    is_public = serializers.BooleanField(default=True)
+    time_control = TimeControlField(required=False, help_text="a preset name or custom options")
+    starts_at = serializers.DateTimeField(
+        required=False,
+        source="start_clock_at",
+        help_text="the scheduled start: the clock of the side to act runs from then, so an absent player's time "
+        "runs out (default: the clock starts with the first action); ignored over the board",
+    )
+
+
+class SeatSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(
+        required=False, min_value=1, max_value=2, help_text="organizers only: act for seat 1 or 2"
+    )
+
+
+class TimedInputSerializer(SeatSerializer):
+    think_ms = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=86_400_000,
+        help_text="the client's own measure of the player's thinking on this turn (from seeing the position to "
+        "sending); the server credits the network lag beyond it within the player's lag quota",
+    )
+
+
+class MoveInputSerializer(TimedInputSerializer):
+    ply = serializers.IntegerField(min_value=0, help_text="the game's ply you saw; a stale one gets 409")
+    action = serializers.CharField(
+        required=False, max_length=200, help_text="e.g. 'place h8', 'swap', 'declare 3', 'offer h10 j7', 'choose h10'"
+    )
+    point = serializers.CharField(required=False, max_length=4, help_text="shorthand for 'place <point>'")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs.get("action") and not attrs.get("point"):
+            raise serializers.ValidationError({"action": "Give an action or a point."})
+        return attrs
+
+
+class PassInputSerializer(TimedInputSerializer):
+    ply = serializers.IntegerField(min_value=0)
+
+
+class ClaimInputSerializer(serializers.Serializer[Any]):
+    move_number = serializers.IntegerField(required=False, min_value=1, help_text="black's move in the game record")
+    record = serializers.CharField(
+        required=False, allow_blank=True, max_length=2000, help_text="referees: the moves before the claimed stone"
+    )
+    point = serializers.CharField(required=False, max_length=4, help_text="referees: the claimed stone")
+    moves_after = serializers.IntegerField(
+        required=False, default=0, min_value=0, help_text="referees: moves played after the claimed stone"
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if "move_number" not in attrs and "point" not in attrs:
+            raise serializers.ValidationError({"move_number": "Give a move number, or a record and a point."})
+        return attrs
+
+
+class ResultInputSerializer(serializers.Serializer[Any]):
+    result = serializers.ChoiceField(choices=GameResult.choices)
+    reason = serializers.ChoiceField(choices=ResultReason.choices)
+
+
+class ReportInputSerializer(SeatSerializer, ResultInputSerializer):
+    record = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+
+
+class DisputeInputSerializer(SeatSerializer):
+    note = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+
+
+class RuleInputSerializer(ResultInputSerializer):
+    note = serializers.CharField(required=False, allow_blank=True, max_length=500, default="")
+    record = serializers.CharField(required=False, allow_blank=True, max_length=2000, default="")
+
+
+class OverrideInputSerializer(ResultInputSerializer):
+    note = serializers.CharField(max_length=500, help_text="why the result is overridden")
+    confirm = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=500,
+        default="",
+        help_text=(
+            "the organizer's reason to apply a correction that changes who qualified for a tournament stage "
+            "already under way (its affected matches are voided and re-made); without it such a correction "
+            "is refused with 409 next_stage_started"
+        ),
+    )
+
+
+class AnswerInputSerializer(SeatSerializer):
+    accept = serializers.BooleanField()
+
+
+class ClockInputSerializer(serializers.Serializer[Any]):
+    op = serializers.ChoiceField(choices=["start", "pause", "resume", "add_time"])
+    seat = serializers.IntegerField(required=False, min_value=1, max_value=2, help_text="add_time: whose clock")
+    ms = serializers.IntegerField(required=False, default=0, min_value=0, max_value=24 * 3600 * 1000)
+    target = serializers.ChoiceField(choices=["main", "turn"], default="main")
+
+
+class ImportInputSerializer(serializers.Serializer[Any]):
+    text = serializers.CharField(max_length=20000, help_text='the plain record: [Key "value"] lines, then moves')

@@ -1,0 +1,220 @@
+"""What every games service shares: the one error type, locking, the event log, the clock glue, and the
+one way a game ends (:func:`game_finish`)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine import Color
+from engine.protocols import Action
+from engine.protocols import Player as Seat
+from games import clock
+from games.enums import GameMode, GameStatus, ResultReason
+from games.models import Game, GameEvent, Move, Player
+from games.selectors import GameState, clock_of, control_of, from_ms, ms
+from games.signals import game_finished
+
+
+class GameError(Exception):
+    """A refused action: a stable ``code``, a translated ``message`` and an HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def seat_of(game: Game, player: Player) -> Seat:
+    if player.pk == game.player_one_id:
+        return Seat.ONE
+    if player.pk == game.player_two_id:
+        return Seat.TWO
+    raise GameError("not_your_game", _("You are not a player in this game."), 403)
+
+
+def log_event(game: Game, kind: str, actor: Any = None, interface: str = "api", **data: Any) -> None:
+    GameEvent.objects.create(game=game, kind=kind, actor=actor, interface=interface, data=data)
+
+
+def log_clock(game: Game, events: list[clock.Event], interface: str, actor: Any = None) -> None:
+    GameEvent.objects.bulk_create(
+        [
+            GameEvent(
+                game=game, kind="clock", actor=actor, interface=interface, data={"op": e.op, "at": e.at, "args": e.args}
+            )
+            for e in events
+        ]
+    )
+
+
+def clock_apply(
+    game: Game, state: clock.ClockState, events: list[clock.Event], interface: str = "system", actor: Any = None
+) -> None:
+    """Put a new clock state on the (locked) game and log its events; the caller saves."""
+    game.clock = state.to_dict()
+    game.clock_version = state.version
+    dl = clock.flag_deadline(state, control_of(game))
+    game.deadline = None if dl is None else from_ms(dl)
+    log_clock(game, events, interface, actor)
+
+
+def clock_seat(seat: Seat) -> clock.Seat:
+    return 0 if seat is Seat.ONE else 1
+
+
+def schedule(game: Game) -> None:
+    """After commit, make sure a worker adjudicates at the deadline (the sweeper covers a failed publish)."""
+    if game.deadline is None or not settings.CLOCK_ETA_TASKS:
+        return
+    game_id, version, deadline = game.pk, game.clock_version, game.deadline
+
+    def publish() -> None:
+        from games.tasks import enqueue
+
+        enqueue(game_id, version, deadline)
+
+    transaction.on_commit(publish)
+
+
+def sync_colours(game: Game, state: GameState) -> None:
+    black = game.player_one if state.holder(Color.BLACK) is Seat.ONE else game.player_two
+    white = game.player_two if black.pk == game.player_one_id else game.player_one
+    game.black, game.white = black, white
+
+
+def lock_game(game_id: int) -> Game:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise GameError("no_game", _("There is no such game."), 404)
+    return game
+
+
+def record_action(
+    game: Game,
+    *,
+    expected_ply: int,
+    seat: Seat,
+    action: Action,
+    color: Color | None,
+    move_number: int | None,
+    foul: str = "",
+    readings: dict[str, Any] | None = None,
+) -> Move:
+    """Store one action at ``expected_ply + 1``; a stale or repeated ply changes nothing."""
+    updated = Game.objects.filter(pk=game.pk, ply=expected_ply).update(ply=F("ply") + 1)
+    if updated != 1:
+        raise GameError("stale_ply", _("The game has moved on; reload and try again."), 409)
+    try:
+        with transaction.atomic():
+            move = Move.objects.create(
+                game=game,
+                ply=expected_ply + 1,
+                kind=action.kind.value,
+                text=str(action),
+                player_number=int(seat),
+                color=str(color) if color else "",
+                move_number=move_number,
+                foul=foul,
+                clock_ms=readings or {},
+            )
+    except IntegrityError:
+        raise GameError("stale_ply", _("The game has moved on; reload and try again."), 409) from None
+    game.ply = expected_ply + 1
+    return move
+
+
+def require_online(game: Game) -> None:
+    """Over the board, the stones and the clock are on the table: only reports, rulings and overrides apply."""
+    if game.mode == GameMode.OVER_THE_BOARD:
+        raise GameError(
+            "over_the_board",
+            _(
+                "This game is played over the board: moves, passes, draw offers and the clock are not taken online; "
+                "report its result instead."
+            ),
+            409,
+        )
+
+
+def require_active(game: Game) -> None:
+    if game.status in GameStatus.active():
+        return
+    if game.result_reason == ResultReason.TIME:
+        raise GameError("time_over", _("Time ran out; the game is over."), 409)
+    raise GameError("game_over", _("The game is over."), 409)
+
+
+def finished_fields(
+    state: clock.ClockState, result: str, reason: str, detail: str, now: datetime
+) -> tuple[dict[str, Any], list[clock.Event]]:
+    """The columns a game ends with, and the clock's closing events."""
+    stopped, events = clock.finish(state, ms(now), f"{result} {reason}")
+    fields = {
+        "status": GameStatus.FINISHED,
+        "result": result,
+        "result_reason": reason,
+        "result_detail": detail,
+        "finished_at": now,
+        "clock": stopped.to_dict(),
+        "deadline": None,
+        "clock_version": stopped.version,
+        "absent_player": None,
+        "absent_deadline": None,
+    }
+    return fields, events
+
+
+def game_finish(
+    *,
+    game: Game,
+    result: str,
+    reason: str,
+    detail: str = "",
+    actor: Any = None,
+    interface: str = "api",
+    correction: str = "",
+    confirm: str = "",
+) -> Game:
+    """The one way a game ends. Idempotent: a finished game is returned unchanged.
+
+    With ``correction`` (the organizer's reason) a finished result is replaced;
+    the previous one stays in the event log. ``confirm`` is passed on to the
+    listeners of :data:`games.signals.game_finished`: the organizer's reason
+    for a correction that a listener would otherwise refuse (a tournament's
+    next stage already under way). A listener refuses by raising
+    :class:`GameError`, which rolls the whole change back.
+    """
+    before = (game.result, game.result_reason, game.result_detail)
+    games = Game.objects.filter(pk=game.pk).exclude(status=GameStatus.CANCELLED)
+    if not correction:
+        games = games.exclude(status=GameStatus.FINISHED)
+    fields, events = finished_fields(clock_of(game), result, reason, detail, timezone.now())
+    updated = games.update(**fields)
+    if updated:
+        log_clock(game, events, interface)
+    game.refresh_from_db()
+    if updated and correction:
+        log_event(
+            game,
+            "corrected",
+            actor,
+            interface,
+            result=result,
+            reason=reason,
+            detail=detail,
+            previous={"result": before[0], "reason": before[1], "detail": before[2]},
+            note=correction,
+        )
+    elif updated:
+        log_event(game, "finished", actor, interface, result=result, reason=reason, detail=detail)
+    if updated:
+        game_finished.send(sender=Game, game=game, correction=bool(correction), confirm=confirm, actor=actor)
+    return game

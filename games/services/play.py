@@ -1,0 +1,353 @@
+"""Playing online: creating a game, opening steps, stones and passes timed by the clock, resignation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine import Board, find_rules
+from engine.protocols import Action, Kind, Options, ProtocolError, apply, start
+from engine.protocols import Player as Seat
+from games import clock
+from games.enums import ForbiddenMode, GameMode, GameResult, GameStatus, ResultReason
+from games.messages import foul_label, translate
+from games.models import Game, Player
+from games.selectors import GameState, clock_of, control_of, game_state, ms, remember_on_commit
+from games.services.base import (
+    GameError,
+    clock_apply,
+    clock_seat,
+    game_finish,
+    lock_game,
+    log_event,
+    record_action,
+    require_active,
+    require_online,
+    schedule,
+    seat_of,
+    sync_colours,
+)
+from games.services.timing import clock_turn, game_settle, settle_locked
+
+
+@transaction.atomic
+def game_create(
+    *,
+    player_one: Player,
+    player_two: Player,
+    rules: str = "renju",
+    protocol: str = "none",
+    protocol_options: dict[str, Any] | None = None,
+    forbidden_mode: str = ForbiddenMode.AUTO,
+    actor: Any = None,
+    interface: str = "api",
+    time_control: str | dict[str, Any] | None = None,
+    start_clock_at: datetime | None = None,
+    **fields: Any,
+) -> Game:
+    """A new game; with no opening protocol it starts in normal play.
+
+    ``time_control`` is a preset name or custom options (:mod:`games.clock`);
+    the clock starts at ``start_clock_at``, or with the first action.
+    """
+    if player_one.pk == player_two.pk:
+        raise GameError("same_player", _("A player cannot play against themselves."))
+    try:
+        find_rules(rules)
+        start(protocol, Options(**(protocol_options or {})))
+        control = clock.find_time_control(time_control)
+    except (ValueError, TypeError) as exc:  # unknown rule set, protocol, option, opening or time control
+        raise GameError("bad_setup", translate(exc)) from None
+    game = Game.objects.create(
+        player_one=player_one,
+        player_two=player_two,
+        rules=rules,
+        protocol=protocol,
+        protocol_options=protocol_options or {},
+        forbidden_mode=forbidden_mode,
+        time_control=control.to_dict(),
+        clock=clock.initial(control).to_dict(),
+        **fields,
+    )
+    state = game_state(game)
+    sync_colours(game, state)
+    game.status = GameStatus.PLAYING if state.opening.finished else GameStatus.OPENING
+    game.save()
+    log_event(game, "created", actor, interface, protocol=protocol, rules=rules, time_control=control.name)
+    if start_clock_at is not None and game.mode != GameMode.OVER_THE_BOARD:
+        clock_apply(
+            game,
+            *clock.start(clock_of(game), control, ms(start_clock_at), clock_seat(state.to_act)),
+            interface=interface,
+        )
+        game.save()
+        schedule(game)
+    return game
+
+
+def game_act(
+    *,
+    game_id: int,
+    player: Player,
+    action: Action | str,
+    expected_ply: int,
+    actor: Any = None,
+    interface: str = "api",
+    at: datetime | None = None,
+    think_ms: int | None = None,
+    queued_ms: int = 0,
+    live: bool = False,
+) -> Game:
+    """A player's action: an opening step or, after the opening, a stone or a pass.
+
+    The turn is timed at ``at``: when the request reached the machine, so the
+    ``queued_ms`` it then waited inside the server is never charged (it is
+    logged). With ``live`` (``at`` is this request's own arrival stamp), the
+    opponent's turn starts when the move is applied, so the queue is charged
+    to nobody. ``think_ms``, the client's own measure of the player's thinking,
+    lets the clock credit network lag within the player's quota
+    (:func:`games.clock.lag_credit`). A timeout that is due by then is settled
+    (and committed) first, so a late move is refused with ``time_over`` and
+    the game records the loss on time.
+    Side effects: stores a Move with its clock readings, logs an event, and
+    ends the game (through :func:`game_finish`) on a five, an adjudicated
+    foul, two passes, a full board or exhausted overtime.
+    """
+    at = at or timezone.now()
+    game = _game_act(
+        game_id=game_id,
+        player=player,
+        action=action,
+        expected_ply=expected_ply,
+        actor=actor,
+        interface=interface,
+        at=at,
+        think_ms=think_ms,
+        queued_ms=queued_ms,
+        live=live,
+    )
+    if game is None:  # the clock ran out before the action arrived; the loss on time is committed
+        raise GameError("time_over", _("Time ran out; the game is over."), 409)
+    return game
+
+
+@transaction.atomic
+def _game_act(
+    *,
+    game_id: int,
+    player: Player,
+    action: Action | str,
+    expected_ply: int,
+    actor: Any,
+    interface: str,
+    at: datetime,
+    think_ms: int | None = None,
+    queued_ms: int = 0,
+    live: bool = False,
+) -> Game | None:
+    game = lock_game(game_id)
+    require_online(game)
+    acting = player.pk in (game.player_one_id, game.player_two_id) and clock_of(game).actor == clock_seat(
+        seat_of(game, player)
+    )
+    credit = clock.lag_credit(clock_of(game), control_of(game), ms(at), think_ms) if acting else 0
+    if settle_locked(game, at - timedelta(milliseconds=credit), "lazy_write", hold=not acting) == "applied":
+        game.refresh_from_db()
+        if game.status not in GameStatus.active():
+            return None
+    require_active(game)
+    if game.ply != expected_ply:
+        raise GameError("stale_ply", _("The game has moved on; reload and try again."), 409)
+    if isinstance(action, str):
+        try:
+            action = Action.parse(action)
+        except ProtocolError as exc:
+            raise GameError("bad_action", translate(exc)) from None
+    seat = seat_of(game, player)
+    state = game_state(game)
+    timing = _Timing(at, credit, queued_ms, live)
+    if not state.opening.finished:
+        return _opening_action(game, state, seat, action, expected_ply, actor, interface, timing)
+    return _board_move(game, state, seat, action, expected_ply, actor, interface, timing)
+
+
+@dataclass
+class _Timing:
+    """When a turn ended for the clock: the arrival, the lag credit, and the server's queueing (logged)."""
+
+    at: datetime
+    credit_ms: int = 0
+    queued_ms: int = 0
+    live: bool = False  # ``at`` is this request's arrival: the opponent's turn starts when the move is applied
+
+    @property
+    def next_start(self) -> datetime | None:
+        return max(self.at, timezone.now()) if self.live else None
+
+    def log(self) -> dict[str, int]:
+        return {k: v for k, v in (("lag_credit_ms", self.credit_ms), ("queued_ms", self.queued_ms)) if v}
+
+
+def _opening_action(
+    game: Game,
+    state: GameState,
+    seat: Seat,
+    action: Action,
+    expected_ply: int,
+    actor: Any,
+    interface: str,
+    timing: _Timing,
+) -> Game:
+    try:
+        after = apply(state.opening, seat, action)
+    except ProtocolError as exc:
+        raise GameError("protocol", translate(exc)) from None
+    number = len(after.moves) if len(after.moves) > len(state.opening.moves) else None
+    readings = clock_turn(game, seat, timing.at, after.actor, interface, timing.credit_ms, timing.next_start)
+    record_action(
+        game,
+        expected_ply=expected_ply,
+        seat=seat,
+        action=action,
+        color=state.opening.color_of(seat),
+        move_number=number,
+        readings=readings,
+    )
+    state.opening = after
+    sync_colours(game, state)
+    if after.finished:
+        game.status = GameStatus.PLAYING
+    game.save(update_fields=_TURN_FIELDS)
+    remember_on_commit(game, GameState(after, Board.replay(list(after.moves))))
+    log_event(game, "action", actor, interface, action=str(action), seat=int(seat), **timing.log())
+    return _after_turn(game, actor, interface)
+
+
+def _board_move(
+    game: Game,
+    state: GameState,
+    seat: Seat,
+    action: Action,
+    expected_ply: int,
+    actor: Any,
+    interface: str,
+    timing: _Timing,
+) -> Game:
+    board = state.board
+    color = board.turn
+    if state.holder(color) is not seat:
+        raise GameError("not_your_turn", _("It is not your turn."), 409)
+    if action.kind not in (Kind.PLACE, Kind.PASS):
+        raise GameError("bad_action", _("Place a stone or pass."))
+    rules = find_rules(game.rules)
+    foul = ""
+    if action.kind is Kind.PLACE:
+        point = action.points[0]
+        if not point.on_board(board.size) or not board.is_empty(point):
+            raise GameError("occupied", _("That point is already occupied."))
+        outcome = rules.move_outcome(board, point)
+        if outcome is not None and outcome.reason is not None:
+            foul = outcome.reason.value
+            if game.forbidden_mode == ForbiddenMode.BLOCK:
+                raise GameError("forbidden", _("Black may not play there: %(kind)s.") % {"kind": foul_label(foul)})
+    readings = clock_turn(
+        game, seat, timing.at, state.holder(color.other), interface, timing.credit_ms, timing.next_start
+    )
+    move = record_action(
+        game,
+        expected_ply=expected_ply,
+        seat=seat,
+        action=action,
+        color=color,
+        move_number=board.ply + 1,
+        foul=foul,
+        readings=readings,
+    )
+    board.push("pass" if action.kind is Kind.PASS else action.points[0])
+    remember_on_commit(game, GameState(state.opening, board))
+    log_event(
+        game, "move", actor, interface, action=str(action), move_number=move.move_number, foul=foul, **timing.log()
+    )
+    result = rules.outcome(board)
+    if result is not None and result.termination.value == "forbidden":
+        if game.forbidden_mode == ForbiddenMode.AUTO:
+            return game_finish(
+                game=game, result=GameResult.WHITE, reason=ResultReason.FORBIDDEN, detail=foul, actor=actor
+            )
+        result = None  # claim mode: the foul stands unless white claims it
+    if result is not None:
+        if result.winner is not None:
+            return game_finish(game=game, result=GameResult(str(result.winner)), reason=ResultReason.FIVE, actor=actor)
+        reason = ResultReason.FULL_BOARD if result.termination.value == "full-board" else ResultReason.TWO_PASSES
+        return game_finish(game=game, result=GameResult.DRAW, reason=reason, actor=actor)
+    game.save(update_fields=_TURN_FIELDS)
+    return _after_turn(game, actor, interface)
+
+
+_TURN_FIELDS = ["black", "white", "status", "clock", "clock_version", "deadline"]
+
+
+def _after_turn(game: Game, actor: Any, interface: str) -> Game:
+    """A turn that did not end the game on the board may end it on the clock (overtime exhausted)."""
+    if clock.overtime_exhausted(clock_of(game), control_of(game)):
+        return game_finish(
+            game=game, result=GameResult.DRAW, reason=ResultReason.OVERTIME_EXHAUSTED, actor=actor, interface=interface
+        )
+    schedule(game)
+    return game
+
+
+def game_resign(
+    *, game_id: int, player: Player, actor: Any = None, interface: str = "api", at: datetime | None = None
+) -> Game:
+    """A resignation; a loss on time that fell due earlier is settled first and stands."""
+    game_settle(game_id=game_id, at=at or timezone.now(), path="lazy_write")
+    return _game_resign(game_id=game_id, player=player, actor=actor, interface=interface)
+
+
+@transaction.atomic
+def _game_resign(*, game_id: int, player: Player, actor: Any, interface: str) -> Game:
+    game = lock_game(game_id)
+    require_online(game)
+    require_active(game)
+    seat = seat_of(game, player)
+    state = game_state(game)
+    loser = state.opening.color_of(seat)
+    return game_finish(
+        game=game,
+        result=GameResult(str(loser.other)),
+        reason=ResultReason.RESIGNATION,
+        actor=actor,
+        interface=interface,
+    )
+
+
+def game_pass(
+    *,
+    game_id: int,
+    player: Player,
+    expected_ply: int,
+    actor: Any = None,
+    interface: str = "api",
+    at: datetime | None = None,
+    think_ms: int | None = None,
+    queued_ms: int = 0,
+    live: bool = False,
+) -> Game:
+    return game_act(
+        game_id=game_id,
+        player=player,
+        action=Action(Kind.PASS),
+        expected_ply=expected_ply,
+        actor=actor,
+        interface=interface,
+        at=at,
+        think_ms=think_ms,
+        queued_ms=queued_ms,
+        live=live,
+    )

@@ -1,0 +1,194 @@
+"""Reads for the tournament pages and the API: standings pages, crosstables, bracket rounds, boards, notices.
+
+The standings arithmetic itself is in :mod:`tournament.standings`; pages add only presentation.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.enums import GameResult, GameStatus
+from games.models import Game, GameEvent
+from tournament.models import Group, Match, MatchGame, Stage, Tournament
+from tournament.outcomes import winner_index
+from tournament.standings import load_stage, order_in, stage_standings
+
+
+def arena_summary(tournament: Tournament) -> dict[str, Any]:
+    """The holder, the current streak and the longest streak (successful defences in a row)."""
+    from tournament.models import ArenaBout
+
+    bouts = list(ArenaBout.objects.filter(tournament=tournament).select_related("winner").order_by("id"))
+    best: tuple[int, Any] = (0, None)
+    streak, holder = 0, None
+    for bout in bouts:
+        if holder is not None and bout.winner_id == holder.pk:
+            streak += 1
+        else:
+            holder, streak = bout.winner, 1 if bout.winner_id == bout.holder_id else 0
+        if streak > best[0]:
+            best = (streak, holder)
+    return {
+        "holder": holder.name if holder else None,
+        "streak": streak,
+        "longest": {"player": best[1].name if best[1] else None, "defences": best[0]},
+        "bouts": len(bouts),
+    }
+
+
+def standings_context(tournament: Tournament, labels: dict[str, Any]) -> dict[str, Any]:
+    """Every started stage's tables (rows labelled by ``labels``), crosstables and bracket rounds; the final table."""
+    stages: list[dict[str, Any]] = []
+    for stage in tournament.stages.exclude(status=Stage.Status.PENDING).order_by("order"):
+        tables = stage_standings(stage)
+        for table in tables:
+            for row in table["rows"]:
+                row["state_label"] = labels.get(row["state"], row["state"])
+        stages.append(
+            {
+                "stage": stage,
+                "tables": tables,
+                "crosstables": crosstables(stage),
+                "bracket": bracket_rounds(stage) if stage.kind == Stage.Kind.KNOCKOUT else None,
+            }
+        )
+    final = next((s for s in reversed(stages) if s["stage"].kind == Stage.Kind.ROUND_ROBIN), None)
+    return {
+        "stages": stages,
+        "final": final["tables"][0] if final and final["tables"] else None,
+        "notices": notices(tournament),
+    }
+
+
+def notices(tournament: Tournament) -> list[str]:
+    """What changed after the fact, for the public: corrected results, draws redone, ties decided, withdrawals."""
+    out: list[str] = []
+    for event in (
+        GameEvent.objects.filter(kind="corrected", game__match_game__match__tournament=tournament)
+        .select_related("game__player_one", "game__player_two")
+        .order_by("id")
+    ):
+        game = event.game
+        out.append(
+            str(_("Result corrected: game %(game)s, %(one)s – %(two)s (%(note)s)."))
+            % {
+                "game": game.pk,
+                "one": game.player_one.name,
+                "two": game.player_two.name,
+                "note": event.data.get("note", ""),
+            }
+        )
+    for stage in tournament.stages.order_by("order"):
+        for _notice in stage.options.get("redrawn", []):
+            out.append(str(_("Draw of %(stage)s redone after a correction (same seed).")) % {"stage": stage.name})
+    for group in Group.objects.filter(stage__tournament=tournament, void=False).exclude(decision={}).order_by("pk"):
+        how = _("by lot") if group.decision.get("by") == "lot" else _("by the organizer")
+        out.append(
+            str(_("Tie in %(group)s decided %(how)s after drawn playoff games.")) % {"group": group.name, "how": how}
+        )
+    for name in tournament.entries.filter(withdrawn=True).order_by("pk").values_list("player__name", flat=True):
+        out.append(str(_("%(name)s withdrew.")) % {"name": name})
+    return out
+
+
+def crosstables(stage: Stage) -> list[dict[str, Any]]:
+    """Each round-robin group as a matrix: every game's result and colour, row player against column player."""
+    data = load_stage(stage)
+    player_of = {entry: info.player_id for entry, info in data.entries.items()}
+    games_by_group: dict[int, list[Game]] = defaultdict(list)
+    for link in (
+        MatchGame.objects.filter(match__group__stage=stage, counted=True)
+        .exclude(match__status=Match.Status.CANCELLED)
+        .exclude(game__status=GameStatus.CANCELLED)
+        .select_related("game", "match")
+        .order_by("match_id", "number")
+    ):
+        games_by_group[link.match.group_id].append(link.game)
+    out = []
+    for group in data.groups.values():
+        if group.parent_id is not None or group.kind != Group.Kind.ROUND_ROBIN:
+            continue
+        order = [p for block in order_in(group, data).blocks for p in block]
+        cells: dict[tuple[int, int], list[dict[str, str]]] = defaultdict(list)
+        for game in games_by_group[group.pk]:
+            for me, other in ((game.black_id, game.white_id), (game.white_id, game.black_id)):
+                colour = "black" if me == game.black_id else "white"
+                if game.status != GameStatus.FINISHED:
+                    mark = "…"
+                elif game.result == GameResult.DRAW:
+                    mark = "½"
+                else:
+                    mark = "1" if game.result == colour else "0"
+                cells[(me, other)].append({"colour": colour, "mark": mark, "game": str(game.pk)})  # type: ignore[index]  # colours are set
+        rows = []
+        for entry in order:
+            name = data.entries[entry].name
+            rows.append(
+                {
+                    "name": name,
+                    "cells": [
+                        None if other == entry else cells[(player_of[entry], player_of[other])] for other in order
+                    ],
+                }
+            )
+        out.append({"group": group, "names": [data.entries[e].name for e in order], "rows": rows})
+    return out
+
+
+def bracket_rounds(stage: Stage) -> list[dict[str, Any]]:
+    """The best-of-N matches of this and the following knockout rounds, a column per round: the players,
+    the games each has won (those that count) and the winner (0, 1 or None)."""
+    stages = list(
+        Stage.objects.filter(tournament=stage.tournament, kind=Stage.Kind.KNOCKOUT, order__gte=stage.order)
+        .exclude(status=Stage.Status.PENDING)
+        .order_by("order")
+    )
+    columns: list[dict[str, Any]] = []
+    for s in stages:
+        boxes = []
+        for match in (
+            Match.objects.filter(group__stage=s, best_of=True, group__parent__isnull=True)
+            .select_related("first__player", "second__player")
+            .prefetch_related("match_games__game")
+            .order_by("group__number")
+        ):
+            wins = [0, 0]
+            for link in match.match_games.all():
+                side = winner_index(link.game, match) if link.counted else None
+                if side is not None:
+                    wins[side] += 1
+            boxes.append(
+                {
+                    "first": match.first.player.name,
+                    "second": match.second.player.name,
+                    "wins": wins,
+                    "winner": 0
+                    if match.winner_id == match.first_id
+                    else (1 if match.winner_id == match.second_id else None),
+                }
+            )
+        columns.append({"name": s.name, "boxes": boxes})
+    return columns
+
+
+def schedule_context(tournament: Tournament) -> dict[str, Any]:
+    on_boards = []
+    for match in (
+        Match.objects.filter(tournament=tournament, status=Match.Status.CALLED)
+        .select_related("first__player", "second__player", "group__stage")
+        .order_by("board")
+    ):
+        game = match.games.order_by("-match_game__number").select_related("black", "white").first()
+        on_boards.append({"board": match.board, "match": match, "game": game})
+    waiting = list(
+        Match.objects.filter(
+            tournament=tournament, status=Match.Status.PENDING, group__stage__status=Stage.Status.RUNNING
+        )
+        .select_related("first__player", "second__player", "group__stage")
+        .order_by("group__stage__order", "round", "group__number", "order")[:12]
+    )
+    return {"on_boards": on_boards, "waiting": waiting, "now": timezone.now()}
