@@ -52,6 +52,8 @@ MIDDLEWARE = [
     "config.middleware.ReceivedAtMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.gzip.GZipMiddleware",  # pages and API answers compressed (with Django's BREACH padding)
+    "django.middleware.http.ConditionalGetMiddleware",  # ETag on every GET: a poll that changes nothing is a 304
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "config.middleware.BodyTooLargeMiddleware",

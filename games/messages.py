@@ -36,6 +36,40 @@ REGIONS = {
     "inside the central 9×9": gettext_lazy("inside the central 9×9"),
 }
 COLORS = {"black": gettext_lazy("black"), "white": gettext_lazy("white")}
+RULE_LABELS = {
+    "freestyle": gettext_lazy("free-style gomoku"),
+    "standard": gettext_lazy("standard gomoku (exactly five)"),
+    "renju": gettext_lazy("renju"),
+    "renju-a": gettext_lazy("renju (a three that can also make five counts)"),
+}
+PROTOCOL_LABELS = {
+    "none": gettext_lazy("no opening rule"),
+    "free-swap3": gettext_lazy("free three-stone swap"),
+    "rif": gettext_lazy("RIF opening rule"),
+    "yamaguchi": gettext_lazy("Yamaguchi"),
+    "yamaguchi-52": gettext_lazy("Yamaguchi (52 openings)"),
+    "yamaguchi-variation": gettext_lazy("Yamaguchi variation"),
+    "tarannikov": gettext_lazy("Tarannikov"),
+    "taraguchi": gettext_lazy("Taraguchi"),
+    "taraguchi-10": gettext_lazy("Taraguchi-10"),
+    "jonsson": gettext_lazy("Jonsson"),
+    "soosorv": gettext_lazy("Soosõrv"),
+    "soosorv-8": gettext_lazy("Soosõrv-8"),
+    "swap1": gettext_lazy("Swap"),
+    "swap2": gettext_lazy("Swap2"),
+    "chinese": gettext_lazy("Chinese opening rule"),
+    "chinese-assigned": gettext_lazy("Chinese opening rule (assigned opening)"),
+}
+
+
+def rules_label(name: str) -> str:
+    return str(RULE_LABELS.get(name, name))
+
+
+def protocol_label(name: str) -> str:
+    return str(PROTOCOL_LABELS.get(name, name))
+
+
 PLAYERS = {"player one": gettext_lazy("player one"), "player two": gettext_lazy("player two")}
 
 

@@ -71,6 +71,21 @@ def labels() -> dict[str, str]:
         "selected": _("selected"),
         "claimed_point": _("Now click the claimed stone."),
         "record_mode": _("Click the moves of the record in order, or paste them."),
+        "finished_as": _("Finished: %(result)s"),
+        "black_result": _("Black wins"),
+        "white_result": _("White wins"),
+        "draw_result": _("Draw"),
+        "cancelled": _("Cancelled"),
+        "over_the_board": _("Played over the board: the result is reported here."),
+        "you_play_black": _("You play black"),
+        "you_play_white": _("You play white"),
+        "pass_move": _("pass"),
+        "swapped": _("colours swapped"),
+        "not_swapped": _("colours kept"),
+        "declared": _("%(n)s fifth-move offers declared"),
+        "offered": _("fifth move offered on %(points)s"),
+        "colour_chosen": _("chose %(colour)s"),
+        "branch_chosen": _("chose option %(n)s"),
     }
 
 
@@ -92,11 +107,13 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "reasons": [{"value": r.value, "label": str(r.label)} for r in REPORTABLE_REASONS],
     }
     corrections = list(game.events.filter(kind="corrected").order_by("id").values_list("data", flat=True))
-    return render(
-        request,
-        "games/game.html",
-        {"game": game, "config": config, "corrections": corrections, "cancelled": game.status == GameStatus.CANCELLED},
-    )
+    context = {
+        "game": game,
+        "config": config,
+        "corrections": corrections,
+        "cancelled": game.status == GameStatus.CANCELLED,
+    }
+    return render(request, "games/game.html", context)
 
 
 @login_required

@@ -1,11 +1,15 @@
-/* The game page: polls the game's API every second, draws the board, the record and
- * both clocks, and offers the controls of whoever may act (players, referees). */
+/* The game page: polls the game's API (every second while the page is visible and the game is
+ * not over; the answer is 304 when nothing changed), draws the board, the record and both clocks,
+ * and offers the controls of whoever may act (players, referees). Controls are rebuilt only when
+ * what they offer changes, so a form being filled in or a focused button survives every update. */
 (function () {
   "use strict";
   var config = JSON.parse(document.getElementById("game-config").textContent);
   var L = config.labels;
   var url = "/api/games/" + config.game + "/";
-  var data = null, fetchedAt = 0, upto = null, selected = [], busy = false;
+  var data = null, fetchedAt = 0, upto = null, selected = [], busy = false, etag = null, controlsKey = null;
+  var preview = null;  // touch screens: the first tap shows the stone, a second tap on it places it
+  var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
   var board = new window.GomokuBoard(document.getElementById("board"), { labels: L, onPoint: clicked });
   var $ = function (id) { return document.getElementById(id); };
   $("show-forbidden-label").textContent = L.show_forbidden;
@@ -48,10 +52,24 @@
   }
 
   function load() {
-    return fetch(url, { credentials: "same-origin", headers: { "Accept-Language": document.documentElement.lang } })
-      .then(function (r) { return r.json(); })
-      .then(function (json) { if (json && json.position) { data = json; fetchedAt = Date.now(); noteTurn(); draw(); } });
+    var headers = { "Accept-Language": document.documentElement.lang };
+    if (etag) headers["If-None-Match"] = etag;
+    return fetch(url, { credentials: "same-origin", headers: headers })
+      .then(function (r) {
+        if (r.status === 304) return null;
+        etag = r.headers.get("ETag");
+        return r.json();
+      })
+      .then(function (json) { if (json && json.position) { data = json; fetchedAt = Date.now(); noteTurn(); draw(); } })
+      .catch(function () {});
   }
+
+  // Poll while it matters: not in a background tab, not once the game is over.
+  function tick() {
+    if (document.hidden || (data && (data.status === "finished" || data.status === "cancelled"))) return;
+    load();
+  }
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) tick(); });
 
   function mySeatActs() { return data && data.mode === "online" && config.seat !== null && data.position.actor === config.seat; }
 
@@ -65,6 +83,8 @@
   function clicked(point) {
     if (!data || data.mode !== "online" || !mySeatActs() || data.status === "finished") return;
     var expects = data.position.expects;
+    if (coarse && expects !== "offer" && preview !== point) { preview = point; draw(); return; }
+    preview = null;
     if (expects === "offer") {
       var i = selected.indexOf(point);
       if (i >= 0) selected.splice(i, 1); else selected.push(point);
@@ -92,44 +112,71 @@
     if ($("show-forbidden").checked) Object.keys(pos.forbidden || {}).forEach(function (p) { marks[p] = "forbidden"; });
     (pos.offers || []).forEach(function (p) { marks[p] = "offer"; });
     selected.forEach(function (p) { marks[p] = "selected"; });
+    if (preview && mySeatActs()) marks[preview] = "preview"; else preview = null;
     board.render({ stones: stones, upto: upto, marks: marks });
+    $("show-forbidden-row").hidden = !/^renju/.test(data.rules || "");  // only renju has forbidden points
     drawRecord(stones);
     drawStatus();
     drawClocks();
     drawControls();
   }
 
+  // One entry per stone, numbered and coloured by the stone (black plays the odd stones); the opening
+  // protocol's other steps (swaps, declarations, offers, colour choices) as notes between them.
   function drawRecord(stones) {
     var list = $("record");
     list.innerHTML = "";
-    if (!data.moves.length) {  // an over-the-board game: its settled record, stone by stone
-      stones.forEach(function (p, i) {
-        var li = document.createElement("li");
-        li.textContent = (i % 2 === 0 ? "● " : "○ ") + p;
-        list.appendChild(li);
-      });
-      return;
-    }
-    data.moves.forEach(function (m) {
+    var entries = data.moves.length ? data.moves : stones.map(function (p, i) {
+      return { kind: "place", text: "place " + p, move_number: i + 1 };
+    });
+    entries.forEach(function (m) {
       var li = document.createElement("li");
-      var mark = m.color === "black" ? "● " : m.color === "white" ? "○ " : "";
-      var text = m.kind === "place" ? m.text.slice(6) : m.text;
-      li.textContent = mark + text + (m.foul ? " (" + (L[m.foul] || m.foul) + ")" : "");
-      if (m.move_number) li.setAttribute("title", L.move + " " + m.move_number);
+      if (m.move_number) {
+        var point = m.kind === "pass" ? L.pass_move : m.text.split(" ").slice(-1)[0];
+        var colour = m.move_number % 2 === 1 ? "black" : "white";
+        li.className = "stone " + colour;
+        li.textContent = m.move_number + ". " + (colour === "black" ? "● " : "○ ") + point +
+          (m.foul ? " (" + (L[m.foul] || m.foul) + ")" : "");
+        li.setAttribute("data-move", m.move_number);
+        li.tabIndex = 0;
+        li.addEventListener("click", function () { upto = m.move_number === stones.length ? null : m.move_number; draw(); });
+      } else {
+        li.className = "step";
+        li.textContent = stepText(m);
+      }
       list.appendChild(li);
     });
   }
 
+  function stepText(m) {
+    var words = m.text.split(" "), kind = words[0], rest = words.slice(1).join(" ");
+    if (kind === "pass") return L.pass_move;
+    if (kind === "swap") return L.swapped;
+    if (kind === "no-swap") return L.not_swapped;
+    if (kind === "declare") return fmt(L.declared, { n: rest });
+    if (kind === "offer") return fmt(L.offered, { points: rest });
+    if (kind === "color") return fmt(L.colour_chosen, { colour: L[rest] || rest });
+    if (kind === "branch") return fmt(L.branch_chosen, { n: rest });
+    return m.text;
+  }
+
   function drawStatus() {
     var pos = data.position, text;
+    var colour = myColour();
     if (data.status === "finished") {
-      text = L.finished + ": " + (L[data.result] || data.result) + " · " + data.result_text;
+      text = fmt(L.finished_as, { result: (L[data.result + "_result"] || data.result) +
+        (data.result_text ? " · " + data.result_text : "") });
+    } else if (data.status === "cancelled") {
+      text = L.cancelled;
+    } else if (data.mode !== "online") {
+      text = L.over_the_board;
     } else if (mySeatActs()) {
       text = L.your_turn + (pos.opening ? " · " + pos.opening : "");
     } else {
       text = (config.players[String(pos.actor)] || "") + " · " + (L[pos.to_move] || pos.to_move) +
         (pos.opening ? " · " + pos.opening : "");
     }
+    if (colour && data.status !== "finished") text = L["you_play_" + colour] + " · " + text;
     $("status").textContent = text;
   }
 
@@ -151,7 +198,9 @@
       if (main !== null && acting && c.time_control.main_scope === "player") main -= elapsed;
       if (main !== null && c.time_control.main_scope === "game" && c.status === "running") main -= elapsed;
       var div = document.createElement("div");
-      div.className = "clock" + (acting ? " acting" : "");
+      var left = acting && c.turn_left !== null ? c.turn_left - elapsed : main;
+      div.className = "clock" + (acting ? " acting" : "") + (acting && left !== null && left < 10000 ? " low" : "") +
+        (config.seat === seat + 1 ? " mine" : "");
       div.setAttribute("data-seat", seat + 1);
       var turn = acting && c.turn_left !== null ? " · " + L.turn + " " + ms(c.turn_left - elapsed) : "";
       var phase = c.phase[seat] === "overtime" ? L.overtime + " (" + c.overtime_left[seat] + " " + L.stones_left + ")" : L.main + " " + ms(main);
@@ -161,8 +210,19 @@
     });
   }
 
+  // What the controls offer; they are rebuilt only when it changes (typing and focus survive updates).
+  function controlsState() {
+    var c = data.clock || {}, pos = data.position;
+    return JSON.stringify([data.status, data.mode, data.ply, pos.expects, pos.actor, pos.last_black_move,
+      pos.offer_count, Object.keys(pos.declare_verdicts || {}), c.status, c.paused, c.offer_by, c.offers_left,
+      c.actor, selected.length, data.reports.map(function (r) { return [r.id, r.status]; })]);
+  }
+
   function drawControls() {
     var box = $("controls"), pos = data.position;
+    var key = controlsState();
+    if (key === controlsKey) return;
+    controlsKey = key;
     box.innerHTML = "";
     if (data.status === "finished") return;
     var seat = config.seat, clock = data.clock || {};
@@ -245,7 +305,8 @@
     var seat = config.seat, mine = config.ids[String(seat)];
     var open = data.reports.filter(function (r) { return r.status === "pending" || r.status === "disputed"; })[0];
     if (open && open.reporter !== mine && open.status === "pending") {
-      box.appendChild(para(L.opponent_reported + " " + (L[open.result] || open.result) + " · " + open.reason));
+      var why = config.reasons.filter(function (r) { return r.value === open.reason; })[0];
+      box.appendChild(para(L.opponent_reported + " " + (L[open.result + "_result"] || open.result) + " · " + (why ? why.label : open.reason)));
       box.appendChild(button(L.confirm, function () { post("confirm-result", {}); }));
       box.appendChild(button(L.dispute, function () { post("dispute-result", {}); }));
       return;
@@ -291,7 +352,15 @@
     });
   });
 
+  document.addEventListener("keydown", function (e) {
+    if (e.target && /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+    var step = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[e.key];
+    if (!step || (e.target && e.target.closest && e.target.closest("#board"))) return;
+    var b = document.querySelector('[data-step="' + step + '"]');
+    if (b) { e.preventDefault(); b.click(); }
+  });
+
   load();
-  setInterval(load, 1000);
-  setInterval(drawClocks, 250);
+  setInterval(tick, 1000);
+  setInterval(function () { if (data && data.status !== "finished") drawClocks(); }, 250);
 })();

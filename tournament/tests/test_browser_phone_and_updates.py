@@ -1,0 +1,176 @@
+"""The pages as players use them: forms that survive live updates, a record that matches the board,
+phone-sized screens, and Chinese pages without raw identifiers (Chromium through Playwright)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import Page, Position, expect
+
+from games.models import Game, Player
+from games.services import game_act, game_create, game_resign
+from tournament.models import Tournament
+from tournament.tests.test_browser import PASSWORD, account
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PHONE = {"width": 390, "height": 844}
+
+
+def page_for(browser: Any, base: str, user: Any = None, language: str = "en", viewport: Any = None) -> Page:
+    context = browser.new_context(
+        locale=language,
+        extra_http_headers={"Accept-Language": language},
+        viewport=viewport or {"width": 1200, "height": 1000},
+        has_touch=viewport is PHONE,
+    )
+    page: Page = context.new_page()
+    if user is not None:
+        page.goto(f"{base}/accounts/login/")
+        page.fill("#id_username", user.username)
+        page.fill("#id_password", PASSWORD)
+        page.locator("main button[type=submit]").click()
+        page.wait_for_url(re.compile(r".*/me/$"))
+    return page
+
+
+def two_players(prefix: str) -> tuple[Any, Any, Player, Player]:
+    one_user, two_user = account(f"{prefix}1", "player"), account(f"{prefix}2", "player")
+    one = Player.objects.create(name=f"{prefix.title()} One", user=one_user)
+    two = Player.objects.create(name=f"{prefix.title()} Two", user=two_user)
+    return one_user, two_user, one, two
+
+
+def polls(page: Page, game: Game, n: int) -> None:
+    """Wait for ``n`` answers to the page's own polling of the game (each may redraw the page)."""
+    for _ in range(n):
+        with page.expect_response(lambda r: r.url.endswith(f"/api/games/{game.pk}/"), timeout=5000):
+            pass
+
+
+def test_a_result_report_being_filled_in_survives_the_page_updates(live_server: Any, browser: Any) -> None:
+    one_user, _two_user, one, two = two_players("form")
+    game = game_create(player_one=one, player_two=two, mode="otb", rules="renju", time_control="quick")
+    page = page_for(browser, live_server.url, one_user)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    form = page.locator(".report")
+    form.locator("select").first.select_option("white")
+    form.locator("select").nth(1).select_option("resignation")
+    record = form.locator("textarea")
+    record.fill("h8 h9 j10")
+    record.focus()
+
+    polls(page, game, 3)
+
+    expect(form.locator("select").first).to_have_value("white")
+    expect(form.locator("select").nth(1)).to_have_value("resignation")
+    expect(record).to_have_value("h8 h9 j10")
+    expect(record).to_be_focused()
+
+
+def test_the_record_numbers_and_colours_stones_as_the_board_does(live_server: Any, browser: Any) -> None:
+    one_user, _two_user, one, two = two_players("rec")
+    game = game_create(player_one=one, player_two=two, rules="renju", protocol="rif", time_control="quick")
+    for ply, (player, action) in enumerate(
+        [(one, "place h8"), (one, "place h9"), (one, "place j10"), (two, "swap"), (one, "place h7")]
+    ):
+        game_act(game_id=game.pk, player=player, action=action, expected_ply=ply)
+    page = page_for(browser, live_server.url, one_user)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+
+    items = page.locator("#record li")
+    expect(items).to_have_text(["1. ● h8", "2. ○ h9", "3. ● j10", "colours swapped", "4. ○ h7"])
+    expect(page.locator("svg.board-svg .stone.black")).to_have_count(2)
+    expect(page.locator("svg.board-svg .stone.white")).to_have_count(2)
+    expect(page.locator('svg.board-svg .stone.white[data-point="h9"]')).to_have_count(1)
+
+    items.nth(0).click()  # the record steps the board back to that stone
+    expect(page.locator("svg.board-svg .stone")).to_have_count(1)
+
+
+def test_a_finished_game_page_stops_polling_and_says_who_won(live_server: Any, browser: Any) -> None:
+    one_user, _two_user, one, two = two_players("done")
+    game = game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick")
+    game_act(game_id=game.pk, player=one, action="place h8", expected_ply=0)
+    game_resign(game_id=game.pk, player=two)
+    page = page_for(browser, live_server.url, one_user, language="zh-hans")
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if f"/api/games/{game.pk}/" in r.url else None)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+
+    expect(page.locator("#status")).to_contain_text("黑胜")
+    expect(page.locator("#status")).to_contain_text("认输")
+    page.wait_for_timeout(2500)  # two polling intervals: a page still polling would have asked again
+    assert len(fetched) == 1, fetched
+    expect(page.locator("#show-forbidden-row")).to_be_hidden()  # free-style has no forbidden points
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_pages_fit_a_phone(live_server: Any, browser: Any, language: str) -> None:
+    call_command("load_demo", verbosity=0)
+    tournament = Tournament.objects.get()
+    one_user, _two_user, one, two = two_players(f"phone{language[:2]}")
+    game = game_create(player_one=one, player_two=two, rules="renju", time_control="quick")
+    game_act(game_id=game.pk, player=one, action="place h8", expected_ply=0)
+    page = page_for(browser, live_server.url, one_user, language=language, viewport=PHONE)
+
+    for path in ("/", f"/t/{tournament.pk}/", f"/g/{game.pk}/", "/me/"):
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 390×844"
+
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    expect(page.locator("#clocks .clock")).to_have_count(2)
+    for target in (page.locator("svg.board-svg"), *page.locator("#clocks .clock").all()):
+        box = target.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+
+
+def test_a_tap_shows_the_stone_and_a_second_tap_places_it(live_server: Any, browser: Any) -> None:
+    one_user, _two_user, one, two = two_players("tap")
+    game = game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick")
+    page = page_for(browser, live_server.url, one_user, viewport=PHONE)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    expect(page.locator("#status")).to_contain_text("Your turn")
+    board = page.locator("svg.board-svg")
+    box = board.bounding_box()
+    assert box is not None
+    centre: Position = {"x": box["width"] / 2, "y": box["height"] / 2}  # h8
+
+    board.tap(position=centre)
+    expect(page.locator('[data-mark="h8"]')).to_have_count(1)
+    game.refresh_from_db()
+    assert game.ply == 0  # one tap only shows where the stone would go
+
+    board.tap(position=centre)
+    expect(page.locator("#record li")).to_have_count(1)
+    game.refresh_from_db()
+    assert game.ply == 1
+
+
+RAW = re.compile(
+    r"\b(freestyle|renju|rif|resignation|no-swap|round_robin|best_of|knockout|playoff pending|"
+    r"finished|running|pending|agreement|five|black|white|draw|online|otb)\b"
+)
+
+
+def test_chinese_pages_show_no_raw_identifiers(live_server: Any, browser: Any) -> None:
+    call_command("load_demo", verbosity=0)
+    tournament = Tournament.objects.get()
+    one_user, _two_user, one, two = two_players("zh")
+    game = game_create(player_one=one, player_two=two, rules="renju", protocol="rif", time_control="quick")
+    for ply, (player, action) in enumerate(
+        [(one, "place h8"), (one, "place h9"), (one, "place j10"), (two, "no-swap")]
+    ):
+        game_act(game_id=game.pk, player=player, action=action, expected_ply=ply)
+    game_resign(game_id=game.pk, player=two)
+    page = page_for(browser, live_server.url, one_user, language="zh-hans")
+
+    for path in (f"/g/{game.pk}/", f"/t/{tournament.pk}/", "/me/"):
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+        text = page.locator("main").inner_text().replace(".rif", "")  # the file format's name stays
+        assert not RAW.findall(text), (path, RAW.findall(text))
