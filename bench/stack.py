@@ -55,6 +55,8 @@ class Stack:
         self.web: Service | None = None
         self.worker: Service | None = None
         self.beat: Service | None = None
+        self.live: Service | None = None
+        self.live_port = free_port()
         self.throttle_moves = throttle_moves
         self.env: dict[str, str] = {}
         self.supervisor = Supervisor()
@@ -83,6 +85,7 @@ class Stack:
             LOGIN_FAILURES_PER_ADDRESS="100000",
             VAR_DIR=str(self.workdir / "var"),
             CLOCK_ETA_TASKS=os.environ.get("CLOCK_ETA_TASKS", "true"),
+            LIVE_PUSH="true",
         )
         os.environ.update(
             {
@@ -112,7 +115,7 @@ class Stack:
 
     def stop(self) -> None:
         self._watching.clear()
-        for service in (self.web, self.worker, self.beat, self.redis):
+        for service in (self.live, self.web, self.worker, self.beat, self.redis):
             if service is not None:
                 service.stop()
         from django.db import connections
@@ -152,6 +155,42 @@ class Stack:
             log=self.workdir / "web.log",
         ).start()
         wait_until(self._web_answers, 60, "the web server")
+
+    def start_live(self) -> None:
+        """The live-push socket server (uvicorn, config.asgi), as make run starts it."""
+        self.live = Service(
+            "live",
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.live_port),
+                "--lifespan",
+                "off",
+                "--log-level",
+                "warning",
+                "--ws-ping-interval",
+                "20",
+            ],
+            env=self.env,
+            cwd=str(ROOT),
+            log=self.workdir / "live.log",
+        ).start()
+
+        def answers() -> bool:
+            import socket
+
+            try:
+                socket.create_connection(("127.0.0.1", self.live_port), timeout=0.5).close()
+                return True
+            except OSError:
+                return False
+
+        wait_until(answers, 60, "the live-push server")
 
     def start_worker(self) -> None:
         """Start a worker and wait until it answers (a restarted worker sweeps as soon as it is ready)."""

@@ -80,6 +80,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "config.views.live_push",
             ],
         },
     },
@@ -111,6 +112,12 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_EXPIRES = 3600
 # Clocks (games.clock): a task per deadline, a sweep every second, and checks on every read and write.
 CLOCK_ETA_TASKS = env_bool("CLOCK_ETA_TASKS", True)
+
+# Live push (config/live.py, games/live.py): on when Redis is configured (make run exports REDIS_URL).
+# LIVE_URL is where pages open their socket: ":8001/ws/live/" (this host, that port), or a full
+# "wss://example.org/ws/live/" behind a proxy; empty: pages poll.
+LIVE_PUSH = env_bool("LIVE_PUSH", bool(os.environ.get("REDIS_URL")))
+LIVE_URL = env_str("LIVE_URL", ":8001/ws/live/" if LIVE_PUSH else "")
 CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline
 CLOCK_SWEEP_SECONDS = 1.0
 # Behind a proxy that stamps X-Request-Start (and strips it from clients), time moves by that stamp.

@@ -36,3 +36,10 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"code": "server_error", "message": _("Something went wrong on our side.")}, status=500)
     return default_server_error(request)
+
+
+def live_push(request: HttpRequest) -> dict[str, str]:
+    """Context processor: where pages open their live-push socket (empty: they poll)."""
+    from django.conf import settings
+
+    return {"live_url": settings.LIVE_URL if settings.LIVE_PUSH else ""}

@@ -1,5 +1,5 @@
 """``make run``: Redis (embedded unless REDIS_URL is set), a Celery worker,
-Celery beat and the web server, until Ctrl-C stops them all."""
+Celery beat, the web server and the live-push socket server, until Ctrl-C stops them all."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ sys.path.insert(0, str(ROOT))
 from devtools.processes import EmbeddedRedis, Service, Supervisor, celery_beat, celery_worker  # noqa: E402
 
 HOST, PORT = "127.0.0.1", int(os.environ.get("PORT", "8000"))
+LIVE_PORT = int(os.environ.get("LIVE_PORT", str(PORT + 1)))
 
 
 def banner(redis_url: str) -> str:
@@ -29,6 +30,7 @@ def banner(redis_url: str) -> str:
             f"  admin       {base}/admin/",
             f"  API docs    {base}/api/docs/   (schema: {base}/api/schema/)",
             f"  health      {base}/healthz",
+            f"  live push   ws://{HOST}:{LIVE_PORT}/ws/live/",
             f"  redis       {redis_url}",
             f"Demo logins (password {DEMO_PASSWORD}):",
             "  organizer   organizer",
@@ -62,6 +64,7 @@ def main() -> int:
             redis_server = EmbeddedRedis(port=port, log=logs / "redis.log")
             services.append(supervisor.watch(redis_server.start()))
             env["REDIS_URL"] = redis_server.url
+        env.setdefault("LIVE_URL", f":{LIVE_PORT}/ws/live/")  # where pages open their socket
         services.append(supervisor.watch(celery_worker(env, log=logs / "celery-worker.log").start()))
         services.append(
             supervisor.watch(celery_beat(env, var / "celerybeat-schedule", log=logs / "celery-beat.log").start())
@@ -90,6 +93,31 @@ def main() -> int:
                     env=env,
                     cwd=str(ROOT),
                     log=logs / "web.log",
+                ).start()
+            )
+        )
+        # Pages receive changes over WebSockets from here (config/live.py); gunicorn serves the rest.
+        services.append(
+            supervisor.watch(
+                Service(
+                    "live",
+                    [
+                        sys.executable,
+                        "-m",
+                        "uvicorn",
+                        "config.asgi:application",
+                        "--host",
+                        HOST,
+                        "--port",
+                        str(LIVE_PORT),
+                        "--lifespan",
+                        "off",
+                        "--log-level",
+                        "warning",
+                    ],
+                    env=env,
+                    cwd=str(ROOT),
+                    log=logs / "live.log",
                 ).start()
             )
         )

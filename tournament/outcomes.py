@@ -29,6 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import live
 from games.enums import GameResult, GameStatus
 from games.forfeits import game_cancel
 from games.models import Game
@@ -67,6 +68,7 @@ def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
         Match.objects.select_for_update().select_related("first", "second", "group__stage__tournament").get(pk=match_id)
     )
     tournament = match.group.stage.tournament
+    live.changed(f"tournament:{tournament.pk}")
     if match.status == Match.Status.CANCELLED:
         return match
     links = [link for link in match.match_games.select_related("game").order_by("number")]

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import live
 from games.enums import GameMode, GameStatus, Interface
 from games.models import Game, Player
 from games.services import GameError, game_create, player_find_or_create
@@ -34,6 +35,7 @@ def audit(tournament: Tournament, action: str, actor: Any = None, **data: Any) -
     AuditLog.objects.create(
         tournament=tournament, actor=actor if getattr(actor, "pk", None) else None, action=action, data=data
     )
+    live.changed(f"tournament:{tournament.pk}")
 
 
 PRESETS = {

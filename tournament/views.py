@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -40,6 +41,15 @@ def _standings(tournament: Tournament) -> dict[str, Any]:
         if stage["bracket"] is not None:
             stage["bracket"] = _bracket_layout(stage["bracket"])
     return context
+
+
+def fragments(tournament: Tournament) -> dict[str, str]:
+    """The live parts of the tournament page, rendered once for every watcher (config.live)."""
+    context = {"tournament": tournament}
+    return {
+        "standings": render_to_string("tournament/_standings.html", {**context, **_standings(tournament)}),
+        "schedule": render_to_string("tournament/_schedule.html", {**context, **schedule_context(tournament)}),
+    }
 
 
 def _visible_tournaments(request: HttpRequest) -> Any:

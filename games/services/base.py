@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from engine import Color
 from engine.protocols import Action
 from engine.protocols import Player as Seat
-from games import clock
+from games import clock, live
 from games.enums import GameMode, GameStatus, ResultReason
 from games.models import Game, GameEvent, Move, Player
 from games.selectors import GameState, clock_of, control_of, from_ms, ms
@@ -41,10 +41,14 @@ def seat_of(game: Game, player: Player) -> Seat:
 
 
 def log_event(game: Game, kind: str, actor: Any = None, interface: str = "api", **data: Any) -> None:
+    """Log a change of the game; its watchers are told once the transaction commits (games.live)."""
     GameEvent.objects.create(game=game, kind=kind, actor=actor, interface=interface, data=data)
+    live.game_changed(game.pk)
 
 
 def log_clock(game: Game, events: list[clock.Event], interface: str, actor: Any = None) -> None:
+    if events:
+        live.game_changed(game.pk)
     GameEvent.objects.bulk_create(
         [
             GameEvent(

@@ -13,7 +13,7 @@ from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from engine.protocols import Player as Seat
-from games import clock
+from games import clock, live
 from games.enums import GameMode, GameResult, GameStatus, Interface, ResultReason
 from games.models import Game, GameEvent, Player
 from games.selectors import clock_of, control_of, from_ms, game_state, ms
@@ -183,6 +183,8 @@ def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit
             )
         )
     Game.objects.bulk_update([g for g, *_rest in flagged], [*fields, "adjudicated_by"])
+    for game, *_rest in flagged:
+        live.game_changed(game.pk)
     GameEvent.objects.bulk_create(log)
     for game, *_rest in flagged:
         game_finished.send(sender=Game, game=game, correction=False, confirm="", actor=None)

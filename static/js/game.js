@@ -64,9 +64,22 @@
       .catch(function () {});
   }
 
-  // Poll while it matters: not in a background tab, not once the game is over.
+  // Live push when the server offers it: each new state arrives over the socket; on every (re)connection
+  // one fetch catches up on what was missed. Polling is then only a slow safety net.
+  var topic = "game:" + config.game;
+  if (window.LivePush) {
+    window.LivePush.watch(topic, {
+      message: function (m) {
+        if (m.game && m.game.position) { data = m.game; etag = null; fetchedAt = Date.now(); noteTurn(); draw(); }
+      },
+      open: function () { load(); }
+    });
+  }
+
+  // Poll while it matters: not in a background tab, not once the game is over, rarely while pushed to.
   function tick() {
     if (document.hidden || (data && (data.status === "finished" || data.status === "cancelled"))) return;
+    if (window.LivePush && window.LivePush.connected(topic) && Date.now() - fetchedAt < 15000) return;
     load();
   }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) tick(); });

@@ -1,22 +1,55 @@
-/* Parts of a page marked data-live="url" are refreshed from that URL every second,
- * so standings and schedules follow the games without a reload. */
+/* Parts of a page marked data-live="url" follow the games without a reload. With live push (a
+ * data-live-topic on the page and a socket, static/js/push.js) each new version of the parts arrives
+ * over the socket; otherwise, or while the socket is down, they are fetched every second with
+ * If-None-Match (a 304 when nothing changed), and not at all in a background tab. */
 (function () {
   "use strict";
+  var nodes = Array.prototype.slice.call(document.querySelectorAll("[data-live]"));
+  var holder = document.querySelector("[data-live-topic]");
+  var topic = holder ? holder.getAttribute("data-live-topic") : null;
+  var etags = {}, lastSync = 0;  // the last push or fetch
+
+  function apply(node, html) {
+    if (html === node.getAttribute("data-html")) return;
+    var open = Array.prototype.map.call(node.querySelectorAll("details[open] summary"), function (s) { return s.textContent; });
+    node.innerHTML = html;
+    node.setAttribute("data-html", html);
+    node.querySelectorAll("details summary").forEach(function (s) {
+      if (open.indexOf(s.textContent) >= 0) s.parentNode.setAttribute("open", "");
+    });
+  }
+
   function refresh(node) {
-    fetch(node.getAttribute("data-live"), { credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (html) {
-        if (html !== null && html !== node.getAttribute("data-html")) {
-          var open = Array.prototype.map.call(node.querySelectorAll("details[open] summary"), function (s) { return s.textContent; });
-          node.innerHTML = html;
-          node.setAttribute("data-html", html);
-          node.querySelectorAll("details summary").forEach(function (s) {
-            if (open.indexOf(s.textContent) >= 0) s.parentNode.setAttribute("open", "");
-          });
-        }
+    var url = node.getAttribute("data-live"), headers = {};
+    lastSync = Date.now();
+    if (etags[url]) headers["If-None-Match"] = etags[url];
+    fetch(url, { credentials: "same-origin", headers: headers })
+      .then(function (r) {
+        if (r.status !== 200) return null;
+        etags[url] = r.headers.get("ETag");
+        return r.text();
       })
+      .then(function (html) { if (html !== null) apply(node, html); })
       .catch(function () { /* keep the last good copy */ });
   }
-  var nodes = document.querySelectorAll("[data-live]");
-  setInterval(function () { nodes.forEach(refresh); }, 1000);
+
+  if (topic && window.LivePush) {
+    window.LivePush.watch(topic, {
+      message: function (m) {
+        if (!m.fragments) return;
+        lastSync = Date.now();
+        nodes.forEach(function (node) {
+          var name = node.getAttribute("data-live-name");
+          if (name && m.fragments[name] !== undefined) apply(node, m.fragments[name]);
+        });
+      },
+      open: function () { nodes.forEach(refresh); }
+    });
+  }
+
+  setInterval(function () {
+    if (document.hidden) return;
+    if (topic && window.LivePush && window.LivePush.connected(topic) && Date.now() - lastSync < 30000) return;
+    nodes.forEach(refresh);
+  }, 1000);
 })();

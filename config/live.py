@@ -1,0 +1,255 @@
+"""Live push, the serving side: pages watch a topic over a WebSocket and receive each new state.
+
+``/ws/live/?topic=game:12&lang=zh-hans`` (or ``tournament:3``). The server checks the session may see
+the topic, sends the latest state it has, then every new one. One Redis subscription per process
+(channel ``live``, see :mod:`games.live`) says which topics changed; for each, the new state is read
+and rendered once per language and sent to every local watcher of it — the cost of a change does not
+grow with the number of watchers beyond one send each. Changes that arrive while a topic is being
+read are coalesced into one more read. A page that loses its socket reconnects and fetches once to
+catch up; while its socket is open it polls only as a slow safety net.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from types import SimpleNamespace
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http.request import validate_host
+
+logger = logging.getLogger(__name__)
+Send = Any  # the ASGI send callable
+SEND_TIMEOUT_S = 5.0
+
+
+@dataclass(eq=False)
+class Watcher:
+    send: Send
+    topic: str
+    lang: str
+    closed: bool = False
+
+    async def push(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            await asyncio.wait_for(self.send({"type": "websocket.send", "text": text}), SEND_TIMEOUT_S)
+        except Exception:  # a dead or too slow socket: drop it; the page reconnects and catches up
+            self.closed = True
+
+
+@dataclass
+class Hub:
+    watchers: dict[str, set[Watcher]] = field(default_factory=dict)
+    latest: dict[tuple[str, str], str] = field(default_factory=dict)
+    running: set[str] = field(default_factory=set)
+    dirty: set[str] = field(default_factory=set)
+    listener: asyncio.Task[None] | None = None
+
+    def ensure_listening(self) -> None:
+        if self.listener is None or self.listener.done():
+            self.listener = asyncio.get_running_loop().create_task(self._listen())
+
+    async def _listen(self) -> None:
+        import redis.asyncio as aioredis
+
+        from games.live import CHANNEL
+
+        first = True
+        while True:
+            client = aioredis.from_url(settings.REDIS_URL)  # type: ignore[no-untyped-call]  # unannotated in redis-py
+            pubsub = client.pubsub()
+            try:
+                await pubsub.subscribe(CHANNEL)
+                if not first:
+                    for topic in list(self.watchers):  # what changed while we were not listening
+                        self.changed(topic)
+                first = False
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        for topic in json.loads(message["data"]):
+                            self.changed(str(topic))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.warning("live push: Redis subscription lost; retrying", exc_info=True)
+                await asyncio.sleep(1)
+            finally:
+                await pubsub.aclose()
+                await client.aclose()
+
+    def changed(self, topic: str) -> None:
+        if topic not in self.watchers:
+            return
+        if topic in self.running:
+            self.dirty.add(topic)
+            return
+        self.running.add(topic)
+        asyncio.get_running_loop().create_task(self._refresh(topic))
+
+    async def _refresh(self, topic: str) -> None:
+        try:
+            while True:
+                self.dirty.discard(topic)
+                for lang in sorted({w.lang for w in self.watchers.get(topic, ())}):
+                    text = await sync_to_async(render, thread_sensitive=False)(topic, lang)
+                    if text is None or text == self.latest.get((topic, lang)):
+                        continue  # gone, or nothing new (a repeated announcement)
+                    self.latest[(topic, lang)] = text
+                    targets = [w for w in self.watchers.get(topic, ()) if w.lang == lang]
+                    await asyncio.gather(*(w.push(text) for w in targets))
+                if topic not in self.dirty:
+                    return
+        except Exception:
+            logger.exception("live push: could not render %s", topic)
+        finally:
+            self.running.discard(topic)
+
+    def add(self, watcher: Watcher) -> None:
+        self.watchers.setdefault(watcher.topic, set()).add(watcher)
+
+    def remove(self, watcher: Watcher) -> None:
+        watching = self.watchers.get(watcher.topic)
+        if watching is not None:
+            watching.discard(watcher)
+            if not watching:
+                del self.watchers[watcher.topic]
+                for key in [k for k in self.latest if k[0] == watcher.topic]:
+                    del self.latest[key]
+
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+
+
+def hub() -> Hub:
+    """The hub of the running event loop (one per server process; a test may run several in turn)."""
+    loop = asyncio.get_running_loop()
+    for old in [other for other in _hubs if other.is_closed()]:
+        del _hubs[old]
+    return _hubs.setdefault(loop, Hub())
+
+
+def render(topic: str, lang: str) -> str | None:
+    """The state a watcher of ``topic`` sees, as the JSON text sent to it (None if it no longer exists).
+
+    Runs in a worker thread; its database connection is closed after each use (a change is rare
+    beside the number of watchers, and idle connections would pile up in the thread pool)."""
+    from django.db import connection
+
+    try:
+        return _render(topic, lang)
+    finally:
+        connection.close()
+
+
+def _render(topic: str, lang: str) -> str | None:
+    from django.utils import translation
+
+    kind, _sep, ident = topic.partition(":")
+    with translation.override(lang):
+        if kind == "game":
+            from games.models import Game
+            from games.serializers import GameDetailSerializer
+
+            game = Game.objects.filter(pk=int(ident)).prefetch_related("moves", "claims", "reports").first()
+            if game is None:
+                return None
+            return json.dumps({"topic": topic, "game": GameDetailSerializer(game).data}, cls=DjangoJSONEncoder)
+        if kind == "tournament":
+            from tournament.models import Tournament
+            from tournament.views import fragments
+
+            tournament = Tournament.objects.filter(pk=int(ident)).first()
+            if tournament is None:
+                return None
+            return json.dumps({"topic": topic, "fragments": fragments(tournament)})
+    return None
+
+
+def may_watch(scope: dict[str, Any], topic: str) -> bool:
+    """The session behind the socket may see the topic (the same rule as the pages and the API)."""
+    from django.db import connection
+
+    try:
+        return _may_watch(scope, topic)
+    finally:
+        connection.close()
+
+
+def _may_watch(scope: dict[str, Any], topic: str) -> bool:
+    from django.contrib.auth import get_user
+
+    cookies = SimpleCookie()
+    for name, value in scope.get("headers", []):
+        if name == b"cookie":
+            cookies.load(value.decode("latin-1"))
+    from importlib import import_module
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    key = cookies[settings.SESSION_COOKIE_NAME].value if settings.SESSION_COOKIE_NAME in cookies else None
+    user = get_user(SimpleNamespace(session=store(key)))  # type: ignore[arg-type]  # get_user reads .session only
+    kind, _sep, ident = topic.partition(":")
+    if not ident.isdigit():
+        return False
+    if kind == "game":
+        from games.access import can_see
+        from games.models import Game
+
+        game = Game.objects.filter(pk=int(ident)).first()
+        return game is not None and can_see(user, game)
+    if kind == "tournament":
+        from games.access import is_organizer
+        from tournament.models import Tournament
+
+        tournament = Tournament.objects.filter(pk=int(ident)).first()
+        return tournament is not None and (is_organizer(user) or tournament.status != Tournament.Status.DRAFT)
+    return False
+
+
+def _origin_allowed(scope: dict[str, Any]) -> bool:
+    """Only our own pages may open a socket with the visitor's cookies (no cross-site reading)."""
+    for name, value in scope.get("headers", []):
+        if name == b"origin":
+            host = urlsplit(value.decode("latin-1")).hostname or ""
+            return validate_host(host, settings.ALLOWED_HOSTS)
+    return True  # not a browser (a benchmark, a script): the session decides
+
+
+async def websocket(scope: dict[str, Any], receive: Any, send: Send) -> None:
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    query = parse_qs(scope.get("query_string", b"").decode())
+    topic = (query.get("topic") or [""])[0]
+    lang = (query.get("lang") or [settings.LANGUAGE_CODE])[0].lower()
+    if lang not in {code for code, _name in settings.LANGUAGES}:
+        lang = settings.LANGUAGE_CODE
+    allowed = _origin_allowed(scope) and await sync_to_async(may_watch, thread_sensitive=False)(scope, topic)
+    if not allowed:
+        await send({"type": "websocket.close", "code": 4403})
+        return
+    await send({"type": "websocket.accept"})
+    watcher = Watcher(send, topic, lang)
+    here = hub()
+    here.ensure_listening()
+    here.add(watcher)
+    try:
+        latest = here.latest.get((topic, lang))
+        if latest is not None:
+            await watcher.push(latest)
+        else:
+            here.changed(topic)  # the first watcher here: read the state now
+        while not watcher.closed:
+            message = await receive()
+            if message["type"] == "websocket.disconnect":
+                break
+    finally:
+        here.remove(watcher)

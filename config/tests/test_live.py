@@ -1,0 +1,166 @@
+"""Live push end to end: a real Redis, the socket server (uvicorn, config.asgi) and, for the page, Chromium.
+
+They run in the PostgreSQL pass of make test: the socket server reads the database from its own threads,
+which an in-memory SQLite test database does not allow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import uvicorn
+from playwright.sync_api import expect
+
+from devtools.processes import free_port, wait_until
+from games.models import Game, Player
+from games.services import game_act, game_create
+
+pytestmark = [pytest.mark.pg_django, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+
+
+class SocketServer:
+    """uvicorn serving config.asgi in a thread of this process (so it reads the test database)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.server: uvicorn.Server | None = None
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> SocketServer:
+        config = uvicorn.Config(
+            "config.asgi:application", host="127.0.0.1", port=self.port, lifespan="off", log_level="warning"
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        wait_until(lambda: self.server is not None and self.server.started, 20, "the socket server")
+        return self
+
+    def stop(self) -> None:
+        assert self.server is not None and self.thread is not None
+        self.server.should_exit = True
+        self.thread.join(20)
+
+
+@pytest.fixture
+def sockets(redis_server: Any, settings: Any) -> Iterator[SocketServer]:
+    settings.LIVE_PUSH = True
+    settings.REDIS_URL = redis_server.url
+    import games.live
+
+    games.live._client = None  # publish to this test's Redis
+    server = SocketServer(free_port()).start()
+    settings.LIVE_URL = f":{server.port}/ws/live/"
+    yield server
+    server.stop()
+    games.live._client = None
+
+
+def public_game() -> tuple[Game, Player, Player]:
+    one, two = Player.objects.create(name="One"), Player.objects.create(name="Two")
+    return game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick"), one, two
+
+
+async def _receive(url: str, count: int, timeout: float, out: list[Any]) -> None:
+    import websockets
+
+    async with websockets.connect(url) as ws:
+        while len(out) < count:
+            out.append((time.monotonic(), json.loads(await asyncio.wait_for(ws.recv(), timeout))))
+
+
+def listen(url: str, count: int, timeout: float = 5.0) -> tuple[threading.Thread, list[Any]]:
+    """Receive ``count`` messages in a thread; ``got`` fills as they arrive, as (arrival, message)."""
+    got: list[Any] = []
+
+    def run() -> None:
+        asyncio.run(_receive(url, count, timeout, got))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, got
+
+
+def test_a_watcher_gets_the_state_then_each_move_within_a_second(sockets: SocketServer) -> None:
+    game, one, two = public_game()
+    url = f"ws://127.0.0.1:{sockets.port}/ws/live/?topic=game:{game.pk}&lang=en"
+    thread, got = listen(url, 3)
+    wait_until(lambda: len(got) >= 1 or not thread.is_alive(), 10, "the first state")  # the socket is open
+    time.sleep(0.2)
+
+    moved_at = [time.monotonic()]
+    game_act(game_id=game.pk, player=one, action="place h8", expected_ply=0)
+    wait_until(lambda: len(got) >= 2 or not thread.is_alive(), 10, "the first push")
+    moved_at.append(time.monotonic())
+    game_act(game_id=game.pk, player=two, action="place h9", expected_ply=1)
+    thread.join(10)
+
+    plies = [message["game"]["ply"] for _at, message in got]
+    assert plies == [0, 1, 2]
+    assert got[1][1]["game"]["position"]["stones"] == ["h8"]
+    for (arrived, _message), sent in zip(got[1:], moved_at, strict=True):
+        assert arrived - sent < 1.0
+
+
+def test_a_private_game_and_a_foreign_page_are_refused(sockets: SocketServer) -> None:
+    import websockets
+
+    game, _one, _two = public_game()
+    Game.objects.filter(pk=game.pk).update(is_public=False)
+    base = f"ws://127.0.0.1:{sockets.port}/ws/live/"
+
+    async def closed_code(url: str, headers: dict[str, str] | None = None) -> int | None:
+        try:
+            async with websockets.connect(url, additional_headers=headers or {}) as ws:
+                await asyncio.wait_for(ws.recv(), 5)
+        except websockets.ConnectionClosed as exc:
+            return exc.rcvd.code if exc.rcvd else None
+        except websockets.InvalidStatus as exc:
+            return exc.response.status_code
+        return None
+
+    private = asyncio.run(closed_code(f"{base}?topic=game:{game.pk}"))
+    Game.objects.filter(pk=game.pk).update(is_public=True)
+    foreign = asyncio.run(closed_code(f"{base}?topic=game:{game.pk}", {"Origin": "https://evil.example"}))
+    unknown = asyncio.run(closed_code(f"{base}?topic=nothing:1"))
+
+    assert private in (4403, 403)
+    assert foreign in (4403, 403)
+    assert unknown in (4403, 403)
+
+
+@pytest.mark.browser
+def test_a_spectator_page_follows_the_game_over_the_socket_and_catches_up_after_a_restart(
+    sockets: SocketServer, live_server: Any, browser: Any
+) -> None:
+    game, one, two = public_game()
+    context = browser.new_context(locale="en", extra_http_headers={"Accept-Language": "en"})
+    page = context.new_page()
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    expect(page.locator("#status")).not_to_be_empty()
+    for _ in range(200):  # Playwright delivers its events while the page is waited on, not during a sleep
+        if frames:
+            break
+        page.wait_for_timeout(50)
+    assert frames, "no state came over the socket"
+
+    sent = time.monotonic()
+    game_act(game_id=game.pk, player=one, action="place h8", expected_ply=0)
+    expect(page.locator("#record li")).to_have_count(1, timeout=1000)  # by push: the page polls rarely now
+    assert time.monotonic() - sent < 1.0
+
+    sockets.stop()  # the socket server restarts; a move is made meanwhile
+    game_act(game_id=game.pk, player=two, action="place h9", expected_ply=1)
+    sockets.start()
+    expect(page.locator("#record li")).to_have_count(2, timeout=15000)  # reconnected and caught up
+
+    game_act(game_id=game.pk, player=one, action="place h10", expected_ply=2)
+    expect(page.locator("#record li")).to_have_count(3, timeout=2000)  # and pushed to again
