@@ -25,9 +25,9 @@ install-dev: $(DEV_STAMP)
 
 run: install
 	$(PY) manage.py migrate --no-input
-	$(PY) manage.py collectstatic --no-input --verbosity 0
+	STATIC_MANIFEST=1 $(PY) manage.py collectstatic --no-input --verbosity 0
 	$(PY) manage.py load_demo
-	$(PY) scripts/run.py
+	STATIC_MANIFEST=1 $(PY) scripts/run.py
 
 system-deps:
 	scripts/system_deps.sh

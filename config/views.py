@@ -43,3 +43,11 @@ def live_push(request: HttpRequest) -> dict[str, str]:
     from django.conf import settings
 
     return {"live_url": settings.LIVE_URL if settings.LIVE_PUSH else ""}
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico before reading the page's icon link."""
+    from django.shortcuts import redirect
+    from django.templatetags.static import static
+
+    return redirect(static("favicon.svg"), permanent=True)

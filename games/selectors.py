@@ -182,3 +182,19 @@ def _last_black_move(board: Board) -> int | None:
         if number % 2 == 1 and board.move_stack[number - 1].point is not None:
             return number
     return None
+
+
+def awaiting_move(player: Player) -> list[Game]:
+    """The player's online games in play where it is this player's turn (the console lists them first)."""
+    games = (
+        Game.objects.filter(Q(player_one=player) | Q(player_two=player), status__in=GameStatus.active())
+        .filter(mode=GameMode.ONLINE)
+        .select_related("player_one", "player_two", "black", "white")
+        .order_by("deadline", "pk")
+    )
+    out = []
+    for game in games:
+        seat = 1 if game.player_one_id == player.pk else 2
+        if int(game_state(game).to_act) == seat:
+            out.append(game)
+    return out

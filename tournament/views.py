@@ -22,6 +22,7 @@ from games.access import account, is_organizer
 from games.enums import GameStatus, ReportStatus
 from games.exports import export_plain, export_rif
 from games.models import Game, GameEvent, Player, ResultReport
+from games.selectors import awaiting_move
 from tournament.models import Match, Stage, Tournament
 from tournament.selectors import schedule_context, standings_context
 from tournament.standings import stage_standings
@@ -179,7 +180,9 @@ def player_console(request: HttpRequest) -> HttpResponse:
     player = Player.objects.filter(user=account(request.user)).first()
     next_match = None
     games: list[Game] = []
+    your_move: list[Game] = []
     if player is not None:
+        your_move = awaiting_move(player)
         mine = Q(first__player=player) | Q(second__player=player)
         next_match = (
             Match.objects.filter(mine, status=Match.Status.CALLED)
@@ -212,6 +215,7 @@ def player_console(request: HttpRequest) -> HttpResponse:
             "current": current,
             "games": games,
             "waiting_reports": waiting_reports,
+            "your_move": your_move,
         },
     )
 

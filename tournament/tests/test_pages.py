@@ -79,3 +79,36 @@ def test_pages_speak_chinese(demo: Tournament) -> None:
     page = Client(HTTP_ACCEPT_LANGUAGE="zh-hans").get(f"/t/{demo.pk}/").content.decode()
 
     assert "积分" in page or "分" in page
+
+
+def test_the_player_console_lists_online_games_waiting_for_the_players_move() -> None:
+    from games.models import Player
+    from games.services import game_act, game_create
+
+    user = get_user_model().objects.create_user("mover")
+    me, other = Player.objects.create(name="Me", user=user), Player.objects.create(name="Other")
+    mine = game_create(player_one=me, player_two=other, rules="freestyle")  # player one moves first
+    theirs = game_create(player_one=other, player_two=me, rules="freestyle")
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(user)
+
+    page = client.get("/me/").content.decode()
+    assert "Your move" in page and f"/g/{mine.pk}/" in page.split("My next match")[0]
+    assert f"/g/{theirs.pk}/" not in page.split("My next match")[0]
+
+    game_act(game_id=mine.pk, player=me, action="place h8", expected_ply=0)
+    game_act(game_id=theirs.pk, player=other, action="place h8", expected_ply=0)
+    page = client.get("/me/").content.decode()
+    assert f"/g/{theirs.pk}/" in page.split("My next match")[0]
+    assert f"/g/{mine.pk}/" not in page.split("My next match")[0]
+
+
+def test_pages_are_compressed_polls_can_be_304_and_there_is_a_favicon(demo: Tournament) -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    url = f"/t/{demo.pk}/standings/"
+    first = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_ACCEPT_ENCODING="gzip")
+
+    assert first["Content-Encoding"] == "gzip"
+    assert again.status_code == 304
+    assert client.get("/favicon.ico").status_code == 301
