@@ -114,6 +114,8 @@ class Move(models.Model):
     clock_ms = models.JSONField(default=dict, blank=True)
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["game", "ply"]
         constraints = [models.UniqueConstraint(fields=["game", "ply"], name="move_one_per_ply")]
 
@@ -134,6 +136,8 @@ class ForbiddenClaim(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("forbidden-move claim")
+        verbose_name_plural = _("forbidden-move claims")
         constraints = [
             models.UniqueConstraint(fields=["game"], condition=Q(status="open"), name="claim_one_open_per_game")
         ]
@@ -160,6 +164,8 @@ class ResultReport(models.Model):
     answered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("result report")
+        verbose_name_plural = _("result reports")
         ordering = ["id"]
         constraints = [
             models.UniqueConstraint(
@@ -182,6 +188,8 @@ class GameEvent(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("game event")
+        verbose_name_plural = _("game events")
         ordering = ["id"]
 
     def __str__(self) -> str:

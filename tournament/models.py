@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.enums import ForbiddenMode, GameMode
 from games.models import Game, Player
@@ -32,7 +33,7 @@ class Tournament(models.Model):
         RUNNING = "running", _("running")
         FINISHED = "finished", _("finished")
 
-    name = models.CharField(_("name"), max_length=200)
+    name = models.CharField(pgettext_lazy("tournament", "name"), max_length=200)
     start_date = models.DateField(_("start date"), null=True, blank=True)
     end_date = models.DateField(_("end date"), null=True, blank=True)
     venue = models.CharField(_("venue"), max_length=200, blank=True)
@@ -142,6 +143,8 @@ class Stage(models.Model):
     draw_seed = models.BigIntegerField(null=True, blank=True, help_text=_("re-run the draw with this seed to check it"))
 
     class Meta:
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
         ordering = ["tournament", "order"]
         constraints = [models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique")]
 
@@ -190,6 +193,8 @@ class Group(models.Model):
     )
 
     class Meta:
+        verbose_name = _("group")
+        verbose_name_plural = _("groups")
         ordering = ["stage", "number"]
 
     def __str__(self) -> str:
@@ -202,6 +207,8 @@ class GroupMember(models.Model):
     position = models.PositiveSmallIntegerField(help_text=_("a, b, c, d … in the pairing order"))
 
     class Meta:
+        verbose_name = _("group member")
+        verbose_name_plural = _("group members")
         ordering = ["group", "position"]
         constraints = [models.UniqueConstraint(fields=["group", "entry"], name="member_once_per_group")]
 
@@ -247,6 +254,7 @@ class Match(models.Model):
     )
 
     class Meta:
+        verbose_name = _("match")
         ordering = ["group", "round", "order"]
         verbose_name_plural = _("matches")
         constraints = [
@@ -269,6 +277,8 @@ class MatchGame(models.Model):
     )
 
     class Meta:
+        verbose_name = _("game of a match")
+        verbose_name_plural = _("games of matches")
         ordering = ["match", "number"]
         constraints = [models.UniqueConstraint(fields=["match", "number"], name="match_game_number")]
 
@@ -286,6 +296,8 @@ class AuditLog(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("audit log entry")
+        verbose_name_plural = _("audit log")
         ordering = ["id"]
 
     def __str__(self) -> str:
@@ -310,6 +322,8 @@ class Appeal(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = _("appeal")
+        verbose_name_plural = _("appeals")
         ordering = ["id"]
         constraints = [
             models.UniqueConstraint(fields=["game"], condition=Q(status="open"), name="appeal_one_open_per_game")
@@ -329,6 +343,8 @@ class ArenaBout(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("arena bout")
+        verbose_name_plural = _("arena bouts")
         ordering = ["id"]
 
     def __str__(self) -> str:

@@ -82,3 +82,18 @@ def test_a_referee_cannot_override(organizer: Client) -> None:
     )
 
     assert Game.objects.get(pk=game.pk).result == ""
+
+
+def test_the_chinese_admin_names_every_model_once_and_in_chinese(organizer: Client) -> None:
+    import re
+
+    from django.apps import apps
+
+    page = organizer.get("/admin/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    names = re.findall(r'<th scope="row"[^>]*>\s*<a href="[^"]+">([^<]+)</a>', page)
+
+    assert len(names) >= len([m for m in apps.get_models() if m._meta.app_label == "games"])
+    assert len(names) == len(set(names)), names  # tournaments and matches were both 比赛
+    assert all(re.search(r"[\u4e00-\u9fff]", n) for n in names), names  # no English model names
+    form = organizer.get("/admin/tournament/tournament/add/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "名称" in form and "姓名" not in form
