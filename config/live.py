@@ -163,6 +163,17 @@ def _render(topic: str, lang: str) -> str | None:
             if game is None:
                 return None
             return json.dumps({"topic": topic, "game": GameDetailSerializer(game).data}, cls=DjangoJSONEncoder)
+        if kind == "player":
+            from django.template.loader import render_to_string
+
+            from games.models import Player
+            from tournament.views import player_console_context
+
+            player = Player.objects.filter(pk=int(ident)).first()
+            if player is None:
+                return None
+            html = render_to_string("tournament/_player_console.html", player_console_context(player))
+            return json.dumps({"topic": topic, "fragments": {"console": html}})
         if kind == "tournament":
             from tournament.models import Tournament
             from tournament.views import fragments
@@ -205,6 +216,10 @@ def _may_watch(scope: dict[str, Any], topic: str) -> bool:
 
         game = Game.objects.filter(pk=int(ident)).first()
         return game is not None and can_see(user, game)
+    if kind == "player":  # a console: only its own player's session
+        from games.models import Player
+
+        return user.is_authenticated and Player.objects.filter(pk=int(ident), user_id=user.pk).exists()
     if kind == "tournament":
         from games.access import is_organizer
         from tournament.models import Tournament

@@ -36,6 +36,7 @@ urlpatterns = [
     path("g/<int:pk>/", game_views.game_page, name="game"),
     path("g/<int:pk>/claim/", game_views.claim_tool, name="game-claim"),
     path("me/", pages.player_console, name="player-console"),
+    path("me/live/", pages.player_console_live, name="player-console-live"),
     path("referee/", pages.referee_console, name="referee-console"),
     path("", pages.home, name="home"),
 ]

@@ -39,8 +39,11 @@ def changed(topic: str) -> None:
     conn.live_topics.add(topic)
 
 
-def game_changed(game_id: int) -> None:
-    changed(f"game:{game_id}")
+def game_changed(game: Any) -> None:
+    """A game changed: its watchers and both players' consoles are told."""
+    changed(f"game:{game.pk}")
+    changed(f"player:{game.player_one_id}")
+    changed(f"player:{game.player_two_id}")
 
 
 def _flush() -> None:

@@ -175,9 +175,8 @@ def records_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     return response
 
 
-@login_required
-def player_console(request: HttpRequest) -> HttpResponse:
-    player = Player.objects.filter(user=account(request.user)).first()
+def player_console_context(player: Player | None) -> dict[str, Any]:
+    """What a player's console shows: games waiting for their move, the next match, results to confirm, games."""
     next_match = None
     games: list[Game] = []
     your_move: list[Game] = []
@@ -206,18 +205,27 @@ def player_console(request: HttpRequest) -> HttpResponse:
         .exclude(reporter=player)
         .select_related("game")
     )
-    return render(
-        request,
-        "tournament/player_console.html",
-        {
-            "player": player,
-            "next_match": next_match,
-            "current": current,
-            "games": games,
-            "waiting_reports": waiting_reports,
-            "your_move": your_move,
-        },
-    )
+    return {
+        "player": player,
+        "next_match": next_match,
+        "current": current,
+        "games": games,
+        "waiting_reports": waiting_reports,
+        "your_move": your_move,
+    }
+
+
+@login_required
+def player_console(request: HttpRequest) -> HttpResponse:
+    player = Player.objects.filter(user=account(request.user)).first()
+    return render(request, "tournament/player_console.html", player_console_context(player))
+
+
+@login_required
+def player_console_live(request: HttpRequest) -> HttpResponse:
+    """The console's changing part, for pages without a socket (they poll it with If-None-Match)."""
+    player = Player.objects.filter(user=account(request.user)).first()
+    return render(request, "tournament/_player_console.html", player_console_context(player))
 
 
 @login_required

@@ -164,3 +164,24 @@ def test_a_spectator_page_follows_the_game_over_the_socket_and_catches_up_after_
 
     game_act(game_id=game.pk, player=one, action="place h10", expected_ply=2)
     expect(page.locator("#record li")).to_have_count(3, timeout=2000)  # and pushed to again
+
+
+@pytest.mark.browser
+def test_a_players_console_is_pushed_their_turn(sockets: SocketServer, live_server: Any, browser: Any) -> None:
+    from tournament.tests.test_browser_phone_and_updates import page_for, two_players
+
+    one_user, _two_user, one, two = two_players("push")
+    page = page_for(browser, live_server.url, one_user)
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    page.goto(f"{live_server.url}/me/")
+    for _ in range(200):
+        if frames:
+            break
+        page.wait_for_timeout(50)
+    assert frames, "the console opened no socket"
+
+    game = game_create(player_one=two, player_two=one, rules="freestyle", time_control="quick")
+    game_act(game_id=game.pk, player=two, action="place h8", expected_ply=0)
+
+    expect(page.locator("#console-alert")).to_contain_text(f"#{game.pk}", timeout=1500)

@@ -43,12 +43,12 @@ def seat_of(game: Game, player: Player) -> Seat:
 def log_event(game: Game, kind: str, actor: Any = None, interface: str = "api", **data: Any) -> None:
     """Log a change of the game; its watchers are told once the transaction commits (games.live)."""
     GameEvent.objects.create(game=game, kind=kind, actor=actor, interface=interface, data=data)
-    live.game_changed(game.pk)
+    live.game_changed(game)
 
 
 def log_clock(game: Game, events: list[clock.Event], interface: str, actor: Any = None) -> None:
     if events:
-        live.game_changed(game.pk)
+        live.game_changed(game)
     GameEvent.objects.bulk_create(
         [
             GameEvent(

@@ -184,7 +184,7 @@ def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit
         )
     Game.objects.bulk_update([g for g, *_rest in flagged], [*fields, "adjudicated_by"])
     for game, *_rest in flagged:
-        live.game_changed(game.pk)
+        live.game_changed(game)
     GameEvent.objects.bulk_create(log)
     for game, *_rest in flagged:
         game_finished.send(sender=Game, game=game, correction=False, confirm="", actor=None)

@@ -17,6 +17,7 @@
     node.querySelectorAll("details summary").forEach(function (s) {
       if (open.indexOf(s.textContent) >= 0) s.parentNode.setAttribute("open", "");
     });
+    document.dispatchEvent(new CustomEvent("live:updated", { detail: { node: node } }));
   }
 
   function refresh(node) {

@@ -174,3 +174,17 @@ def test_chinese_pages_show_no_raw_identifiers(live_server: Any, browser: Any) -
         page.wait_for_load_state("networkidle")
         text = page.locator("main").inner_text().replace(".rif", "")  # the file format's name stays
         assert not RAW.findall(text), (path, RAW.findall(text))
+
+
+def test_the_console_updates_itself_and_says_when_it_is_the_players_move(live_server: Any, browser: Any) -> None:
+    one_user, _two_user, one, two = two_players("cons")
+    page = page_for(browser, live_server.url, one_user)
+    page.goto(f"{live_server.url}/me/")
+    expect(page.locator("#console-alert")).to_be_hidden()
+
+    game = game_create(player_one=two, player_two=one, rules="freestyle", time_control="quick")  # two moves first
+    game_act(game_id=game.pk, player=two, action="place h8", expected_ply=0)
+
+    expect(page.locator("#your-move-title")).to_be_visible(timeout=5000)  # no reload
+    expect(page.locator("#console-alert")).to_contain_text(f"#{game.pk}")
+    assert page.title().startswith("(!)")
