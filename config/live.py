@@ -53,6 +53,7 @@ class Hub:
     running: set[str] = field(default_factory=set)
     dirty: set[str] = field(default_factory=set)
     listener: asyncio.Task[None] | None = None
+    tournament_of: dict[int, int | None] = field(default_factory=dict)  # game id -> its tournament (cached)
 
     def ensure_listening(self) -> None:
         if self.listener is None or self.listener.done():
@@ -87,6 +88,8 @@ class Hub:
                 await client.aclose()
 
     def changed(self, topic: str) -> None:
+        if topic.startswith("game:") and any(t.startswith("tournament:") for t in self.watchers):
+            asyncio.get_running_loop().create_task(self._follow_game(int(topic.partition(":")[2])))
         if topic not in self.watchers:
             return
         if topic in self.running:
@@ -95,9 +98,20 @@ class Hub:
         self.running.add(topic)
         asyncio.get_running_loop().create_task(self._refresh(topic))
 
+    async def _follow_game(self, game_id: int) -> None:
+        """A game on a watched tournament's board changed: its boards list (moves, turn, clocks) did too."""
+        if game_id not in self.tournament_of:
+            self.tournament_of[game_id] = await sync_to_async(_tournament_of, thread_sensitive=False)(game_id)
+        tournament = self.tournament_of[game_id]
+        if tournament is not None:
+            self.changed(f"tournament:{tournament}")
+
     async def _refresh(self, topic: str) -> None:
+        # A tournament's page is read at most once a second, however many of its games move meanwhile.
+        spacing = 1.0 if topic.startswith("tournament:") else 0.0
         try:
             while True:
+                started = asyncio.get_running_loop().time()
                 self.dirty.discard(topic)
                 for lang in sorted({w.lang for w in self.watchers.get(topic, ())}):
                     text = await sync_to_async(render, thread_sensitive=False)(topic, lang)
@@ -108,6 +122,7 @@ class Hub:
                     await asyncio.gather(*(w.push(text) for w in targets))
                 if topic not in self.dirty:
                     return
+                await asyncio.sleep(max(0.0, started + spacing - asyncio.get_running_loop().time()))
         except Exception:
             logger.exception("live push: could not render %s", topic)
         finally:
@@ -183,6 +198,17 @@ def _render(topic: str, lang: str) -> str | None:
                 return None
             return json.dumps({"topic": topic, "fragments": fragments(tournament)})
     return None
+
+
+def _tournament_of(game_id: int) -> int | None:
+    from django.db import connection
+
+    from tournament.models import MatchGame
+
+    try:
+        return MatchGame.objects.filter(game_id=game_id).values_list("match__tournament_id", flat=True).first()
+    finally:
+        connection.close()
 
 
 def may_watch(scope: dict[str, Any], topic: str) -> bool:

@@ -183,7 +183,7 @@ def schedule_context(tournament: Tournament) -> dict[str, Any]:
         .order_by("board")
     ):
         game = match.games.order_by("-match_game__number").select_related("black", "white").first()
-        on_boards.append({"board": match.board, "match": match, "game": game})
+        on_boards.append({"board": match.board, "match": match, "game": game, **_board_state(match, game)})
     waiting = list(
         Match.objects.filter(
             tournament=tournament, status=Match.Status.PENDING, group__stage__status=Stage.Status.RUNNING
@@ -192,3 +192,42 @@ def schedule_context(tournament: Tournament) -> dict[str, Any]:
         .order_by("group__stage__order", "round", "group__number", "order")[:12]
     )
     return {"on_boards": on_boards, "waiting": waiting, "now": timezone.now()}
+
+
+def _board_state(match: Match, game: Game | None) -> dict[str, Any]:
+    """What a spectator wants to know of a board: the game's number in a best-of-N, the stones played,
+    whose turn, and both clocks for an online timed game (seat order: black, white)."""
+    from games.enums import GameMode
+    from games.selectors import clock_view, game_state
+
+    out: dict[str, Any] = {"game_number": None, "stones": 0, "to_move": None, "clocks": None}
+    if game is None:
+        return out
+    if match.best_of:
+        out["game_number"] = match.match_games.filter(number__lte=game.match_game.number).count()
+    state = game_state(game)
+    out["stones"] = sum(1 for m in state.board.move_stack if m.point is not None)
+    if game.status in GameStatus.active():
+        out["to_move"] = str(state.board.turn) if state.opening.finished else None
+    if game.mode == GameMode.ONLINE and game.status in GameStatus.active():
+        view = clock_view(game)
+        if view["time_control"].get("main_ms") is not None or view["time_control"].get("move_ms") is not None:
+            seats = {1: game.player_one_id, 2: game.player_two_id}
+            order = [s for colour in (game.black_id, game.white_id) for s, p in seats.items() if p == colour]
+            out["clocks"] = [
+                {
+                    "left": _clock_text(view["main_left"][s - 1] if view["phase"][s - 1] != "overtime" else None),
+                    "acting": view["status"] == "running" and view["actor"] == s,
+                }
+                for s in order
+            ]
+    return out
+
+
+def _clock_text(left_ms: int | None) -> str:
+    if left_ms is None:
+        from django.utils.translation import gettext
+
+        return gettext("overtime")
+    seconds = max(0, -(-left_ms // 1000))
+    return f"{seconds // 60}:{seconds % 60:02d}"

@@ -112,3 +112,25 @@ def test_pages_are_compressed_polls_can_be_304_and_there_is_a_favicon(demo: Tour
     assert first["Content-Encoding"] == "gzip"
     assert again.status_code == 304
     assert client.get("/favicon.ico").status_code == 301
+
+
+def test_the_boards_show_stones_whose_turn_and_both_clocks_of_online_games() -> None:
+    from games.models import Player
+    from games.services import game_act
+    from tournament import services
+
+    tournament = services.tournament_create(name="Online cup", boards=2, mode="online", time_control="quick")
+    for n in range(4):
+        services.register(tournament=tournament, player=Player.objects.create(name=f"On{n}"))
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=3)
+    services.start_stage(stage=stage)
+    game = Game.objects.filter(match_game__match__tournament=tournament, board_number=1).get()
+    black = game.player_one if game.black_id == game.player_one_id else game.player_two
+    game_act(game_id=game.pk, player=black, action="place h8", expected_ply=game.ply)
+
+    page = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/t/{tournament.pk}/schedule/").content.decode()
+    board = page.split("Board 1")[1].split("</li>")[0]
+
+    assert "1 stone" in board and "white to move" in board
+    assert board.count('class="clock-mini') == 2 and 'clock-mini acting">○ 5:00' in board
