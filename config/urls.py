@@ -38,5 +38,6 @@ urlpatterns = [
     path("me/", pages.player_console, name="player-console"),
     path("me/live/", pages.player_console_live, name="player-console-live"),
     path("referee/", pages.referee_console, name="referee-console"),
+    path("referee/live/", pages.referee_console_live, name="referee-console-live"),
     path("", pages.home, name="home"),
 ]

@@ -228,9 +228,8 @@ def player_console_live(request: HttpRequest) -> HttpResponse:
     return render(request, "tournament/_player_console.html", player_console_context(player))
 
 
-@login_required
-def referee_console(request: HttpRequest) -> HttpResponse:
-    user = account(request.user)
+def referee_console_context(user: Any) -> dict[str, Any]:
+    """A referee's (or the organizer's) tournaments, open disputes, games in play and own recent actions."""
     if not (is_organizer(user) or user.groups.filter(name="referee").exists()):
         raise Http404
     tournaments = Tournament.objects.filter(referees=user) if not is_organizer(user) else Tournament.objects.all()
@@ -243,8 +242,15 @@ def referee_console(request: HttpRequest) -> HttpResponse:
     active = games.filter(status__in=GameStatus.active()).order_by("board_number", "pk")[:60]
     disputes = ResultReport.objects.filter(game__in=games, status=ReportStatus.DISPUTED).select_related("game")
     log = GameEvent.objects.filter(actor=user).select_related("game").order_by("-id")[:50]
-    return render(
-        request,
-        "tournament/referee_console.html",
-        {"tournaments": tournaments, "active": active, "disputes": disputes, "log": log},
-    )
+    return {"tournaments": tournaments, "active": active, "disputes": disputes, "log": log}
+
+
+@login_required
+def referee_console(request: HttpRequest) -> HttpResponse:
+    return render(request, "tournament/referee_console.html", referee_console_context(account(request.user)))
+
+
+@login_required
+def referee_console_live(request: HttpRequest) -> HttpResponse:
+    """The console's changing part: disputes, games in play, my actions (polled with If-None-Match)."""
+    return render(request, "tournament/_referee_console.html", referee_console_context(account(request.user)))

@@ -187,6 +187,7 @@ CASES: dict[str, Case] = {
     "player-console": ("get", lambda w: "/me/", NONE, matrix(302, 200, 200, 200, 200)),
     "player-console-live": ("get", lambda w: "/me/live/", NONE, matrix(302, 200, 200, 200, 200)),
     "referee-console": ("get", lambda w: "/referee/", NONE, matrix(302, 404, 404, 200, 200)),
+    "referee-console-live": ("get", lambda w: "/referee/live/", NONE, matrix(302, 404, 404, 200, 200)),
     "api-root": ("get", lambda w: "/api/", NONE, same(200)),
     "schema": ("get", lambda w: "/api/schema/", NONE, same(200)),
     "api-docs": ("get", lambda w: "/api/docs/", NONE, same(200)),

@@ -188,3 +188,20 @@ def test_the_console_updates_itself_and_says_when_it_is_the_players_move(live_se
     expect(page.locator("#your-move-title")).to_be_visible(timeout=5000)  # no reload
     expect(page.locator("#console-alert")).to_contain_text(f"#{game.pk}")
     assert page.title().startswith("(!)")
+
+
+def test_the_referee_console_shows_a_new_dispute_without_a_reload(live_server: Any, browser: Any) -> None:
+    from games.services import game_dispute_result, game_report_result
+
+    referee = account("refcons", "referee")
+    _one_user, _two_user, one, two = two_players("disp")
+    game = game_create(player_one=one, player_two=two, mode="otb", rules="renju", time_control="quick")
+    game.referees.add(referee)
+    page = page_for(browser, live_server.url, referee)
+    page.goto(f"{live_server.url}/referee/")
+    expect(page.locator("body")).to_contain_text("No open disputes.")
+
+    game_report_result(game_id=game.pk, reporter=one, result="black", reason="five")
+    game_dispute_result(game_id=game.pk, player=two, note="it was white's five")
+
+    expect(page.locator("body")).to_contain_text("it was white's five", timeout=5000)

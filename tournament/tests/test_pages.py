@@ -134,3 +134,26 @@ def test_the_boards_show_stones_whose_turn_and_both_clocks_of_online_games() -> 
 
     assert "1 stone" in board and "white to move" in board
     assert board.count('class="clock-mini') == 2 and 'clock-mini acting">○ 5:00' in board
+
+
+def test_the_referee_console_offers_the_claim_tool_only_for_renju_and_names_actions_in_chinese() -> None:
+    from django.contrib.auth.models import Group as Role
+
+    from games.models import Player
+    from games.services import game_clock_action, game_create
+
+    referee = get_user_model().objects.create_user("ref-x")
+    referee.groups.add(Role.objects.get(name="referee"))
+    one, two = Player.objects.create(name="R1"), Player.objects.create(name="R2")
+    free = game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick")
+    renju = game_create(player_one=one, player_two=two, rules="renju", time_control="quick")
+    for game in (free, renju):
+        game.referees.add(referee)
+    game_clock_action(game_id=renju.pk, op="start", actor=referee)
+    client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    client.force_login(referee)
+
+    live = client.get("/referee/live/").content.decode()
+
+    assert f"/g/{renju.pk}/claim/" in live and f"/g/{free.pk}/claim/" not in live
+    assert "计时" in live.split("/h2>")[-1]  # my actions: the clock start, named in Chinese
