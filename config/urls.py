@@ -7,6 +7,7 @@ from config import views
 from config.schema import SchemaView
 from config.security import AdminLoginForm, LoginForm
 from games import views as game_views
+from tournament import control
 from tournament import views as pages
 
 admin.site.login_form = AdminLoginForm
@@ -38,6 +39,9 @@ urlpatterns = [
     path("me/", pages.player_console, name="player-console"),
     path("me/live/", pages.player_console_live, name="player-console-live"),
     path("referee/", pages.referee_console, name="referee-console"),
+    path("organizer/", control.control_home, name="control-home"),
+    path("organizer/t/<int:pk>/", control.control_room, name="control-room"),
+    path("organizer/t/<int:pk>/<str:action>/", control.control_action, name="control-action"),
     path("referee/live/", pages.referee_console_live, name="referee-console-live"),
     path("", pages.home, name="home"),
 ]

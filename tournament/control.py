@@ -1,0 +1,185 @@
+"""The organizer's control room: one page per tournament with what needs doing now — boards now and next,
+disputes and claims waiting, the stage buttons (draw, start, advance, call the boards, publish),
+withdrawals and result corrections — and a form to create a tournament with every setting chosen from a
+list. Each button calls one service; refusals come back as messages in the organizer's language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from engine.protocols import PROTOCOLS
+from games.access import account, is_organizer
+from games.clock import PRESETS as CLOCK_PRESETS
+from games.enums import ClaimStatus, ForbiddenMode, GameMode, GameResult, Interface, ReportStatus, ResultReason
+from games.messages import protocol_label, rules_label
+from games.models import ForbiddenClaim, Game, ResultReport
+from games.services import GameError, game_override
+from tournament import services
+from tournament.models import Entry, Stage, Tournament, WithdrawalPolicy
+from tournament.selectors import schedule_context
+from tournament.withdrawals import entry_withdraw
+
+RULE_SETS = ["freestyle", "standard", "renju", "renju-a"]
+
+
+def _organizer(request: HttpRequest) -> Any:
+    user = account(request.user)
+    if not is_organizer(user):
+        raise Http404
+    return user
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Tournament name"), max_length=200)
+    venue = forms.CharField(label=gettext_lazy("venue"), max_length=200, required=False)
+    boards = forms.IntegerField(label=gettext_lazy("boards"), min_value=1, max_value=200, initial=6)
+    rules = forms.ChoiceField(label=gettext_lazy("rule set"), choices=lambda: [(r, rules_label(r)) for r in RULE_SETS])
+    protocol = forms.ChoiceField(
+        label=gettext_lazy("opening protocol"), choices=lambda: [(p, protocol_label(p)) for p in PROTOCOLS]
+    )
+    forbidden_mode = forms.ChoiceField(label=gettext_lazy("forbidden moves"), choices=ForbiddenMode.choices)
+    time_control = forms.ChoiceField(
+        label=gettext_lazy("time control"), choices=lambda: [(name, name) for name in CLOCK_PRESETS]
+    )
+    mode = forms.ChoiceField(label=gettext_lazy("how games are played"), choices=GameMode.choices)
+
+
+class OverrideForm(forms.Form):
+    game = forms.IntegerField(label=gettext_lazy("Game number"), min_value=1)
+    result = forms.ChoiceField(label=gettext_lazy("Result"), choices=GameResult.choices)
+    reason = forms.ChoiceField(label=gettext_lazy("Reason"), choices=ResultReason.choices)
+    note = forms.CharField(label=gettext_lazy("Why"), max_length=200)
+    confirm = forms.BooleanField(
+        label=gettext_lazy("If the next stage has started: void and re-make the matches this changes"),
+        required=False,
+    )
+
+
+class WithdrawForm(forms.Form):
+    entry = forms.ModelChoiceField(label=gettext_lazy("Player"), queryset=Entry.objects.none())
+    policy = forms.ChoiceField(label=gettext_lazy("Remaining games"), choices=WithdrawalPolicy.choices)
+    reason = forms.CharField(label=gettext_lazy("Why"), max_length=200)
+
+    def __init__(self, tournament: Tournament, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["entry"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = tournament.entries.filter(withdrawn=False).select_related("player").order_by("player__name")
+
+
+@login_required
+def control_home(request: HttpRequest) -> HttpResponse:
+    user = _organizer(request)
+    form = TournamentForm(request.POST or None, initial={"forbidden_mode": "claim", "time_control": "quick"})
+    if request.method == "POST" and form.is_valid():
+        tournament = services.tournament_create(actor=user, **form.cleaned_data)
+        messages.success(request, _("Tournament created."))
+        return redirect("control-room", pk=tournament.pk)
+    tournaments = Tournament.objects.order_by("-id")[:50]
+    return render(request, "tournament/control_home.html", {"form": form, "tournaments": tournaments})
+
+
+@login_required
+def control_room(request: HttpRequest, pk: int) -> HttpResponse:
+    _organizer(request)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    context = {
+        "tournament": tournament,
+        "stages": tournament.stages.order_by("order"),
+        "disputes": ResultReport.objects.filter(
+            game__match_game__match__tournament=tournament, status=ReportStatus.DISPUTED
+        ).select_related("game"),
+        "claims": ForbiddenClaim.objects.filter(
+            game__match_game__match__tournament=tournament, status=ClaimStatus.OPEN
+        ).select_related("game"),
+        "override_form": OverrideForm(),
+        "withdraw_form": WithdrawForm(tournament),
+        "stage_actions": [(name, label) for name, label in ACTION_LABELS.items()],
+        **schedule_context(tournament),
+    }
+    return render(request, "tournament/control_room.html", context)
+
+
+@login_required
+def control_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """One button of the control room: the service runs, and its answer (or refusal) becomes a message."""
+    user = _organizer(request)
+    if request.method != "POST":
+        return redirect("control-room", pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    stage = (
+        get_object_or_404(Stage, pk=request.POST.get("stage") or 0, tournament=tournament)
+        if action in STAGE_ACTIONS
+        else None
+    )
+    try:
+        done = _run(action, request, tournament, stage, user)
+    except (GameError, ValueError) as exc:
+        messages.error(request, getattr(exc, "message", str(exc)))
+    else:
+        if done:
+            messages.success(request, done)
+    return redirect("control-room", pk=pk)
+
+
+def _run(action: str, request: HttpRequest, tournament: Tournament, stage: Stage | None, user: Any) -> str:
+    if stage is not None:
+        STAGE_ACTIONS[action](stage, user)
+        return _("Done: %(what)s, %(stage)s.") % {"what": ACTION_LABELS[action], "stage": stage.name}
+    if action == "publish":
+        services.publish(tournament=tournament, actor=user)
+        return _("Published.")
+    if action == "call":
+        called = services.call_matches(tournament=tournament)
+        return _("%(n)s matches called to the boards.") % {"n": len(called)}
+    if action == "override":
+        form = OverrideForm(request.POST)
+        if not form.is_valid():
+            return _("Give the game, the result, the reason and why.")
+        data = form.cleaned_data
+        game = Game.objects.filter(pk=data["game"], match_game__match__tournament=tournament).first()
+        if game is None:
+            raise GameError("no_game", _("There is no such game in this tournament."), 404)
+        game_override(
+            game_id=game.pk,
+            result=data["result"],
+            reason=data["reason"],
+            note=data["note"],
+            actor=user,
+            interface=Interface.WEB,
+            confirm=data["note"] if data["confirm"] else "",
+        )
+        return _("Result of game %(n)s corrected.") % {"n": game.pk}
+    if action == "withdraw":
+        withdraw = WithdrawForm(tournament, request.POST)
+        if not withdraw.is_valid():
+            return _("Choose the player, what happens to their games, and why.")
+        entry_withdraw(
+            entry=withdraw.cleaned_data["entry"],
+            policy=withdraw.cleaned_data["policy"],
+            reason=withdraw.cleaned_data["reason"],
+            actor=user,
+        )
+        return _("%(name)s withdrawn.") % {"name": withdraw.cleaned_data["entry"].player.name}
+    raise Http404
+
+
+STAGE_ACTIONS: dict[str, Callable[[Stage, Any], Any]] = {
+    "draw": lambda stage, user: services.draw_stage(stage=stage, actor=user),
+    "start": lambda stage, user: services.start_stage(stage=stage, actor=user),
+    "advance": lambda stage, user: services.advance(stage=stage, actor=user),
+}
+ACTION_LABELS = {
+    "draw": gettext_lazy("the draw"),
+    "start": gettext_lazy("start"),
+    "advance": gettext_lazy("advance to the next stage"),
+}
