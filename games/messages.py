@@ -87,6 +87,32 @@ PROTOCOL_LABELS = {
 }
 
 
+def time_control_label(name: str) -> str:
+    """A time-control preset told in words: ``5 min for the game, 30 s a move, then 8 stones at 30 s each``."""
+    from games.clock import PRESETS
+
+    tc = PRESETS.get(name)
+    if tc is None:
+        return name
+    if tc.main_ms is None and tc.move_ms is None:
+        return _("untimed")
+    parts = []
+    if tc.main_ms is not None:
+        minutes = tc.main_ms // 60_000
+        parts.append(
+            _("%(m)s min for the game") % {"m": minutes}
+            if tc.main_scope == "game"
+            else _("%(m)s min each") % {"m": minutes}
+        )
+    if tc.increment_ms:
+        parts.append(_("+%(s)s s a move") % {"s": tc.increment_ms // 1000})
+    if tc.move_ms is not None:
+        parts.append(_("%(s)s s a move") % {"s": tc.move_ms // 1000})
+    if tc.ot_stones and tc.ot_move_ms:
+        parts.append(_("then %(n)s stones at %(s)s s each") % {"n": tc.ot_stones, "s": tc.ot_move_ms // 1000})
+    return _(", ").join(parts)
+
+
 def rules_label(name: str) -> str:
     return str(RULE_LABELS.get(name, name))
 

@@ -20,7 +20,7 @@ from engine.protocols import PROTOCOLS
 from games.access import account, is_organizer
 from games.clock import PRESETS as CLOCK_PRESETS
 from games.enums import ClaimStatus, ForbiddenMode, GameMode, GameResult, Interface, ReportStatus, ResultReason
-from games.messages import protocol_label, rules_label
+from games.messages import protocol_label, rules_label, time_control_label
 from games.models import ForbiddenClaim, Game, ResultReport
 from games.services import GameError, game_override
 from tournament import services
@@ -48,7 +48,7 @@ class TournamentForm(forms.Form):
     )
     forbidden_mode = forms.ChoiceField(label=gettext_lazy("forbidden moves"), choices=ForbiddenMode.choices)
     time_control = forms.ChoiceField(
-        label=gettext_lazy("time control"), choices=lambda: [(name, name) for name in CLOCK_PRESETS]
+        label=gettext_lazy("time control"), choices=lambda: [(name, time_control_label(name)) for name in CLOCK_PRESETS]
     )
     mode = forms.ChoiceField(label=gettext_lazy("how games are played"), choices=GameMode.choices)
 

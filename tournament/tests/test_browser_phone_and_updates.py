@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from playwright.sync_api import Page, Position, expect
 
@@ -169,10 +170,20 @@ def test_chinese_pages_show_no_raw_identifiers(live_server: Any, browser: Any) -
     game_resign(game_id=game.pk, player=two)
     page = page_for(browser, live_server.url, one_user, language="zh-hans")
 
-    for path in (f"/g/{game.pk}/", f"/t/{tournament.pk}/", "/me/"):
-        page.goto(live_server.url + path)
-        page.wait_for_load_state("networkidle")
-        text = page.locator("main").inner_text().replace(".rif", "")  # the file format's name stays
+    organizer = get_user_model().objects.get(username="organizer")
+    organizer.set_password(PASSWORD)
+    organizer.save()
+    room = page_for(browser, live_server.url, organizer, language="zh-hans")
+    for viewer, path in (
+        (page, f"/g/{game.pk}/"),
+        (page, f"/t/{tournament.pk}/"),
+        (page, "/me/"),
+        (room, f"/organizer/t/{tournament.pk}/"),
+        (room, "/organizer/"),
+    ):
+        viewer.goto(live_server.url + path)
+        viewer.wait_for_load_state("networkidle")
+        text = viewer.locator("main").inner_text().replace(".rif", "")  # the file format's name stays
         assert not RAW.findall(text), (path, RAW.findall(text))
 
 

@@ -91,3 +91,16 @@ def test_a_refused_button_says_why_in_chinese(organizer: Client) -> None:
     assert re.search(r"[\u4e00-\u9fff]", error), error
     assert not stage.groups.exists()
     assert Client().get(room).status_code == 302 and Client().post(room + "draw/").status_code == 302
+
+
+def test_time_controls_are_offered_in_words_in_both_languages() -> None:
+    from django.utils import translation
+
+    from games.messages import time_control_label
+
+    with translation.override("en"):
+        assert time_control_label("quick") == "5 min for the game, 30 s a move, then 8 stones at 30 s each"
+        assert time_control_label("rif-90+30") == "90 min each, +30 s a move"
+    with translation.override("zh-hans"):
+        assert time_control_label("quick") == "全局 5 分钟，每步限 30 秒，之后 8 手各 30 秒"
+        assert time_control_label("untimed") == "不计时"
