@@ -128,6 +128,12 @@ def test_pages_fit_a_phone(live_server: Any, browser: Any, language: str) -> Non
     for target in (page.locator("svg.board-svg"), *page.locator("#clocks .clock").all()):
         box = target.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    board, mine, theirs = (
+        page.locator(selector).bounding_box()
+        for selector in ("svg.board-svg", "#clocks .clock.mine", "#clocks .clock:not(.mine)")
+    )
+    assert board and mine and theirs
+    assert theirs["y"] + theirs["height"] <= board["y"] and mine["y"] >= board["y"] + board["height"]  # as at a table
 
 
 def test_a_tap_shows_the_stone_and_a_second_tap_places_it(live_server: Any, browser: Any) -> None:
@@ -216,3 +222,26 @@ def test_the_referee_console_shows_a_new_dispute_without_a_reload(live_server: A
     game_dispute_result(game_id=game.pk, player=two, note="it was white's five")
 
     expect(page.locator("body")).to_contain_text("it was white's five", timeout=5000)
+
+
+def test_the_record_matches_the_board_for_every_protocols_opening(live_server: Any, browser: Any) -> None:
+    from games.tests.test_record_round_trip import CASES, played
+
+    page = page_for(browser, live_server.url)
+    for case in CASES:
+        protocol, options, script = case[0], case[1], case[2]
+        game = played(protocol, options, script)
+        page.goto(f"{live_server.url}/g/{game.pk}/")
+        expect(page.locator("#status")).not_to_be_empty()
+        record = page.locator("#record li.stone").evaluate_all(
+            "items => items.map(li => [Number(li.dataset.move), li.classList.contains('black'), li.textContent])"
+        )
+        board = page.locator("svg.board-svg g.stone").evaluate_all(
+            "gs => gs.map(g => [g.dataset.point, g.classList.contains('black')])"
+        )
+        assert [n for n, _black, _text in record] == list(range(1, len(board) + 1)), (protocol, record)
+        for (number, black, text), (point, stone_black) in zip(record, board, strict=True):
+            assert black == stone_black == (number % 2 == 1), (protocol, number, text, point)
+            assert text.split()[-1] == point, (protocol, number, text, point)
+        notes = page.locator("#record li.step").all_inner_texts()
+        assert not [n for n in notes if n.split()[0] in ("swap", "no-swap", "declare", "offer", "color", "branch")]
