@@ -189,6 +189,17 @@ def _render(topic: str, lang: str) -> str | None:
                 return None
             html = render_to_string("tournament/_player_console.html", player_console_context(player))
             return json.dumps({"topic": topic, "fragments": {"console": html}})
+        if kind == "referee":
+            from django.contrib.auth import get_user_model
+            from django.template.loader import render_to_string
+
+            from tournament.views import referee_console_context
+
+            user = get_user_model().objects.filter(pk=int(ident)).first()
+            if user is None:
+                return None
+            html = render_to_string("tournament/_referee_console.html", referee_console_context(user))
+            return json.dumps({"topic": topic, "fragments": {"console": html}})
         if kind == "tournament":
             from tournament.models import Tournament
             from tournament.views import fragments
@@ -246,6 +257,8 @@ def _may_watch(scope: dict[str, Any], topic: str) -> bool:
         from games.models import Player
 
         return user.is_authenticated and Player.objects.filter(pk=int(ident), user_id=user.pk).exists()
+    if kind == "referee":  # a referee's console: only that referee's session
+        return user.is_authenticated and user.pk == int(ident) and user.groups.filter(name="referee").exists()
     if kind == "tournament":
         from games.access import is_organizer
         from tournament.models import Tournament

@@ -44,6 +44,9 @@ def game_changed(game: Any) -> None:
     changed(f"game:{game.pk}")
     changed(f"player:{game.player_one_id}")
     changed(f"player:{game.player_two_id}")
+    if settings.LIVE_PUSH and game.pk:
+        for referee in game.referees.values_list("pk", flat=True):
+            changed(f"referee:{referee}")
 
 
 def _flush() -> None:

@@ -247,7 +247,11 @@ def referee_console_context(user: Any) -> dict[str, Any]:
 
 @login_required
 def referee_console(request: HttpRequest) -> HttpResponse:
-    return render(request, "tournament/referee_console.html", referee_console_context(account(request.user)))
+    user = account(request.user)
+    is_referee = user.groups.filter(name="referee").exists()  # organizers' consoles poll: they see every game
+    return render(
+        request, "tournament/referee_console.html", {**referee_console_context(user), "is_referee": is_referee}
+    )
 
 
 @login_required

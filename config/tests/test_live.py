@@ -185,3 +185,29 @@ def test_a_players_console_is_pushed_their_turn(sockets: SocketServer, live_serv
     game_act(game_id=game.pk, player=two, action="place h8", expected_ply=0)
 
     expect(page.locator("#console-alert")).to_contain_text(f"#{game.pk}", timeout=1500)
+
+
+@pytest.mark.browser
+def test_a_referees_console_is_pushed_a_new_dispute(sockets: SocketServer, live_server: Any, browser: Any) -> None:
+    from games.services import game_dispute_result, game_report_result
+    from tournament.tests.test_browser import account
+    from tournament.tests.test_browser_phone_and_updates import page_for
+
+    referee = account("refpush", "referee")
+    one, two = Player.objects.create(name="D1"), Player.objects.create(name="D2")
+    game = game_create(player_one=one, player_two=two, mode="otb", rules="renju", time_control="quick")
+    game.referees.add(referee)
+    page = page_for(browser, live_server.url, referee)
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    page.goto(f"{live_server.url}/referee/")
+    for _ in range(200):
+        if frames:
+            break
+        page.wait_for_timeout(50)
+    assert frames, "the referee console opened no socket"
+
+    game_report_result(game_id=game.pk, reporter=one, result="black", reason="five")
+    game_dispute_result(game_id=game.pk, player=two, note="not a five")
+
+    expect(page.locator("body")).to_contain_text("not a five", timeout=1500)
