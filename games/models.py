@@ -31,7 +31,12 @@ class Player(models.Model):
     unit = models.CharField(_("unit (club, school or class)"), max_length=100, blank=True)
     rating = models.IntegerField(_("rating"), null=True, blank=True)
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+        verbose_name=_("user"),
     )
 
     class Meta:
@@ -46,42 +51,61 @@ class Player(models.Model):
 class Game(models.Model):
     """One game between player one and player two of its opening protocol."""
 
-    player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    black = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    white = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player one"))
+    player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("player two"))
+    black = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("black")
+    )
+    white = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("white")
+    )
     rules = models.CharField(_("rule set"), max_length=20, default="renju")
     protocol = models.CharField(_("opening protocol"), max_length=30, default="none")
     protocol_options = models.JSONField(_("protocol options"), default=dict, blank=True)
-    forbidden_mode = models.CharField(max_length=10, choices=ForbiddenMode.choices, default=ForbiddenMode.AUTO)
-    wrong_claim_penalty = models.CharField(
-        max_length=10, choices=WrongClaimPenalty.choices, default=WrongClaimPenalty.NONE
+    forbidden_mode = models.CharField(
+        max_length=10, choices=ForbiddenMode.choices, default=ForbiddenMode.AUTO, verbose_name=_("forbidden mode")
     )
-    mode = models.CharField(max_length=10, choices=GameMode.choices, default=GameMode.ONLINE)
-    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.OPENING)
-    result = models.CharField(max_length=10, choices=GameResult.choices, blank=True)
-    result_reason = models.CharField(max_length=20, choices=ResultReason.choices, blank=True)
-    result_detail = models.CharField(max_length=200, blank=True)
-    ply = models.PositiveIntegerField(default=0, help_text=_("actions recorded so far"))
-    board_number = models.PositiveIntegerField(null=True, blank=True)
+    wrong_claim_penalty = models.CharField(
+        max_length=10,
+        choices=WrongClaimPenalty.choices,
+        default=WrongClaimPenalty.NONE,
+        verbose_name=_("wrong claim penalty"),
+    )
+    mode = models.CharField(max_length=10, choices=GameMode.choices, default=GameMode.ONLINE, verbose_name=_("mode"))
+    status = models.CharField(
+        max_length=10, choices=GameStatus.choices, default=GameStatus.OPENING, verbose_name=_("status")
+    )
+    result = models.CharField(max_length=10, choices=GameResult.choices, blank=True, verbose_name=_("result"))
+    result_reason = models.CharField(
+        max_length=20, choices=ResultReason.choices, blank=True, verbose_name=_("result reason")
+    )
+    result_detail = models.CharField(max_length=200, blank=True, verbose_name=_("result detail"))
+    ply = models.PositiveIntegerField(default=0, help_text=_("actions recorded so far"), verbose_name=_("ply"))
+    board_number = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("board number"))
     event = models.CharField(_("event"), max_length=200, blank=True, help_text=_("the tournament, for the record"))
     round = models.CharField(_("round"), max_length=40, blank=True, help_text=_("stage.round.game, for the record"))
     record_text = models.TextField(
         _("over-the-board record"), blank=True, help_text=_("the stones of an over-the-board game, as settled")
     )
-    is_public = models.BooleanField(default=True)
-    referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="refereed_games")
+    is_public = models.BooleanField(default=True, verbose_name=_("is public"))
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="refereed_games", verbose_name=_("referees")
+    )
     # The clock (games.clock): the control's options, a snapshot, and the next instant it changes on its own.
     time_control = models.JSONField(_("time control"), default=dict, blank=True)
-    clock = models.JSONField(default=dict, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True)
-    clock_version = models.PositiveIntegerField(default=0)
+    clock = models.JSONField(default=dict, blank=True, verbose_name=_("clock"))
+    deadline = models.DateTimeField(null=True, blank=True, verbose_name=_("deadline"))
+    clock_version = models.PositiveIntegerField(default=0, verbose_name=_("clock version"))
     # A no-show: a referee marked a player absent at the board; the game is forfeited at ``absent_deadline``.
-    absent_player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    absent_deadline = models.DateTimeField(null=True, blank=True)
-    adjudicated_by = models.CharField(max_length=12, blank=True, help_text=_("which path ended the game on time"))
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    absent_player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("absent player")
+    )
+    absent_deadline = models.DateTimeField(null=True, blank=True, verbose_name=_("absent deadline"))
+    adjudicated_by = models.CharField(
+        max_length=12, blank=True, help_text=_("which path ended the game on time"), verbose_name=_("adjudicated by")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
         indexes = [models.Index(fields=["deadline"], condition=Q(deadline__isnull=False), name="game_deadline")]
@@ -102,16 +126,22 @@ class Game(models.Model):
 class Move(models.Model):
     """One action of the record (rules.md §1.3); ``ply`` numbers actions."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves")
-    ply = models.PositiveIntegerField()
-    kind = models.CharField(max_length=10)  # engine.protocols.Kind values
-    text = models.CharField(max_length=200, help_text=_("the action as recorded, e.g. 'place h8'"))
-    player_number = models.PositiveSmallIntegerField()
-    color = models.CharField(max_length=5, blank=True, help_text=_("colour the actor held"))
-    move_number = models.PositiveIntegerField(null=True, blank=True, help_text=_("board move number, if any"))
-    foul = models.CharField(max_length=20, blank=True, help_text=_("forbidden kind of a black stone, if any"))
-    created_at = models.DateTimeField(auto_now_add=True)
-    clock_ms = models.JSONField(default=dict, blank=True)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="moves", verbose_name=_("game"))
+    ply = models.PositiveIntegerField(verbose_name=_("ply"))
+    kind = models.CharField(max_length=10, verbose_name=_("kind"))  # engine.protocols.Kind values
+    text = models.CharField(
+        max_length=200, help_text=_("the action as recorded, e.g. 'place h8'"), verbose_name=_("text")
+    )
+    player_number = models.PositiveSmallIntegerField(verbose_name=_("player number"))
+    color = models.CharField(max_length=5, blank=True, help_text=_("colour the actor held"), verbose_name=_("color"))
+    move_number = models.PositiveIntegerField(
+        null=True, blank=True, help_text=_("board move number, if any"), verbose_name=_("move number")
+    )
+    foul = models.CharField(
+        max_length=20, blank=True, help_text=_("forbidden kind of a black stone, if any"), verbose_name=_("foul")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    clock_ms = models.JSONField(default=dict, blank=True, verbose_name=_("clock ms"))
 
     class Meta:
         verbose_name = _("move")
@@ -126,14 +156,18 @@ class Move(models.Model):
 class ForbiddenClaim(models.Model):
     """White's (or a referee's) claim that a black move was forbidden."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="claims")
-    move_number = models.PositiveIntegerField()
-    point = models.CharField(max_length=4)
-    claimed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT)
-    status = models.CharField(max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.OPEN)
-    verdict = models.CharField(max_length=20, blank=True)
-    explanation = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="claims", verbose_name=_("game"))
+    move_number = models.PositiveIntegerField(verbose_name=_("move number"))
+    point = models.CharField(max_length=4, verbose_name=_("point"))
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, verbose_name=_("claimed by")
+    )
+    status = models.CharField(
+        max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.OPEN, verbose_name=_("status")
+    )
+    verdict = models.CharField(max_length=20, blank=True, verbose_name=_("verdict"))
+    explanation = models.JSONField(default=dict, blank=True, verbose_name=_("explanation"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         verbose_name = _("forbidden-move claim")
@@ -149,19 +183,30 @@ class ForbiddenClaim(models.Model):
 class ResultReport(models.Model):
     """A player's report of an over-the-board result, awaiting the opponent."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="reports")
-    reporter = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
-    result = models.CharField(max_length=10, choices=GameResult.choices)
-    reason = models.CharField(max_length=20, choices=ResultReason.choices)
-    record = models.TextField(blank=True)
-    status = models.CharField(max_length=10, choices=ReportStatus.choices, default=ReportStatus.PENDING)
-    note = models.CharField(max_length=500, blank=True, help_text=_("the dispute's or the ruling's reason"))
-    answered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="reports", verbose_name=_("game"))
+    reporter = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("reporter"))
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("reported by")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    answered_at = models.DateTimeField(null=True, blank=True)
+    result = models.CharField(max_length=10, choices=GameResult.choices, verbose_name=_("result"))
+    reason = models.CharField(max_length=20, choices=ResultReason.choices, verbose_name=_("reason"))
+    record = models.TextField(blank=True, verbose_name=_("record"))
+    status = models.CharField(
+        max_length=10, choices=ReportStatus.choices, default=ReportStatus.PENDING, verbose_name=_("status")
+    )
+    note = models.CharField(
+        max_length=500, blank=True, help_text=_("the dispute's or the ruling's reason"), verbose_name=_("note")
+    )
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("answered by"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    answered_at = models.DateTimeField(null=True, blank=True, verbose_name=_("answered at"))
 
     class Meta:
         verbose_name = _("result report")
@@ -180,12 +225,14 @@ class ResultReport(models.Model):
 class GameEvent(models.Model):
     """Append-only log of every state change."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT)
-    kind = models.CharField(max_length=30)
-    data = models.JSONField(default=dict, blank=True)
-    interface = models.CharField(max_length=10, choices=Interface.choices, default=Interface.API)
-    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", verbose_name=_("game"))
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, verbose_name=_("actor"))
+    kind = models.CharField(max_length=30, verbose_name=_("kind"))
+    data = models.JSONField(default=dict, blank=True, verbose_name=_("data"))
+    interface = models.CharField(
+        max_length=10, choices=Interface.choices, default=Interface.API, verbose_name=_("interface")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         verbose_name = _("game event")

@@ -40,13 +40,17 @@ class Tournament(models.Model):
     boards = models.PositiveIntegerField(_("boards"), default=6)
     rules = models.CharField(_("rule set"), max_length=20, default="freestyle")
     protocol = models.CharField(_("opening protocol"), max_length=30, default="none")
-    protocol_options = models.JSONField(default=dict, blank=True)
-    forbidden_mode = models.CharField(max_length=10, choices=ForbiddenMode.choices, default=ForbiddenMode.CLAIM)
+    protocol_options = models.JSONField(default=dict, blank=True, verbose_name=_("protocol options"))
+    forbidden_mode = models.CharField(
+        max_length=10, choices=ForbiddenMode.choices, default=ForbiddenMode.CLAIM, verbose_name=_("forbidden mode")
+    )
     time_control = models.JSONField(_("time control"), default=dict, blank=True, help_text=_("a preset or options"))
-    mode = models.CharField(max_length=10, choices=GameMode.choices, default=GameMode.OVER_THE_BOARD)
-    win_points = models.PositiveSmallIntegerField(default=2)
-    draw_points = models.PositiveSmallIntegerField(default=1)
-    loss_points = models.PositiveSmallIntegerField(default=0)
+    mode = models.CharField(
+        max_length=10, choices=GameMode.choices, default=GameMode.OVER_THE_BOARD, verbose_name=_("mode")
+    )
+    win_points = models.PositiveSmallIntegerField(default=2, verbose_name=_("win points"))
+    draw_points = models.PositiveSmallIntegerField(default=1, verbose_name=_("draw points"))
+    loss_points = models.PositiveSmallIntegerField(default=0, verbose_name=_("loss points"))
     tiebreak = models.JSONField(
         default=list,
         blank=True,
@@ -54,14 +58,20 @@ class Tournament(models.Model):
             "empty: ties that decide qualification are played off; otherwise computed tie-breaks in order "
             "(mini_league, wins, sonneborn_berger, white_wins)"
         ),
+        verbose_name=_("tiebreak"),
     )
     final_playoff_places = models.JSONField(
-        default=list, blank=True, help_text=_("places in the final decided by playoffs; empty: all")
+        default=list,
+        blank=True,
+        help_text=_("places in the final decided by playoffs; empty: all"),
+        verbose_name=_("final playoff places"),
     )
-    final_max = models.PositiveIntegerField(default=8, help_text=_("second-stage rounds repeat until this many remain"))
-    max_per_unit = models.PositiveIntegerField(null=True, blank=True)
-    draw_by_rating = models.BooleanField(default=False)
-    preset = models.CharField(max_length=20, default="seed")
+    final_max = models.PositiveIntegerField(
+        default=8, help_text=_("second-stage rounds repeat until this many remain"), verbose_name=_("final max")
+    )
+    max_per_unit = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("max per unit"))
+    draw_by_rating = models.BooleanField(default=False, verbose_name=_("draw by rating"))
+    preset = models.CharField(max_length=20, default="seed", verbose_name=_("preset"))
     withdrawal_policy = models.CharField(
         _("withdrawals"), max_length=10, choices=WithdrawalPolicy.choices, default=WithdrawalPolicy.FORFEIT
     )
@@ -84,9 +94,11 @@ class Tournament(models.Model):
         choices=TieDecider.choices,
         default=TieDecider.LOT,
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
-    referees = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments")
-    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT, verbose_name=_("status"))
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments", verbose_name=_("referees")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["-id"]
@@ -98,10 +110,12 @@ class Tournament(models.Model):
 
 
 class Entry(models.Model):
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="entries", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player"))
     seed = models.PositiveIntegerField(_("seed number"), null=True, blank=True)
-    withdrawn = models.BooleanField(default=False)
+    withdrawn = models.BooleanField(default=False, verbose_name=_("withdrawn"))
     withdrawn_stage = models.ForeignKey(
         "Stage",
         null=True,
@@ -109,8 +123,11 @@ class Entry(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
         help_text=_("the stage the player withdrew from; empty: before the first stage started"),
+        verbose_name=_("withdrawn stage"),
     )
-    withdrawal = models.JSONField(default=dict, blank=True, help_text=_("when, why, which policy"))
+    withdrawal = models.JSONField(
+        default=dict, blank=True, help_text=_("when, why, which policy"), verbose_name=_("withdrawal")
+    )
 
     class Meta:
         ordering = ["tournament", "seed", "id"]
@@ -134,13 +151,17 @@ class Stage(models.Model):
         RUNNING = "running", _("running")
         FINISHED = "finished", _("finished")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="stages")
-    order = models.PositiveIntegerField()
-    name = models.CharField(max_length=100)
-    kind = models.CharField(max_length=12, choices=Kind.choices)
-    options = models.JSONField(default=dict, blank=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    draw_seed = models.BigIntegerField(null=True, blank=True, help_text=_("re-run the draw with this seed to check it"))
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="stages", verbose_name=_("tournament")
+    )
+    order = models.PositiveIntegerField(verbose_name=_("order"))
+    name = models.CharField(max_length=100, verbose_name=pgettext_lazy("tournament", "name"))
+    kind = models.CharField(max_length=12, choices=Kind.choices, verbose_name=_("kind"))
+    options = models.JSONField(default=dict, blank=True, verbose_name=_("options"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, verbose_name=_("status"))
+    draw_seed = models.BigIntegerField(
+        null=True, blank=True, help_text=_("re-run the draw with this seed to check it"), verbose_name=_("draw seed")
+    )
 
     class Meta:
         verbose_name = _("stage")
@@ -160,12 +181,14 @@ class Group(models.Model):
         BEST_OF = "best_of", _("best of N")
         PLAYOFF = "playoff", _("playoff")
 
-    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="groups")
-    number = models.PositiveIntegerField()
-    name = models.CharField(max_length=50)
-    kind = models.CharField(max_length=12, choices=Kind.choices)
-    games_per_pair = models.PositiveSmallIntegerField(default=2)
-    advance = models.PositiveSmallIntegerField(default=2, help_text=_("how many of this group go on"))
+    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="groups", verbose_name=_("stage"))
+    number = models.PositiveIntegerField(verbose_name=_("number"))
+    name = models.CharField(max_length=50, verbose_name=pgettext_lazy("tournament", "name"))
+    kind = models.CharField(max_length=12, choices=Kind.choices, verbose_name=_("kind"))
+    games_per_pair = models.PositiveSmallIntegerField(default=2, verbose_name=_("games per pair"))
+    advance = models.PositiveSmallIntegerField(
+        default=2, help_text=_("how many of this group go on"), verbose_name=_("advance")
+    )
     parent = models.ForeignKey(
         "self",
         null=True,
@@ -173,6 +196,7 @@ class Group(models.Model):
         on_delete=models.PROTECT,
         related_name="playoffs",
         help_text=_("the group whose tie this playoff decides"),
+        verbose_name=_("parent"),
     )
     root = models.ForeignKey(
         "self",
@@ -181,15 +205,22 @@ class Group(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
         help_text=_("the top-level group of a playoff tree"),
+        verbose_name=_("root"),
     )
     members: models.ManyToManyField[Entry, GroupMember] = models.ManyToManyField(
-        Entry, through="GroupMember", related_name="groups"
+        Entry,
+        through="GroupMember",
+        related_name="groups",
+        verbose_name=_("members"),
     )
-    void = models.BooleanField(default=False, help_text=_("a playoff no longer needed after a correction"))
+    void = models.BooleanField(
+        default=False, help_text=_("a playoff no longer needed after a correction"), verbose_name=_("void")
+    )
     decision = models.JSONField(
         default=dict,
         blank=True,
         help_text=_("a tie the playoff games could not break: the order, by lot or by the organizer"),
+        verbose_name=_("decision"),
     )
 
     class Meta:
@@ -202,9 +233,11 @@ class Group(models.Model):
 
 
 class GroupMember(models.Model):
-    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="memberships")
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT)
-    position = models.PositiveSmallIntegerField(help_text=_("a, b, c, d … in the pairing order"))
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="memberships", verbose_name=_("group"))
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, verbose_name=_("entry"))
+    position = models.PositiveSmallIntegerField(
+        help_text=_("a, b, c, d … in the pairing order"), verbose_name=_("position")
+    )
 
     class Meta:
         verbose_name = _("group member")
@@ -225,22 +258,35 @@ class Match(models.Model):
         FINISHED = "finished", _("finished")
         CANCELLED = "cancelled", _("cancelled")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="matches")
-    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="matches")
-    round = models.PositiveIntegerField(default=1)
-    order = models.PositiveIntegerField(default=0)
-    first = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
-    second = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
-    games_planned = models.PositiveSmallIntegerField(default=2, help_text=_("2: colours swapped; N: best of N"))
-    best_of = models.BooleanField(default=False)
-    sudden_death = models.BooleanField(default=True)
-    colour_toss = models.JSONField(default=dict, blank=True, help_text=_("猜先: who grabbed, the guess, the count"))
-    board = models.PositiveIntegerField(null=True, blank=True)
-    referee = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="matches", verbose_name=_("tournament")
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    winner = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    group = models.ForeignKey(Group, on_delete=models.PROTECT, related_name="matches", verbose_name=_("group"))
+    round = models.PositiveIntegerField(default=1, verbose_name=_("round"))
+    order = models.PositiveIntegerField(default=0, verbose_name=_("order"))
+    first = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+", verbose_name=_("first"))
+    second = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+", verbose_name=_("second"))
+    games_planned = models.PositiveSmallIntegerField(
+        default=2, help_text=_("2: colours swapped; N: best of N"), verbose_name=_("games planned")
+    )
+    best_of = models.BooleanField(default=False, verbose_name=_("best of"))
+    sudden_death = models.BooleanField(default=True, verbose_name=_("sudden death"))
+    colour_toss = models.JSONField(
+        default=dict, blank=True, help_text=_("猜先: who grabbed, the guess, the count"), verbose_name=_("colour toss")
+    )
+    board = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("board"))
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("referee"),
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, verbose_name=_("status"))
+    winner = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+", verbose_name=_("winner")
+    )
     replaces = models.ForeignKey(
         "self",
         null=True,
@@ -248,9 +294,13 @@ class Match(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
         help_text=_("a match voided by a correction"),
+        verbose_name=_("replaces"),
     )
     games: models.ManyToManyField[Game, MatchGame] = models.ManyToManyField(
-        Game, through="MatchGame", related_name="matches"
+        Game,
+        through="MatchGame",
+        related_name="matches",
+        verbose_name=_("games"),
     )
 
     class Meta:
@@ -269,11 +319,13 @@ class Match(models.Model):
 
 
 class MatchGame(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="match_games")
-    game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="match_game")
-    number = models.PositiveSmallIntegerField()
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="match_games", verbose_name=_("match"))
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="match_game", verbose_name=_("game"))
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
     counted = models.BooleanField(
-        default=True, help_text=_("false for a game played after a correction decided the match earlier")
+        default=True,
+        help_text=_("false for a game played after a correction decided the match earlier"),
+        verbose_name=_("counted"),
     )
 
     class Meta:
@@ -289,11 +341,13 @@ class MatchGame(models.Model):
 class AuditLog(models.Model):
     """Every organizer action, append-only."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="audit")
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT)
-    action = models.CharField(max_length=40)
-    data = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="audit", verbose_name=_("tournament")
+    )
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, verbose_name=_("actor"))
+    action = models.CharField(max_length=40, verbose_name=_("action"))
+    data = models.JSONField(default=dict, blank=True, verbose_name=_("data"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         verbose_name = _("audit log entry")
@@ -312,14 +366,16 @@ class Appeal(models.Model):
         UPHELD = "upheld", _("upheld")
         DISMISSED = "dismissed", _("dismissed")
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="appeals")
-    appellant = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    reason = models.CharField(max_length=500)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    committee = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="+")
-    decision = models.CharField(max_length=500, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    decided_at = models.DateTimeField(null=True, blank=True)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="appeals", verbose_name=_("game"))
+    appellant = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("appellant"))
+    reason = models.CharField(max_length=500, verbose_name=_("reason"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN, verbose_name=_("status"))
+    committee = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="+", verbose_name=_("committee")
+    )
+    decision = models.CharField(max_length=500, blank=True, verbose_name=_("decision"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    decided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("decided at"))
 
     class Meta:
         verbose_name = _("appeal")
@@ -336,11 +392,13 @@ class Appeal(models.Model):
 class ArenaBout(models.Model):
     """擂台赛: a challenger plays the table holder; the winner holds the table."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.PROTECT, related_name="arena")
-    holder = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    challenger = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.PROTECT, related_name="arena", verbose_name=_("tournament")
+    )
+    holder = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("holder"))
+    challenger = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("challenger"))
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("winner"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         verbose_name = _("arena bout")

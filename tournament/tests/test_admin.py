@@ -97,3 +97,25 @@ def test_the_chinese_admin_names_every_model_once_and_in_chinese(organizer: Clie
     assert all(re.search(r"[\u4e00-\u9fff]", n) for n in names), names  # no English model names
     form = organizer.get("/admin/tournament/tournament/add/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "名称" in form and "姓名" not in form
+
+
+def test_the_chinese_admin_labels_every_field_in_chinese(organizer: Client) -> None:
+    import re
+
+    from tournament.models import Entry, Match
+
+    game = Game.objects.filter(match_game__isnull=False).first()
+    match, entry = Match.objects.first(), Entry.objects.first()
+    assert game is not None and match is not None and entry is not None
+    for url in (
+        f"/admin/games/game/{game.pk}/change/",
+        f"/admin/tournament/match/{match.pk}/change/",
+        f"/admin/tournament/entry/{entry.pk}/change/",
+        f"/admin/tournament/tournament/{entry.tournament_id}/change/",
+    ):
+        page = organizer.get(url, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+        labels = re.findall(r"<label[^>]*>([^<]+?):?</label>", page) + re.findall(
+            r'<div class="flex-container">\s*<label>([^<]+?):</label>', page
+        )
+        english = [label for label in labels if not re.search(r"[\u4e00-\u9fff]", label) and label.strip()]
+        assert labels and not english, (url, english)
