@@ -29,6 +29,7 @@ from devtools.processes import (  # noqa: E402
     celery_beat,
     celery_worker,
     free_port,
+    live_push_server,
     wait_until,
 )
 
@@ -158,28 +159,8 @@ class Stack:
 
     def start_live(self) -> None:
         """The live-push socket server (uvicorn, config.asgi), as make run starts it."""
-        self.live = Service(
-            "live",
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "config.asgi:application",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.live_port),
-                "--lifespan",
-                "off",
-                "--log-level",
-                "warning",
-                "--ws-ping-interval",
-                "20",
-            ],
-            env=self.env,
-            cwd=str(ROOT),
-            log=self.workdir / "live.log",
-        ).start()
+        assert self.live_port
+        self.live = live_push_server(self.env, "127.0.0.1", self.live_port, log=self.workdir / "live.log").start()
 
         def answers() -> bool:
             import socket

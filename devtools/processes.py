@@ -201,6 +201,13 @@ def celery_beat(env: dict[str, str], schedule: Path, log: Path | None = None) ->
     )
 
 
+def live_push_server(env: dict[str, str], host: str, port: int, log: Path | None = None) -> Service:
+    """The live-push socket server (uvicorn serving config.asgi's WebSockets), as make run starts it."""
+    root = Path(__file__).resolve().parent.parent
+    command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", str(port)]
+    return Service("live", [*command, "--lifespan", "off", "--log-level", "warning"], env=env, cwd=str(root), log=log)
+
+
 class Supervisor:
     """Restart services that exit unexpectedly, as systemd or supervisord would in production.
 

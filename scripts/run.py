@@ -12,7 +12,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from devtools.processes import EmbeddedRedis, Service, Supervisor, celery_beat, celery_worker  # noqa: E402
+from devtools.processes import (  # noqa: E402
+    EmbeddedRedis,
+    Service,
+    Supervisor,
+    celery_beat,
+    celery_worker,
+    live_push_server,
+)
 
 HOST, PORT = "127.0.0.1", int(os.environ.get("PORT", "8000"))
 LIVE_PORT = int(os.environ.get("LIVE_PORT", str(PORT + 1)))
@@ -97,30 +104,7 @@ def main() -> int:
             )
         )
         # Pages receive changes over WebSockets from here (config/live.py); gunicorn serves the rest.
-        services.append(
-            supervisor.watch(
-                Service(
-                    "live",
-                    [
-                        sys.executable,
-                        "-m",
-                        "uvicorn",
-                        "config.asgi:application",
-                        "--host",
-                        HOST,
-                        "--port",
-                        str(LIVE_PORT),
-                        "--lifespan",
-                        "off",
-                        "--log-level",
-                        "warning",
-                    ],
-                    env=env,
-                    cwd=str(ROOT),
-                    log=logs / "live.log",
-                ).start()
-            )
-        )
+        services.append(supervisor.watch(live_push_server(env, HOST, LIVE_PORT, log=logs / "live.log").start()))
         print(banner(env["REDIS_URL"]), flush=True)
         print(f"Logs: {logs}/", flush=True)
         while not stopping:

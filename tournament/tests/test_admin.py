@@ -14,16 +14,6 @@ from tournament.models import Stage
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organizer() -> Client:
-    from django.core.management import call_command
-
-    call_command("load_demo", verbosity=0)
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    client.force_login(get_user_model().objects.get(username="organizer"))
-    return client
-
-
 def test_csv_import_draw_and_start_from_the_admin(organizer: Client) -> None:
     tournament = services.tournament_create(name="Admin cup", boards=2)
     url = f"/admin/tournament/tournament/{tournament.pk}/import-players/"

@@ -32,9 +32,13 @@ def account(name: str, role: str) -> Any:
     return user
 
 
-def open_page(browser: Any, base: str, user: Any = None, language: str = "en") -> Page:
+def open_page(browser: Any, base: str, user: Any = None, language: str = "en", viewport: Any = None) -> Page:
+    """A fresh browser context (a desktop window unless ``viewport``; a touch screen when it is a phone's)."""
     context = browser.new_context(
-        locale=language, extra_http_headers={"Accept-Language": language}, viewport={"width": 1200, "height": 1000}
+        locale=language,
+        extra_http_headers={"Accept-Language": language},
+        viewport=viewport or {"width": 1200, "height": 1000},
+        has_touch=bool(viewport) and viewport["width"] < 600,
     )
     page: Page = context.new_page()
     if user is not None:

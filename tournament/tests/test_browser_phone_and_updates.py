@@ -14,27 +14,14 @@ from playwright.sync_api import Page, Position, expect
 from games.models import Game, Player
 from games.services import game_act, game_create, game_resign
 from tournament.models import Tournament
-from tournament.tests.test_browser import PASSWORD, account
+from tournament.tests.test_browser import PASSWORD, account, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
 
 
 def page_for(browser: Any, base: str, user: Any = None, language: str = "en", viewport: Any = None) -> Page:
-    context = browser.new_context(
-        locale=language,
-        extra_http_headers={"Accept-Language": language},
-        viewport=viewport or {"width": 1200, "height": 1000},
-        has_touch=viewport is PHONE,
-    )
-    page: Page = context.new_page()
-    if user is not None:
-        page.goto(f"{base}/accounts/login/")
-        page.fill("#id_username", user.username)
-        page.fill("#id_password", PASSWORD)
-        page.locator("main button[type=submit]").click()
-        page.wait_for_url(re.compile(r".*/me/$"))
-    return page
+    return open_page(browser, base, user, language, viewport)
 
 
 def two_players(prefix: str) -> tuple[Any, Any, Player, Player]:

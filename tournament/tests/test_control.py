@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.test import Client
 
 from games.enums import GameStatus
@@ -16,14 +14,6 @@ from tournament import services
 from tournament.models import Entry, Stage, Tournament
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organizer() -> Client:
-    call_command("load_demo", verbosity=0)
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    client.force_login(get_user_model().objects.get(username="organizer"))
-    return client
 
 
 def test_a_tournament_is_created_with_every_setting_chosen_from_a_list(organizer: Client) -> None:
