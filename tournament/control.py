@@ -116,11 +116,12 @@ def control_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     if request.method != "POST":
         return redirect("control-room", pk=pk)
     tournament = get_object_or_404(Tournament, pk=pk)
-    stage = (
-        get_object_or_404(Stage, pk=request.POST.get("stage") or 0, tournament=tournament)
-        if action in STAGE_ACTIONS
-        else None
-    )
+    stage = None
+    if action in STAGE_ACTIONS:
+        stage_id = request.POST.get("stage", "")
+        if not stage_id.isdigit():
+            raise Http404
+        stage = get_object_or_404(Stage, pk=int(stage_id), tournament=tournament)
     try:
         done = _run(action, request, tournament, stage, user)
     except (GameError, ValueError) as exc:

@@ -94,3 +94,14 @@ def test_time_controls_are_offered_in_words_in_both_languages() -> None:
     with translation.override("zh-hans"):
         assert time_control_label("quick") == "全局 5 分钟，每步限 30 秒，之后 8 手各 30 秒"
         assert time_control_label("untimed") == "不计时"
+
+
+def test_a_malformed_or_foreign_stage_is_not_found_and_changes_nothing(organizer: Client) -> None:
+    tournament = services.tournament_create(name="Guarded", boards=2)
+    other = services.tournament_create(name="Other", boards=2)
+    room = f"/organizer/t/{tournament.pk}/"
+
+    for stage in ("abc", "", str(other.stages.get().pk)):
+        assert organizer.post(room + "draw/", {"stage": stage}).status_code == 404
+    assert organizer.post(room + "nonsense/").status_code == 404
+    assert not other.stages.get().groups.exists() and not tournament.stages.get().groups.exists()
