@@ -108,6 +108,14 @@ def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
         match.save(update_fields=["status", "winner"])
         if match.status == Match.Status.FINISHED and before[0] == Match.Status.FINISHED:
             audit(tournament, "match_corrected", actor, match=match.pk, winner=match.winner_id, before=before[1])
+            if match.group.kind == Group.Kind.SWISS:
+                from tournament.swiss.services import swiss_round_corrected
+
+                swiss_round_corrected(match, actor)
+    if match.group.kind == Group.Kind.SWISS and match.status == Match.Status.FINISHED:
+        from tournament.swiss.services import _close_finished
+
+        _close_finished(match.group.stage, actor)
     # even when the match stands, a corrected game inside it can move the group's order
     group_sync(group=match.group, confirm=confirm, actor=actor)
     call_matches(tournament=tournament)
@@ -132,10 +140,13 @@ def _lot_order(group: Group, block: list[int], root_positions: dict[int, int]) -
     return order
 
 
-def group_sync(*, group: Group, confirm: str = "", actor: Any = None) -> Order:
+def group_sync(*, group: Group, confirm: str = "", actor: Any = None) -> Order | None:
     """A top-level group's playoffs made to fit its current order; then its stage."""
     root = Group.objects.select_related("stage__tournament").get(pk=_root(group).pk)
     tournament = root.stage.tournament
+    if root.kind == Group.Kind.SWISS:  # no playoffs: tie-breaks and a lot; the stage checks itself
+        stage_sync(stage=root.stage, confirm=confirm, actor=actor)
+        return None
     for _round in range(8):  # a lot changes the order; at most a few passes
         order = group_order(root)
         changed = False

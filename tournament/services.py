@@ -48,6 +48,15 @@ PRESETS = {
         "mode": "otb",
         "boards": 6,
     },
+    # A Swiss open as Renju events run them: renju, RIF opening, one Swiss stage (options: tournament.swiss).
+    "swiss": {
+        "rules": "renju",
+        "protocol": "rif",
+        "forbidden_mode": "claim",
+        "time_control": "rif-90+30",
+        "mode": "otb",
+        "boards": 50,
+    },
     "renju-rif": {
         "rules": "renju",
         "protocol": "rif",
@@ -60,12 +69,26 @@ PRESETS = {
 
 
 @transaction.atomic
-def tournament_create(*, name: str, preset: str = "seed", actor: Any = None, **fields: Any) -> Tournament:
-    """A tournament in a preset format; its first stage (the group draw) is ready to draw."""
+def tournament_create(
+    *, name: str, preset: str = "seed", actor: Any = None, stage_options: dict[str, Any] | None = None, **fields: Any
+) -> Tournament:
+    """A tournament in a preset format; its first stage (the seed's group draw, or a Swiss stage with
+    ``stage_options``) is ready to draw."""
     if preset not in PRESETS:
         raise TournamentError("bad_preset", _("Unknown preset %(name)s.") % {"name": preset})
     tournament = Tournament.objects.create(name=name, preset=preset, **{**PRESETS[preset], **fields})
-    Stage.objects.create(tournament=tournament, order=1, name="初赛 Preliminary", kind=Stage.Kind.GROUPS)
+    if preset == "swiss":
+        from tournament.swiss.selectors import check_options
+
+        Stage.objects.create(
+            tournament=tournament,
+            order=1,
+            name="瑞士制 Swiss",
+            kind=Stage.Kind.SWISS,
+            options=check_options(stage_options or {}),
+        )
+    else:
+        Stage.objects.create(tournament=tournament, order=1, name="初赛 Preliminary", kind=Stage.Kind.GROUPS)
     audit(tournament, "create", actor, preset=preset)
     return tournament
 
@@ -135,7 +158,7 @@ def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> S
         seed = stage.options.get("seed", secrets.randbelow(2**31))
     rng = random.Random(seed)
     entries = _stage_entries(stage)
-    for number, plan in enumerate(format_of(stage).draw(entries, rng, tournament), start=1):
+    for number, plan in enumerate(format_of(stage).draw(entries, rng, tournament, stage), start=1):
         _make_group(stage, number, plan.keys, plan.kind, advance=plan.advance, games=plan.games, pair=plan.pair_at_draw)
     stage.status = Stage.Status.DRAWN
     stage.draw_seed = seed
@@ -282,6 +305,11 @@ def pair_next_round(*, stage: Stage, actor: Any = None) -> list[Match]:
     every pairing at the draw."""
     stage = _stage_for_update(stage.pk)
     stage_format = format_of(stage)
+    if stage.kind == Stage.Kind.SWISS:  # paired, then published at once (no review)
+        from tournament.swiss.services import swiss_pair, swiss_publish
+
+        paired = swiss_pair(stage=stage, actor=actor)
+        return swiss_publish(stage=stage, number=paired.number, actor=actor)
     if not stage_format.round_by_round:
         raise TournamentError("paired_at_draw", _("Every pairing of this stage was made at the draw."), 409)
     if stage.status != Stage.Status.RUNNING:

@@ -18,6 +18,25 @@ from games.services import game_confirm_result, game_override, game_report_resul
 from tournament import services
 from tournament.models import Stage, Tournament
 from tournament.standings import stage_standings
+from tournament.swiss.selectors import SwissOptions, standings
+
+
+def swiss_tables(stage: Stage) -> list[dict[str, Any]]:
+    """The Swiss standings in the shape of one group's table (for printing and the final ranking)."""
+    table = standings(stage)
+    rows = [
+        {
+            **row,
+            "points": row["score_text"],
+            "wins": 0,
+            "draws": 0,
+            "losses": 0,
+            "state": "withdrawn" if row["withdrawn"] else "",
+        }
+        for row in table["rows"]
+    ]
+    return [{"name": stage.name, "kind": "swiss", "advance": 0, "rows": rows, "columns": table["columns"]}]
+
 
 UNITS = ["一中", "二中", "实验中学", "外国语学校", "师大附中", "棋院", "少年宫", "科技大学"]
 
@@ -44,6 +63,8 @@ def simulate(
     boards: int | None = None,
     corrections: int = 0,
     on_stage: Callable[[StageReport], None] | None = None,
+    rounds: int = 7,
+    on_round: Callable[[int, float], None] | None = None,
 ) -> Simulation:
     """``corrections``: after each stage is played out, the organizer overrides that many finished games
     (chosen by the same generator) and whatever they reopen is played out before the stage advances."""
@@ -54,7 +75,10 @@ def simulate(
 
     rng = random.Random(seed)
     tournament = services.tournament_create(
-        name=f"模拟赛 Simulated ({players} players, seed {seed})", preset=preset, boards=boards or max(6, players // 8)
+        name=f"模拟赛 Simulated ({players} players, seed {seed})",
+        preset=preset,
+        boards=boards or (players // 2 + 1 if preset == "swiss" else max(6, players // 8)),
+        stage_options={"rounds": rounds} if preset == "swiss" else None,
     )
     entrants = Player.objects.bulk_create(
         [
@@ -71,11 +95,18 @@ def simulate(
         started = time.perf_counter()
         services.draw_stage(stage=stage, seed=rng.randrange(2**31))
         services.start_stage(stage=stage)
+        if stage.kind == Stage.Kind.SWISS:
+            for number in range(1, SwissOptions.of(stage).rounds + 1):
+                began = time.perf_counter()
+                services.pair_next_round(stage=stage)
+                if on_round:
+                    on_round(number, time.perf_counter() - began)
+                _play_out(tournament, rng, draw_share)
         _play_out(tournament, rng, draw_share)
         for _n in range(corrections):
             _correct_one(stage, rng)
             _play_out(tournament, rng, draw_share)
-        report = StageReport(stage, stage_standings(stage))
+        report = StageReport(stage, swiss_tables(stage) if stage.kind == Stage.Kind.SWISS else stage_standings(stage))
         stage = services.advance(stage=stage)
         report.seconds = time.perf_counter() - started
         result.stages.append(report)
@@ -123,6 +154,16 @@ def _correct_one(stage: Stage, rng: random.Random) -> None:
 def format_tables(report: StageReport) -> str:
     lines = [f"== {report.stage.name} =="]
     for table in report.tables:
+        if table["kind"] == "swiss":
+            heads = "  ".join(f"{c['short']:>6}" for c in table["columns"])
+            lines.append(f"rank  {'player':<10} {'unit':<6} score  {heads}")
+            for row in table["rows"]:
+                values = "  ".join(f"{v:>6}" for v in row["tiebreak_texts"])
+                decided = f"  ({row['decided_by']})" if row["decided_by"] else ""
+                lines.append(
+                    f"{row['rank']:>4}  {row['player']:<10} {row['unit']:<6} {row['points']:>5}  {values}{decided}"
+                )
+            continue
         lines.append(f"-- {table['name']} ({table['kind']}, {table['advance']} advance)")
         for row in table["rows"]:
             lines.append(

@@ -42,7 +42,9 @@ class StageFormat:
     kind: ClassVar[str]
     round_by_round: ClassVar[bool] = False  # True: pairings are made one round at a time by next_round
 
-    def draw(self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament) -> list[GroupPlan]:
+    def draw(
+        self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
+    ) -> list[GroupPlan]:
         """The groups of a stage drawn with ``rng`` (from the stage's recorded seed)."""
         raise NotImplementedError
 
@@ -81,7 +83,9 @@ class GroupRoundRobin(StageFormat):
 
     kind = Stage.Kind.GROUPS
 
-    def draw(self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament) -> list[GroupPlan]:
+    def draw(
+        self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
+    ) -> list[GroupPlan]:
         entrants = [formats.Entrant(e.pk, e.player.unit, e.player.rating) for e in entries]
         sizes = formats.group_sizes(len(entrants))
         groups = formats.draw_groups(entrants, sizes, rng, by_rating=tournament.draw_by_rating)
@@ -106,7 +110,9 @@ class KnockoutBestOf(StageFormat):
 
     kind = Stage.Kind.KNOCKOUT
 
-    def draw(self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament) -> list[GroupPlan]:
+    def draw(
+        self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
+    ) -> list[GroupPlan]:
         pairs, trio = formats.knockout_pairs([e.pk for e in entries], rng)
         plans = [GroupPlan(list(pair), Group.Kind.BEST_OF, advance=1, games=3) for pair in pairs]
         if trio:
@@ -123,8 +129,40 @@ class FinalRoundRobin(StageFormat):
 
     kind = Stage.Kind.ROUND_ROBIN
 
-    def draw(self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament) -> list[GroupPlan]:
+    def draw(
+        self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
+    ) -> list[GroupPlan]:
         return [GroupPlan([e.pk for e in entries], Group.Kind.ROUND_ROBIN, advance=len(entries), games=2)]
 
     def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
         return None
+
+
+@register
+class SwissSystem(StageFormat):
+    """A Swiss stage: everyone in one group, each round paired from the results so far by the FIDE Dutch
+    system (:mod:`tournament.swiss`), reviewed and published by the organizer; the top ``advance`` by
+    score and tie-breaks go on to the ``then`` stage, if any."""
+
+    kind = Stage.Kind.SWISS
+    round_by_round = True
+
+    def draw(
+        self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
+    ) -> list[GroupPlan]:
+        from tournament.swiss.selectors import SwissOptions
+
+        options = SwissOptions.of(stage)
+        keys = [e.pk for e in entries]
+        advance = min(options.advance, len(keys)) if options.then else 0
+        return [GroupPlan(keys, Group.Kind.SWISS, advance=advance, games=options.games, pair_at_draw=False)]
+
+    def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
+        from tournament.swiss.selectors import SwissOptions
+
+        then = SwissOptions.of(stage).then
+        if not then or len(qualifiers) < 2:
+            return None
+        if then == Stage.Kind.KNOCKOUT:
+            return NextStage(Stage.Kind.KNOCKOUT, f"淘汰赛 Knockout {stage.order + 1}")
+        return NextStage(Stage.Kind.ROUND_ROBIN, "决赛 Final")

@@ -234,6 +234,11 @@ def order_in(group: Group, data: StageData) -> Order:
 
 def group_order(group: Group) -> Order:
     """One top-level group's order, loading only that group and its playoffs."""
+    if group.kind == Group.Kind.SWISS:
+        from tournament.swiss.selectors import swiss_order
+
+        order: Order = swiss_order(group)
+        return order
     data = load_stage(group.stage, root=group)
     return order_in(data.groups[group.pk], data)
 
@@ -259,7 +264,7 @@ def stage_standings(stage: Stage) -> list[dict[str, Any]]:
     data = load_stage(stage)
     tables = []
     for group in data.groups.values():
-        if group.parent_id is not None:
+        if group.parent_id is not None or group.kind == Group.Kind.SWISS:  # Swiss: tournament.swiss.selectors
             continue
         order = order_in(group, data)
         places = formats.places(order.blocks)

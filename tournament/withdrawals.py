@@ -76,7 +76,9 @@ def entry_withdraw(*, entry: Entry, reason: str = "", policy: str = "", actor: A
     stage = _current_stage(tournament)
     ours = Q(first=entry) | Q(second=entry)
     applied = policy
-    if stage is not None and stage.status == Stage.Status.RUNNING and policy == WithdrawalPolicy.ANNUL:
+    if stage is not None and stage.kind == Stage.Kind.SWISS:
+        applied = WithdrawalPolicy.FORFEIT  # Swiss: results stand, the player is no longer paired
+    elif stage is not None and stage.status == Stage.Status.RUNNING and policy == WithdrawalPolicy.ANNUL:
         planned = played = 0
         for match in Match.objects.filter(ours, group__stage=stage).exclude(status=Match.Status.CANCELLED):
             planned += match.games_planned

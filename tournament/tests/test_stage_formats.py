@@ -47,7 +47,7 @@ def test_the_group_format_draws_the_seeds_groups() -> None:
     for n in range(10):
         services.register(tournament=tournament, player=Player.objects.create(name=f"P{n}"))
     entries = list(Entry.objects.filter(tournament=tournament).select_related("player"))
-    plans = FORMATS[Stage.Kind.GROUPS].draw(entries, random.Random(3), tournament)
+    plans = FORMATS[Stage.Kind.GROUPS].draw(entries, random.Random(3), tournament, tournament.stages.get())
     assert sorted(len(p.keys) for p in plans) == sorted(formats.group_sizes(10)) == [2, 4, 4]
     shapes = {len(p.keys): (p.kind, p.advance, p.games) for p in plans}
     assert shapes == {4: (Group.Kind.ROUND_ROBIN, 2, 2), 2: (Group.Kind.BEST_OF, 1, 3)}  # a pair plays 3局2胜
@@ -60,7 +60,9 @@ class OneRoundAtATime(StageFormat):
     kind = Stage.Kind.ROUND_ROBIN
     round_by_round = True
 
-    def draw(self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament) -> list[GroupPlan]:
+    def draw(
+        self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
+    ) -> list[GroupPlan]:
         keys = [e.pk for e in entries]
         return [GroupPlan(keys, Group.Kind.ROUND_ROBIN, advance=len(keys), games=1, pair_at_draw=False)]
 

@@ -17,6 +17,7 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=22)
         parser.add_argument("--preset", default="seed")
         parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--rounds", type=int, default=7, help="rounds of a Swiss stage (--preset swiss)")
         parser.add_argument("--draws", type=float, default=0.15, help="share of drawn games (below 1)")
         parser.add_argument(
             "--corrections", type=int, default=0, help="organizer overrides applied to each stage after it is played"
@@ -27,6 +28,8 @@ class Command(BaseCommand):
             raise CommandError("--players: a tournament needs at least two players")
         if not 0 <= options["draws"] < 1:
             raise CommandError("--draws: a share from 0 up to, not including, 1 (all draws: playoffs could never end)")
+        if not 1 <= options["rounds"] <= 30:
+            raise CommandError("--rounds: from 1 to 30")
         if options["corrections"] < 0:
             raise CommandError("--corrections: a count of 0 or more")
         if options["preset"] not in PRESETS:
@@ -37,6 +40,7 @@ class Command(BaseCommand):
             seed=options["seed"],
             draw_share=options["draws"],
             corrections=options["corrections"],
+            rounds=options["rounds"],
             on_stage=lambda report: self.stdout.write(format_tables(report)),
         )
         final = sim.stages[-1].tables[0]["rows"]

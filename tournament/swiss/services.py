@@ -1,0 +1,392 @@
+"""A Swiss stage's round cycle, one function per step, each inside a transaction and logged:
+pair → (edit) → publish → play → close; unpair before the round starts; byes asked for, late entries,
+returns after a withdrawal. Results are entered the same ways as in any stage (online, over the board,
+reports, rulings, overrides); a correction after the next round was paired stands with a warning:
+published pairings are not re-made (FIDE practice)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.enums import GameStatus
+from games.forfeits import game_cancel
+from games.models import Player
+from tournament.models import Entry, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound
+from tournament.services import TournamentError, audit, call_matches
+from tournament.swiss import explain
+from tournament.swiss.pairing import Board, PairingError, pairer, unit_prohibitions
+from tournament.swiss.selectors import SwissData, SwissOptions, load, swiss_group
+from tournament.swiss.state import FIRST, SECOND, baku_group_a
+
+
+def _stage(stage: Stage) -> Stage:
+    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage.pk)
+    if stage.kind != Stage.Kind.SWISS:
+        raise TournamentError("not_swiss", _("This is not a Swiss stage."), 409)
+    return stage
+
+
+def _round(stage: Stage, number: int) -> SwissRound:
+    found = SwissRound.objects.select_for_update().filter(stage=stage, number=number).first()
+    if found is None:
+        raise TournamentError("no_round", _("Round %(n)s has not been paired.") % {"n": number}, 404)
+    return found
+
+
+def _close_finished(stage: Stage, actor: Any) -> None:
+    """Close every published round whose matches have all finished."""
+    for rnd in SwissRound.objects.filter(stage=stage, status=SwissRound.Status.PUBLISHED):
+        open_matches = (
+            Match.objects.filter(group__stage=stage, round=rnd.number)
+            .exclude(status__in=[Match.Status.FINISHED, Match.Status.CANCELLED])
+            .exists()
+        )
+        if not open_matches:
+            rnd.status, rnd.closed_at = SwissRound.Status.CLOSED, timezone.now()
+            rnd.save(update_fields=["status", "closed_at"])
+            audit(stage.tournament, "swiss_close", actor, stage=stage.pk, round=rnd.number)
+
+
+def _fix_once(stage: Stage, data: SwissData) -> None:
+    """At the first pairing: the initial colour by lot (C.04.3 E.5) and Baku's group A, recorded."""
+    options = data.options
+    changed: dict[str, Any] = {}
+    if not options.first_colour:
+        changed["first_colour"] = random.Random(f"{stage.draw_seed}-initial-colour").choice([FIRST, SECOND])
+    if options.accelerate and not options.group_a:
+        ga = baku_group_a(sorted(data.entry))
+        changed["group_a"] = sorted(data.entry[n] for n in ga)
+    if changed:
+        stage.options = {**stage.options, **changed}
+        stage.save(update_fields=["options"])
+
+
+def _entries(data: SwissData, boards: list[Board]) -> list[list[int | None]]:
+    return [[data.entry[b.first], None if b.second is None else data.entry[b.second]] for b in boards]
+
+
+def _boards(data: SwissData, rows: list[list[int | None]]) -> list[Board]:
+    return [Board(data.number[int(a)], None if b is None else data.number[int(b)]) for a, b in rows if a is not None]
+
+
+@transaction.atomic
+def swiss_pair(*, stage: Stage, actor: Any = None) -> SwissRound:
+    """Pair the next round as a draft for the organizer to review (the previous round must be finished)."""
+    stage = _stage(stage)
+    if stage.status != Stage.Status.RUNNING:
+        raise TournamentError("not_running", _("The stage has not started."), 409)
+    _close_finished(stage, actor)
+    rounds = list(SwissRound.objects.filter(stage=stage).order_by("number"))
+    if any(r.status == SwissRound.Status.DRAFT for r in rounds):
+        raise TournamentError(
+            "draft_open",
+            _("Round %(n)s is paired but not published: publish or unpair it first.")
+            % {"n": next(r.number for r in rounds if r.status == SwissRound.Status.DRAFT)},
+            409,
+        )
+    if any(r.status == SwissRound.Status.PUBLISHED for r in rounds):
+        raise TournamentError("round_unfinished", _("The current round still has games to finish."), 409)
+    data = load(stage)
+    if len(rounds) >= data.options.rounds:
+        raise TournamentError("all_rounds_paired", _("Every round of this stage has been paired."), 409)
+    _fix_once(stage, data)
+    data = load(stage)
+    state = data.state
+    notes: list[str] = []
+    explicit = set(state.forbidden)
+    if state.next_round <= data.options.unit_rounds:
+        units = unit_prohibitions((n, data.info[e]["unit"]) for n, e in data.entry.items())
+        state.forbidden = explicit | units
+    engine = pairer()
+    try:
+        boards = engine.pair(state)
+    except PairingError:
+        if state.forbidden == explicit:
+            raise TournamentError(
+                "cannot_pair", _("This round cannot be paired: the prohibited pairs leave no pairing."), 409
+            ) from None
+        state.forbidden = explicit  # players of one unit would have to meet: the unit rule gives way, noted
+        notes.append("unit_rule_relaxed")
+        try:
+            boards = engine.pair(state)
+        except PairingError:
+            raise TournamentError(
+                "cannot_pair", _("This round cannot be paired: the prohibited pairs leave no pairing."), 409
+            ) from None
+    rows = _entries(data, boards)
+    rnd = SwissRound.objects.create(
+        stage=stage,
+        number=state.next_round,
+        engine=engine.name,
+        engine_boards=rows,
+        boards=rows,
+        why=explain.explain(state, boards),
+        notes=notes,
+    )
+    audit(stage.tournament, "swiss_pair", actor, stage=stage.pk, round=rnd.number, engine=engine.name, notes=notes)
+    return rnd
+
+
+def edit_warnings(
+    data: SwissData, rows: list[list[int | None]], engine_rows: list[list[int | None]]
+) -> list[dict[str, Any]]:
+    """What a manual pairing breaks: rematches, prohibited pairs, the colour rules, score-group jumps, a
+    second bye."""
+    state = data.state
+    numbers = state.by_number()
+    forbidden = set(state.forbidden)
+    if state.next_round <= data.options.unit_rounds:
+        forbidden |= unit_prohibitions((n, data.info[e]["unit"]) for n, e in data.entry.items())
+    engine_pairs = {frozenset(x for x in pair if x is not None) for pair in engine_rows}
+    warnings: list[dict[str, Any]] = []
+    for first, second in rows:
+        if first is None:
+            continue
+        a = numbers[data.number[first]]
+        if second is None:
+            if a.had_bye():
+                warnings.append({"code": "second_bye", "entries": [first]})
+            continue
+        b = numbers[data.number[second]]
+        if any(r.opponent == b.number and r.paired for r in a.rounds):
+            warnings.append({"code": "rematch", "entries": [first, second]})
+        if (min(a.number, b.number), max(a.number, b.number)) in forbidden:
+            warnings.append({"code": "prohibited", "entries": [first, second]})
+        for player, role in ((a, FIRST), (b, SECOND)):
+            colours = player.colours() + [role]
+            diff = colours.count(FIRST) - colours.count(SECOND)
+            last_round = state.next_round == state.total_rounds
+            if colours[-3:] == [role] * 3 or (abs(diff) > 2 and not last_round):
+                warnings.append({"code": "colour", "entries": [data.entry[player.number]], "role": role})
+        gap = abs(state.pairing_score(a) - state.pairing_score(b))
+        if gap and frozenset((first, second)) not in engine_pairs:
+            warnings.append({"code": "score_jump", "entries": [first, second], "gap": gap / 10})
+    return warnings
+
+
+@transaction.atomic
+def swiss_edit(
+    *, stage: Stage, number: int, action: str, first: int, second: int | None = None, reason: str, actor: Any = None
+) -> SwissRound:
+    """A manual change to a draft round: ``swap`` two players (on different boards, or one with the bye) or
+    ``flip`` the roles on ``first``'s board. A reason is required; the program's pairing is kept beside it."""
+    stage = _stage(stage)
+    rnd = _round(stage, number)
+    if rnd.status != SwissRound.Status.DRAFT:
+        raise TournamentError("round_published", _("Published pairings stand; unpair the round to change it."), 409)
+    if not reason.strip():
+        raise TournamentError("reason_required", _("Say why the pairing is changed."))
+    rows = [list(pair) for pair in rnd.boards]
+    where = {e: (i, j) for i, pair in enumerate(rows) for j, e in enumerate(pair) if e is not None}
+    if first not in where:
+        raise TournamentError("not_paired", _("That player is not paired in this round."))
+    if action == "flip":
+        i, _j = where[first]
+        if rows[i][1] is None:
+            raise TournamentError("bye_board", _("The bye has no roles to flip."))
+        rows[i] = [rows[i][1], rows[i][0]]
+    elif action == "swap":
+        if second is None or second not in where or second == first:
+            raise TournamentError("not_paired", _("Name two different players paired in this round."))
+        (i, j), (k, m) = where[first], where[second]
+        if i == k:
+            raise TournamentError("same_board", _("The two players are on the same board; flip the roles instead."))
+        rows[i][j], rows[k][m] = second, first
+    else:
+        raise TournamentError("bad_action", _("The change is swap or flip."))
+    data = load(stage)
+    warnings = edit_warnings(data, rows, rnd.engine_boards)
+    boards = _boards(data, rows)
+    rnd.boards = rows
+    rnd.why = explain.explain(data.state, boards)
+    rnd.edits = [
+        *rnd.edits,
+        {
+            "at": timezone.now().isoformat(),
+            "actor": getattr(actor, "username", "") or "",
+            "action": action,
+            "entries": [first] + ([second] if second is not None else []),
+            "reason": reason[:500],
+            "warnings": warnings,
+        },
+    ]
+    rnd.save(update_fields=["boards", "why", "edits"])
+    audit(
+        stage.tournament,
+        "swiss_edit",
+        actor,
+        stage=stage.pk,
+        round=number,
+        change=action,
+        entries=[first, second],
+        reason=reason[:500],
+        warnings=warnings,
+    )
+    return rnd
+
+
+@transaction.atomic
+def swiss_publish(*, stage: Stage, number: int, actor: Any = None) -> list[Match]:
+    """Publish a draft: its matches are made and called to boards, the bye recorded."""
+    stage = _stage(stage)
+    rnd = _round(stage, number)
+    if rnd.status != SwissRound.Status.DRAFT:
+        return list(Match.objects.filter(group__stage=stage, round=number).exclude(status=Match.Status.CANCELLED))
+    withdrawn = set(
+        Entry.objects.filter(pk__in=[e for pair in rnd.boards for e in pair if e], withdrawn=True).values_list(
+            "pk", flat=True
+        )
+    )
+    if withdrawn:
+        raise TournamentError(
+            "stale_pairing", _("A player in this pairing has withdrawn since: unpair and pair the round again."), 409
+        )
+    options = SwissOptions.of(stage)
+    group = swiss_group(stage)
+    assert group is not None
+    matches = []
+    for order, (first, second) in enumerate(rnd.boards):
+        if second is None:
+            SwissBye.objects.create(stage=stage, round=number, entry_id=first, kind=SwissBye.Kind.PAIRING)
+            continue
+        matches.append(
+            Match(
+                tournament_id=stage.tournament_id,
+                group=group,
+                round=number,
+                order=order,
+                first_id=first,
+                second_id=second,
+                games_planned=options.games,
+                best_of=options.games == 3,
+                # the pairing gives the first game's roles; a best of three alternates from there
+                colour_toss={"black": 0, "by": "pairing"} if options.games == 3 else {},
+            )
+        )
+    made = Match.objects.bulk_create(matches)
+    rnd.status, rnd.published_at = SwissRound.Status.PUBLISHED, timezone.now()
+    rnd.save(update_fields=["status", "published_at"])
+    audit(
+        stage.tournament, "swiss_publish", actor, stage=stage.pk, round=number, edited=rnd.boards != rnd.engine_boards
+    )
+    call_matches(tournament=stage.tournament)
+    return made
+
+
+@transaction.atomic
+def swiss_unpair(*, stage: Stage, number: int, actor: Any = None) -> None:
+    """Take a round's pairing back before it starts: a draft, or a published round none of whose games
+    has begun (their boards are freed)."""
+    stage = _stage(stage)
+    rnd = _round(stage, number)
+    later = SwissRound.objects.filter(stage=stage, number__gt=number).exists()
+    if later or rnd.status == SwissRound.Status.CLOSED:
+        raise TournamentError("round_started", _("Only the latest round can be unpaired, before it starts."), 409)
+    matches = list(Match.objects.filter(group__stage=stage, round=number).exclude(status=Match.Status.CANCELLED))
+    links = MatchGame.objects.filter(match__in=matches).select_related("game")
+    if any(
+        link.game.status not in (GameStatus.PENDING, GameStatus.CANCELLED) or link.game.moves.exists() for link in links
+    ):
+        raise TournamentError("round_started", _("A game of this round has begun; its pairings stand."), 409)
+    for link in links:
+        if link.game.status != GameStatus.CANCELLED:
+            game_cancel(game_id=link.game_id, note=_("The round was unpaired."), actor=actor)
+    Match.objects.filter(pk__in=[m.pk for m in matches]).update(status=Match.Status.CANCELLED, board=None)
+    SwissBye.objects.filter(stage=stage, round=number, kind=SwissBye.Kind.PAIRING).delete()
+    rnd.delete()
+    audit(stage.tournament, "swiss_unpair", actor, stage=stage.pk, round=number)
+    call_matches(tournament=stage.tournament)
+
+
+def _paired_rounds(stage: Stage) -> int:
+    return SwissRound.objects.filter(stage=stage).count()
+
+
+@transaction.atomic
+def swiss_request_bye(*, stage: Stage, entry: Entry, number: int, kind: str = "H", actor: Any = None) -> SwissBye:
+    """A bye the player asks for, for a round not yet paired: half a point (H) or none (Z), at most the
+    stage's limit, never in its last rounds."""
+    stage = _stage(stage)
+    options = SwissOptions.of(stage)
+    if kind not in (SwissBye.Kind.HALF, SwissBye.Kind.ZERO):
+        raise TournamentError("bad_bye", _("A requested bye is a half-point (H) or a zero-point (Z) bye."))
+    if not GroupMember.objects.filter(group__stage=stage, entry=entry).exists():
+        raise TournamentError("not_in_stage", _("That player is not in this stage."), 404)
+    if number <= _paired_rounds(stage) or number > options.rounds:
+        raise TournamentError("round_paired", _("Byes can be asked only for rounds not yet paired."), 409)
+    if number > options.rounds - options.no_byes_last:
+        raise TournamentError(
+            "bye_too_late", _("No byes can be asked for in the last %(n)s rounds.") % {"n": options.no_byes_last}
+        )
+    taken = SwissBye.objects.filter(stage=stage, entry=entry, requested=True).exclude(round=number).count()
+    if taken >= options.max_requested_byes:
+        raise TournamentError(
+            "too_many_byes", _("A player may ask for at most %(n)s byes.") % {"n": options.max_requested_byes}
+        )
+    bye, _created = SwissBye.objects.update_or_create(
+        stage=stage, round=number, entry=entry, defaults={"kind": kind, "requested": True, "late": False}
+    )
+    audit(stage.tournament, "swiss_bye", actor, stage=stage.pk, round=number, entry=entry.pk, kind=kind)
+    return bye
+
+
+@transaction.atomic
+def swiss_cancel_bye(*, stage: Stage, entry: Entry, number: int, actor: Any = None) -> None:
+    stage = _stage(stage)
+    if number <= _paired_rounds(stage):
+        raise TournamentError("round_paired", _("That round is paired; its byes stand."), 409)
+    SwissBye.objects.filter(stage=stage, round=number, entry=entry, requested=True).delete()
+    audit(stage.tournament, "swiss_bye_cancelled", actor, stage=stage.pk, round=number, entry=entry.pk)
+
+
+@transaction.atomic
+def swiss_late_entry(*, stage: Stage, player: Player, actor: Any = None) -> Entry:
+    """A player who joins a Swiss stage already under way: paired from the next round; the rounds missed
+    score as the stage says (zero, or half a point each)."""
+    stage = _stage(stage)
+    if stage.status not in (Stage.Status.DRAWN, Stage.Status.RUNNING):
+        raise TournamentError("not_running", _("The stage has not been drawn or has finished."), 409)
+    if SwissRound.objects.filter(stage=stage, status=SwissRound.Status.DRAFT).exists():
+        raise TournamentError("draft_open", _("A round is paired but not published: publish or unpair it first."), 409)
+    group = swiss_group(stage)
+    assert group is not None
+    entry, _created = Entry.objects.get_or_create(tournament=stage.tournament, player=player)
+    if GroupMember.objects.filter(group=group, entry=entry).exists():
+        return entry
+    position = GroupMember.objects.filter(group=group).count()
+    GroupMember.objects.create(group=group, entry=entry, position=position)
+    missed = _paired_rounds(stage)
+    kind = SwissBye.Kind.HALF if SwissOptions.of(stage).late_score == "half" else SwissBye.Kind.ZERO
+    SwissBye.objects.bulk_create(
+        SwissBye(stage=stage, round=r, entry=entry, kind=kind, late=True) for r in range(1, missed + 1)
+    )
+    audit(stage.tournament, "swiss_late_entry", actor, stage=stage.pk, entry=entry.pk, missed=missed, kind=kind)
+    return entry
+
+
+@transaction.atomic
+def swiss_return(*, stage: Stage, entry: Entry, actor: Any = None) -> Entry:
+    """A withdrawn player comes back: paired again from the next round; the rounds missed stay lost."""
+    stage = _stage(stage)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if not entry.withdrawn:
+        return entry
+    entry.withdrawn = False
+    entry.withdrawn_stage = None
+    entry.withdrawal = {**entry.withdrawal, "returned_for_round": _paired_rounds(stage) + 1}
+    entry.save(update_fields=["withdrawn", "withdrawn_stage", "withdrawal"])
+    audit(stage.tournament, "swiss_return", actor, stage=stage.pk, entry=entry.pk)
+    return entry
+
+
+def swiss_round_corrected(match: Match, actor: Any) -> None:
+    """A result changed after a later round was paired: the published pairings stand (FIDE practice);
+    the change is logged so the round page can say so."""
+    later = SwissRound.objects.filter(stage_id=match.group.stage_id, number__gt=match.round).exists()
+    if later:
+        audit(match.tournament, "swiss_correction_after_pairing", actor, match=match.pk, round=match.round)

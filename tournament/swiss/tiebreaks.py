@@ -1,0 +1,171 @@
+"""Swiss tie-breaks as FIDE's Tie-Break Regulations (C.07, 2023) define them, on a :class:`SwissState`.
+
+Unplayed rounds are counted the FIDE way (article 16): for a player's own Buchholz, each round without a
+game over the board (a bye, a forfeit, an absence) counts as a game against a dummy opponent with the
+player's own score; when a player's score enters someone else's Buchholz, each of their voluntarily
+unplayed rounds (a forfeit loss, a requested bye, an absence) counts as a draw; low cuts remove those
+voluntarily unplayed rounds first (14.6). Values are integers in tenths of a point (Sonneborn-Berger in
+hundredths). Rounds still being played count for nothing yet.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from tournament.swiss.state import PLAYED, SECOND, VOLUNTARY, WIN_CODES, SwissPlayer, SwissState
+
+# name -> (short label, how many decimals the value is shown with after dividing by 10**decimals)
+TIEBREAKS: dict[str, tuple[str, int]] = {
+    "buchholz": ("BH", 1),
+    "buchholz_cut1": ("BH-C1", 1),
+    "median_buchholz": ("BH-M1", 1),
+    "sonneborn_berger": ("SB", 2),
+    "progressive": ("PS", 1),
+    "direct_encounter": ("DE", 1),
+    "wins": ("WIN", 0),
+    "black_games": ("BPG", 0),
+    "average_rating": ("ARO", 0),
+}
+DEFAULT_ORDER = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]
+
+
+@dataclass
+class Standing:
+    number: int
+    score: int  # tenths
+    values: dict[str, int]
+    rank: int = 0
+    decided_by: str = ""  # the tie-break that put this player below the one above on equal points; "lot"; ""
+
+
+@dataclass
+class _Table:
+    state: SwissState
+    score: dict[int, int] = field(default_factory=dict)
+    adjusted: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        points = self.state.points
+        for p in self.state.players:
+            known = [r for r in p.rounds if r.result]
+            self.score[p.number] = sum(points.points(r.result) for r in known)
+            self.adjusted[p.number] = sum(
+                points.draw if r.result in VOLUNTARY else points.points(r.result) for r in known
+            )
+
+    def contributions(self, p: SwissPlayer) -> list[tuple[bool, int, int]]:
+        """(voluntarily unplayed?, the opponent's score for Buchholz, the points this player took) per round."""
+        own = self.score[p.number]
+        out = []
+        for r in p.rounds:
+            if not r.result:
+                continue
+            taken = self.state.points.points(r.result)
+            if r.played and r.opponent is not None:
+                out.append((False, self.adjusted[r.opponent], taken))
+            else:
+                out.append((r.result in VOLUNTARY, own, taken))
+        return out
+
+
+def _cut(values: list[tuple[bool, int, int]], low: int, high: int = 0) -> int:
+    ordered = sorted(values, key=lambda v: (not v[0], v[1]))  # voluntarily unplayed rounds are cut first
+    kept = ordered[low:]
+    kept = sorted(kept, key=lambda v: v[1])
+    if high:
+        kept = kept[:-high] if len(kept) > high else []
+    return sum(v[1] for v in kept)
+
+
+def _values(table: _Table, p: SwissPlayer) -> dict[str, int]:
+    c = table.contributions(p)
+    points = table.state.points
+    running, progressive = 0, 0
+    for r in p.rounds:
+        if r.result:
+            running += points.points(r.result)
+            progressive += running
+    opponents = [table.state.by_number()[r.opponent].rating for r in p.rounds if r.played and r.opponent]
+    rated = [x for x in opponents if x]
+    return {
+        "buchholz": sum(v[1] for v in c),
+        "buchholz_cut1": _cut(c, 1),
+        "median_buchholz": _cut(c, 1, 1),
+        "sonneborn_berger": sum(v[1] * v[2] for v in c),
+        "progressive": progressive,
+        "wins": sum(1 for r in p.rounds if r.result in WIN_CODES or r.result in ("U", "F")),
+        "black_games": sum(1 for r in p.rounds if r.played and r.colour == SECOND and r.result in PLAYED),
+        "average_rating": round(sum(rated) / len(rated)) if rated else 0,
+    }
+
+
+def _direct_encounter(state: SwissState, block: list[int]) -> dict[int, int]:
+    """Points scored in games among the tied players, if they all met; otherwise nothing separates them."""
+    members = set(block)
+    numbers = state.by_number()
+    met = {(p, r.opponent) for p in block for r in numbers[p].rounds if r.opponent in members and r.result}
+    if any((a, b) not in met for a in block for b in block if a != b):
+        return {p: 0 for p in block}
+    return {
+        p: sum(state.points.points(r.result) for r in numbers[p].rounds if r.opponent in members and r.result)
+        for p in block
+    }
+
+
+def standings(state: SwissState, order: list[str], lot_seed: str = "") -> list[Standing]:
+    """Everyone ranked by score, then the chosen tie-breaks in order, then a recorded lot (seeded by
+    ``lot_seed`` and the tied players' numbers, so the same standings come out on every machine)."""
+    table = _Table(state)
+    rows = {p.number: Standing(p.number, table.score[p.number], _values(table, p)) for p in state.players}
+    blocks: list[list[int]] = []
+    for number in sorted(rows, key=lambda n: (-rows[n].score, n)):
+        if blocks and rows[blocks[-1][0]].score == rows[number].score:
+            blocks[-1].append(number)
+        else:
+            blocks.append([number])
+    split_by: dict[int, str] = {}  # the first player of each sub-block -> the tie-break that made it one
+    for name in order:
+
+        def value(block: list[int], name: str = name) -> dict[int, int]:
+            if name == "direct_encounter":
+                return _direct_encounter(state, block)
+            return {n: rows[n].values.get(name, 0) for n in block}
+
+        refined: list[list[int]] = []
+        for block in blocks:
+            if len(block) == 1:
+                refined.append(block)
+                continue
+            values = value(block)
+            if name == "direct_encounter":
+                for n in block:
+                    rows[n].values[name] = values[n]
+            groups: dict[int, list[int]] = {}
+            for n in block:
+                groups.setdefault(values[n], []).append(n)
+            parts = [groups[v] for v in sorted(groups, reverse=True)]
+            for part in parts[1:]:
+                split_by[part[0]] = name
+            refined += parts
+        blocks = refined
+    ranked: list[int] = []
+    for block in blocks:
+        if len(block) > 1:
+            label = split_by.pop(block[0], None)  # what separated this block from the one above
+            shuffled = sorted(block)
+            random.Random(f"{lot_seed}-{'-'.join(map(str, shuffled))}").shuffle(shuffled)
+            for n in shuffled[1:]:
+                split_by[n] = "lot"
+            if label is not None:
+                split_by[shuffled[0]] = label
+            block = shuffled
+        ranked += block
+    out: list[Standing] = []
+    for rank, number in enumerate(ranked, start=1):
+        row = rows[number]
+        row.rank = rank
+        above = out[-1] if out else None
+        row.decided_by = split_by.get(number, "") if above is not None and above.score == row.score else ""
+        out.append(row)
+    return out

@@ -1,0 +1,206 @@
+"""FIDE's Tournament Report File (TRF16) with the extensions pairing programs read (JaVaFo's and
+bbpPairings' ``XX`` lines): write a :class:`SwissState` and read one back.
+
+Player lines (``001``) are fixed columns, counted in characters: pairing number 5–8, name 15–47,
+rating 49–52, points 81–84, rank 86–89, then one block of ten per round from column 92
+(``oooo c r``: the opponent's pairing number, ``w``/``b``, the result code). Extensions: ``XXR`` rounds,
+``XXC white1``/``black1`` the initial colour, ``XXS`` non-standard points, ``XXA`` virtual points of an
+accelerated pairing, ``XXP`` a prohibited pair, ``XXZ`` players not paired in the next round.
+"""
+
+from __future__ import annotations
+
+from tournament.swiss.state import (
+    FIRST,
+    RESULT_CODES,
+    SECOND,
+    PointSystem,
+    RoundRecord,
+    SwissPlayer,
+    SwissState,
+)
+
+ROUNDS_AT = 91
+BLOCK = 10
+
+
+class TrfError(ValueError):
+    """A TRF that cannot be read: ``line`` is its 1-based line number (0: the file as a whole)."""
+
+    def __init__(self, message: str, line: int = 0) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.message = message
+        self.line = line
+
+
+def _tenths(value: int) -> str:
+    return f"{value // 10}.{value % 10}"
+
+
+def _round_block(record: RoundRecord) -> str:
+    opponent = "0000" if record.opponent is None else f"{record.opponent:4d}"
+    colour = record.colour or "-"
+    return f"  {opponent} {colour} {record.result or ' '}"
+
+
+def player_line(player: SwissPlayer, points: PointSystem, rank: int, extra: str = "") -> str:
+    rating = f"{player.rating:4d}" if player.rating else "    "
+    total = player.score(points) + (points.points(extra) if extra else 0)
+    name = player.name[:33]
+    head = f"001 {player.number:4d}      {name:<33} {rating} {'':3} {'':11} {'':10} {_tenths(total):>4} {rank:4d}"
+    blocks = "".join(_round_block(r) for r in player.rounds)
+    if extra:
+        blocks += _round_block(RoundRecord(None, None, extra))
+    return head + blocks
+
+
+def write(state: SwissState, *, ranks: dict[int, int] | None = None, meta: dict[str, str] | None = None) -> str:
+    """The state as TRF text; requested byes for the next round are written as that round's results."""
+    meta = meta or {}
+    lines = [f"012 {state.name[:200]}"]
+    for code, key in (("022", "city"), ("042", "start"), ("052", "end"), ("102", "arbiter")):
+        if meta.get(key):
+            lines.append(f"{code} {meta[key]}")
+    lines += [
+        f"062 {len(state.players)}",
+        "092 Individual: Swiss-System (FIDE Dutch)",
+        f"XXR {state.total_rounds}",
+        f"XXC {'white1' if state.first_colour == FIRST else 'black1'}",
+    ]
+    standard = PointSystem()
+    changed = [
+        f"{code}={_tenths(getattr(state.points, attr))}"
+        for code, attr in (("PAB", "pab"), ("HPB", "half"), ("FPB", "full"), ("ZPB", "zero"))
+        if getattr(state.points, attr) != getattr(standard, attr)
+    ]
+    if changed:
+        lines.append("XXS " + " ".join(changed))
+    for number in sorted(state.accelerations):
+        values = " ".join(f"{_tenths(v):>4}" for v in state.accelerations[number])
+        lines.append(f"XXA {number:4d} {values}")
+    lines += [f"XXP {a} {b}" for a, b in sorted(state.forbidden)]
+    if state.absent:
+        lines.append("XXZ " + " ".join(str(n) for n in sorted(state.absent)))
+    ranks = ranks or {}
+    for player in sorted(state.players, key=lambda p: p.number):
+        lines.append(
+            player_line(
+                player, state.points, ranks.get(player.number, player.number), state.preassigned.get(player.number, "")
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _int(text: str, what: str, line: int) -> int:
+    text = text.strip()
+    if not text:
+        return 0
+    try:
+        return int(text)
+    except ValueError:
+        raise TrfError(f"{what} {text!r} is not a number", line) from None
+
+
+def _decimal_tenths(text: str, what: str, line: int) -> int:
+    text = text.strip()
+    try:
+        whole, _, frac = text.partition(".")
+        return int(whole or 0) * 10 + int((frac or "0")[:1])
+    except ValueError:
+        raise TrfError(f"{what} {text!r} is not a number", line) from None
+
+
+def read(text: str) -> SwissState:
+    """A TRF file as a state. Rounds of one player that run past the others' are requested byes for the
+    next round; unknown lines are skipped, malformed player lines are refused with their line number."""
+    name, total_rounds, first = "", 0, FIRST
+    points = PointSystem()
+    accelerations: dict[int, list[int]] = {}
+    forbidden: set[tuple[int, int]] = set()
+    absent: set[int] = set()
+    players: list[SwissPlayer] = []
+    for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
+        line = raw.rstrip("\n")
+        code, rest = line[:3], line[4:]
+        if code == "012":
+            name = rest.strip()
+        elif code == "XXR":
+            total_rounds = _int(rest, "the number of rounds", number)
+        elif code == "XXC":
+            for word in rest.split():
+                if word in ("white1", "black1"):
+                    first = FIRST if word == "white1" else SECOND
+        elif code == "XXS":
+            values = {}
+            for part in rest.split():
+                key, _, value = part.partition("=")
+                values[key] = _decimal_tenths(value, "points", number)
+            fields = {"PAB": "pab", "HPB": "half", "FPB": "full", "ZPB": "zero", "W": "win", "D": "draw"}
+            points = PointSystem(**{**points.__dict__, **{fields[k]: v for k, v in values.items() if k in fields}})
+        elif code == "XXA":
+            parts = rest.split()
+            if parts:
+                accelerations[_int(parts[0], "a pairing number", number)] = [
+                    _decimal_tenths(p, "virtual points", number) for p in parts[1:]
+                ]
+        elif code == "XXP":
+            pair = [_int(p, "a pairing number", number) for p in rest.split()]
+            if len(pair) != 2 or pair[0] == pair[1]:
+                raise TrfError("a prohibited pair names two different players", number)
+            forbidden.add((min(pair), max(pair)))
+        elif code == "XXZ":
+            absent |= {_int(p, "a pairing number", number) for p in rest.split()}
+        elif code == "001":
+            players.append(_player(line, number))
+    if not players:
+        raise TrfError("no player lines (001)")
+    numbers = {p.number for p in players}
+    if len(numbers) != len(players):
+        raise TrfError("a pairing number is used twice")
+    played = min(len(p.rounds) for p in players)
+    preassigned: dict[int, str] = {}
+    for player in players:
+        for record in player.rounds:
+            if record.opponent is not None and record.opponent not in numbers:
+                raise TrfError(f"player {player.number} meets {record.opponent}, who is not in the file")
+        if len(player.rounds) > played:
+            extra = player.rounds[played:]
+            if len(extra) > 1 or extra[0].opponent is not None or extra[0].result not in ("H", "Z", "F"):
+                raise TrfError(f"player {player.number} has rounds the others have not played")
+            preassigned[player.number] = extra[0].result
+            del player.rounds[played:]
+    return SwissState(
+        name=name,
+        total_rounds=total_rounds or played + 1,
+        players=sorted(players, key=lambda p: p.number),
+        first_colour=first,
+        points=points,
+        forbidden=forbidden,
+        accelerations=accelerations,
+        absent=absent,
+        preassigned=preassigned,
+    )
+
+
+def _player(line: str, number: int) -> SwissPlayer:
+    pairing_number = _int(line[4:8], "the pairing number", number)
+    if pairing_number <= 0:
+        raise TrfError("a player line without a pairing number", number)
+    player = SwissPlayer(
+        number=pairing_number,
+        name=line[14:47].strip(),
+        rating=_int(line[48:52], "the rating", number),
+    )
+    at = ROUNDS_AT
+    while at < len(line) and line[at:].strip():
+        block = line[at : at + 8].ljust(8)
+        opponent_text, colour, result = block[0:4], block[5], block[7]
+        opponent = _int(opponent_text, "an opponent's number", number) if opponent_text.strip() else 0
+        if result not in RESULT_CODES and result != " ":
+            raise TrfError(f"unknown result {result!r} in column {at + 8}", number)
+        role = colour if colour in (FIRST, SECOND) else None
+        if opponent and role is None:
+            raise TrfError(f"a game without a colour in column {at + 6}", number)
+        player.rounds.append(RoundRecord(opponent or None, role, result.strip()))
+        at += BLOCK
+    return player
