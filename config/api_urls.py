@@ -7,11 +7,13 @@ from config.api import WhoAmIView
 from config.security import ObtainToken
 from games.api import GameViewSet, PlayerViewSet
 from tournament.api import TournamentViewSet
+from tournament.swiss.api import SwissViewSet
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("players", PlayerViewSet, basename="player")
+router.register("swiss", SwissViewSet, basename="swiss")
 
 urlpatterns = [
     path("auth/token/", ObtainToken.as_view(), name="api-token"),

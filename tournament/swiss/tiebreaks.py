@@ -145,6 +145,9 @@ def standings(state: SwissState, order: list[str], lot_seed: str = "") -> list[S
             for n in block:
                 groups.setdefault(values[n], []).append(n)
             parts = [groups[v] for v in sorted(groups, reverse=True)]
+            label = split_by.pop(block[0], None)  # what separated this block from the one above stays on top
+            if label is not None:
+                split_by[parts[0][0]] = label
             for part in parts[1:]:
                 split_by[part[0]] = name
             refined += parts

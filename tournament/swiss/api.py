@@ -1,0 +1,205 @@
+"""The Swiss API: a Swiss stage's standings, rounds (with why each board is paired so) and crosstable for
+anyone; the round cycle, byes, late entries, returns and TRF import for the organizer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.access import require_organizer
+from games.models import Player
+from games.serializers import validated
+from games.services import player_find_or_create
+from tournament.models import Entry, Stage, SwissBye
+from tournament.services import TournamentError
+from tournament.swiss import selectors, services
+from tournament.swiss.imports import tournament_from_trf
+from tournament.swiss.trf import TrfError
+
+
+class RoundSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField(min_value=1, max_value=30)
+
+
+class EditSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField(min_value=1, max_value=30)
+    action = serializers.ChoiceField(choices=["swap", "flip"])
+    first = serializers.IntegerField(help_text="an entry id on the round's boards")
+    second = serializers.IntegerField(required=False, help_text="swap: the other entry")
+    reason = serializers.CharField(max_length=500)
+
+
+class ByeSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField()
+    round = serializers.IntegerField(min_value=1, max_value=30)
+    kind = serializers.ChoiceField(choices=[SwissBye.Kind.HALF, SwissBye.Kind.ZERO], default=SwissBye.Kind.HALF)
+    cancel = serializers.BooleanField(default=False)
+
+
+class LateEntrySerializer(serializers.Serializer[Any]):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    name = serializers.CharField(max_length=100, required=False)
+    unit = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    rating = serializers.IntegerField(required=False, allow_null=True)
+
+
+class EntrySerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField()
+
+
+class TrfImportSerializer(serializers.Serializer[Any]):
+    trf = serializers.CharField(max_length=2_000_000, help_text="a TRF16 file, with XX extension lines if any")
+    name = serializers.CharField(max_length=200, required=False, help_text="default: the file's 012 line")
+
+
+class SwissStageSerializer(serializers.Serializer[Any]):
+    stage = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=Stage.Status.choices)
+    options = serializers.DictField()
+    standings = serializers.DictField(help_text="columns (the chosen tie-breaks) and rows with the deciding tie-break")
+    rounds = serializers.ListField(child=serializers.DictField(), help_text="boards, why, byes, edits per round")
+    crosstable = serializers.ListField(child=serializers.DictField())
+
+
+def swiss_payload(stage: Stage) -> dict[str, Any]:
+    data = selectors.load(stage)
+    return {
+        "stage": stage.pk,
+        "name": stage.name,
+        "status": stage.status,
+        "options": stage.options,
+        "standings": selectors.standings(stage, data),
+        "rounds": selectors.rounds_view(stage, data),
+        "crosstable": selectors.crosstable(stage, data),
+    }
+
+
+class SwissViewSet(viewsets.GenericViewSet[Stage]):
+    """Swiss stages, by stage id."""
+
+    queryset = Stage.objects.filter(kind=Stage.Kind.SWISS).select_related("tournament")
+
+    def _input(self, cls: type[serializers.Serializer[Any]]) -> dict[str, Any]:
+        return validated(cls, self.request.data)
+
+    def _entry(self, stage: Stage, pk: int) -> Entry:
+        entry = Entry.objects.filter(pk=pk, tournament_id=stage.tournament_id).first()
+        if entry is None:
+            raise TournamentError("no_entry", _("There is no such player in this tournament."), 404)
+        return entry
+
+    @extend_schema(responses=SwissStageSerializer)
+    def retrieve(self, request: Request, pk: str) -> Response:
+        """Standings with the chosen tie-breaks, every round's boards and why, and the crosstable."""
+        return Response(swiss_payload(self.get_object()))
+
+    @extend_schema(request=None, responses=SwissStageSerializer)
+    @action(detail=True, methods=["post"])
+    def pair(self, request: Request, pk: str) -> Response:
+        """Pair the next round as a draft (the previous one must be finished)."""
+        require_organizer(request.user)
+        stage = self.get_object()
+        services.swiss_pair(stage=stage, actor=request.user)
+        return Response(swiss_payload(stage), status=201)
+
+    @extend_schema(request=EditSerializer, responses=SwissStageSerializer)
+    @action(detail=True, methods=["post"])
+    def edit(self, request: Request, pk: str) -> Response:
+        """Swap two players or flip a board's roles in a draft round, with a reason; warnings are returned."""
+        require_organizer(request.user)
+        stage = self.get_object()
+        data = self._input(EditSerializer)
+        services.swiss_edit(
+            stage=stage,
+            number=data["round"],
+            action=data["action"],
+            first=data["first"],
+            second=data.get("second"),
+            reason=data["reason"],
+            actor=request.user,
+        )
+        return Response(swiss_payload(stage))
+
+    @extend_schema(request=RoundSerializer, responses=SwissStageSerializer)
+    @action(detail=True, methods=["post"])
+    def publish(self, request: Request, pk: str) -> Response:
+        require_organizer(request.user)
+        stage = self.get_object()
+        services.swiss_publish(stage=stage, number=self._input(RoundSerializer)["round"], actor=request.user)
+        return Response(swiss_payload(stage))
+
+    @extend_schema(request=RoundSerializer, responses=SwissStageSerializer)
+    @action(detail=True, methods=["post"])
+    def unpair(self, request: Request, pk: str) -> Response:
+        """Take back the latest round's pairing before any of its games has begun."""
+        require_organizer(request.user)
+        stage = self.get_object()
+        services.swiss_unpair(stage=stage, number=self._input(RoundSerializer)["round"], actor=request.user)
+        return Response(swiss_payload(stage))
+
+    @extend_schema(request=ByeSerializer, responses={200: dict})
+    @action(detail=True, methods=["post"])
+    def bye(self, request: Request, pk: str) -> Response:
+        """A bye asked for (half or zero point) for a round not yet paired, or its cancellation."""
+        require_organizer(request.user)
+        stage = self.get_object()
+        data = self._input(ByeSerializer)
+        entry = self._entry(stage, data["entry"])
+        if data["cancel"]:
+            services.swiss_cancel_bye(stage=stage, entry=entry, number=data["round"], actor=request.user)
+            return Response({"entry": entry.pk, "round": data["round"], "kind": None})
+        bye = services.swiss_request_bye(
+            stage=stage, entry=entry, number=data["round"], kind=data["kind"], actor=request.user
+        )
+        return Response({"entry": entry.pk, "round": bye.round, "kind": bye.kind})
+
+    @extend_schema(request=LateEntrySerializer, responses={201: dict})
+    @action(detail=True, methods=["post"], url_path="late-entry")
+    def late_entry(self, request: Request, pk: str) -> Response:
+        """A player joins the stage under way: paired from the next round."""
+        require_organizer(request.user)
+        stage = self.get_object()
+        data = self._input(LateEntrySerializer)
+        player = data.get("player")
+        if player is None:
+            if not data.get("name"):
+                raise serializers.ValidationError({"name": "Give a player id or a name."})
+            player = player_find_or_create(name=data["name"], unit=data["unit"], rating=data.get("rating"))
+        entry = services.swiss_late_entry(stage=stage, player=player, actor=request.user)
+        return Response({"entry": entry.pk, "player": player.pk}, status=201)
+
+    @extend_schema(request=EntrySerializer, responses={200: dict})
+    @action(detail=True, methods=["post"], url_path="return")
+    def return_(self, request: Request, pk: str) -> Response:
+        """A withdrawn player comes back, paired again from the next round."""
+        require_organizer(request.user)
+        stage = self.get_object()
+        entry = services.swiss_return(
+            stage=stage, entry=self._entry(stage, self._input(EntrySerializer)["entry"]), actor=request.user
+        )
+        return Response({"entry": entry.pk, "withdrawn": entry.withdrawn})
+
+    @extend_schema(request=TrfImportSerializer, responses={201: dict})
+    @action(detail=False, methods=["post"], url_path="import-trf")
+    def import_trf(self, request: Request) -> Response:
+        """Start a tournament from a TRF file: its players, the rounds already played, the prohibited pairs
+        and the acceleration; the next round is then paired here."""
+        require_organizer(request.user)
+        data = self._input(TrfImportSerializer)
+        try:
+            tournament = tournament_from_trf(text=data["trf"], name=data.get("name", ""), actor=request.user)
+        except TrfError as exc:
+            raise TournamentError(
+                "bad_trf",
+                _("The TRF file cannot be read: line %(line)s: %(message)s")
+                % {"line": exc.line, "message": exc.message},
+            ) from None
+        stage = tournament.stages.get(order=1)
+        return Response({"tournament": tournament.pk, "stage": stage.pk}, status=201)
