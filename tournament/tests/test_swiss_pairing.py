@@ -308,13 +308,13 @@ def test_our_trf_is_what_the_other_programs_read(tmp_path: Path) -> None:
     ("text", "line"),
     [
         (
-            "012 x\n001    1      A                                 2000                             1.0    1     9 w 1\n",
+            "012 x\n" + line_001(1, "A", 2000, "1.0", ["   9 w 1"]) + "\n",
             0,
         ),
         ("012 x\n001    X      A\n", 2),
         ("012 x\nXXP 4 4\n001    1      A\n", 2),
         (
-            "012 x\n001    1      A                                 2000                             1.0    1     2 w Q\n",
+            "012 x\n" + line_001(1, "A", 2000, "1.0", ["   2 w Q"]) + "\n",
             2,
         ),
         ("012 nobody\n", 0),
