@@ -108,14 +108,12 @@ def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
         match.save(update_fields=["status", "winner"])
         if match.status == Match.Status.FINISHED and before[0] == Match.Status.FINISHED:
             audit(tournament, "match_corrected", actor, match=match.pk, winner=match.winner_id, before=before[1])
-            if match.group.kind == Group.Kind.SWISS:
-                from tournament.swiss.services import swiss_round_corrected
-
-                swiss_round_corrected(match, actor)
     if match.group.kind == Group.Kind.SWISS and match.status == Match.Status.FINISHED:
-        from tournament.swiss.services import _close_finished
+        from tournament.swiss.services import close_finished_rounds, swiss_round_corrected
 
-        _close_finished(match.group.stage, actor)
+        if before[0] == Match.Status.FINISHED:  # a game of a finished match finished again: a correction
+            swiss_round_corrected(match, actor)
+        close_finished_rounds(match.group.stage, actor)
     # even when the match stands, a corrected game inside it can move the group's order
     group_sync(group=match.group, confirm=confirm, actor=actor)
     call_matches(tournament=tournament)

@@ -38,7 +38,7 @@ def _round(stage: Stage, number: int) -> SwissRound:
     return found
 
 
-def _close_finished(stage: Stage, actor: Any) -> None:
+def close_finished_rounds(stage: Stage, actor: Any) -> None:
     """Close every published round whose matches have all finished."""
     for rnd in SwissRound.objects.filter(stage=stage, status=SwissRound.Status.PUBLISHED):
         open_matches = (
@@ -80,7 +80,7 @@ def swiss_pair(*, stage: Stage, actor: Any = None) -> SwissRound:
     stage = _stage(stage)
     if stage.status != Stage.Status.RUNNING:
         raise TournamentError("not_running", _("The stage has not started."), 409)
-    _close_finished(stage, actor)
+    close_finished_rounds(stage, actor)
     rounds = list(SwissRound.objects.filter(stage=stage).order_by("number"))
     if any(r.status == SwissRound.Status.DRAFT for r in rounds):
         raise TournamentError(
@@ -289,8 +289,12 @@ def swiss_unpair(*, stage: Stage, number: int, actor: Any = None) -> None:
         raise TournamentError("round_started", _("Only the latest round can be unpaired, before it starts."), 409)
     matches = list(Match.objects.filter(group__stage=stage, round=number).exclude(status=Match.Status.CANCELLED))
     links = MatchGame.objects.filter(match__in=matches).select_related("game")
+    # begun: finished, or a stone or a protocol step played (an opening game waits in "opening" with none)
     if any(
-        link.game.status not in (GameStatus.PENDING, GameStatus.CANCELLED) or link.game.moves.exists() for link in links
+        link.game.status == GameStatus.FINISHED
+        or link.game.ply > 0
+        or link.game.events.exclude(kind="created").exists()
+        for link in links
     ):
         raise TournamentError("round_started", _("A game of this round has begun; its pairings stand."), 409)
     for link in links:
