@@ -26,6 +26,7 @@ from games.services import GameError, game_override
 from tournament import services
 from tournament.models import Entry, Stage, Tournament, WithdrawalPolicy
 from tournament.selectors import schedule_context
+from tournament.swiss.control import SWISS_ACTIONS, swiss_control
 from tournament.withdrawals import entry_withdraw
 
 RULE_SETS = ["freestyle", "standard", "renju", "renju-a"]
@@ -51,6 +52,17 @@ class TournamentForm(forms.Form):
         label=gettext_lazy("time control"), choices=lambda: [(name, time_control_label(name)) for name in CLOCK_PRESETS]
     )
     mode = forms.ChoiceField(label=gettext_lazy("how games are played"), choices=GameMode.choices)
+    preset = forms.ChoiceField(
+        label=gettext_lazy("format"),
+        choices=[
+            ("seed", gettext_lazy("groups, best-of-three rounds, a final (the seed's format)")),
+            ("swiss", gettext_lazy("Swiss system")),
+        ],
+        initial="seed",
+    )
+    rounds = forms.IntegerField(
+        label=gettext_lazy("Swiss rounds"), min_value=1, max_value=30, initial=7, required=False
+    )
 
 
 class OverrideForm(forms.Form):
@@ -81,7 +93,10 @@ def control_home(request: HttpRequest) -> HttpResponse:
     user = _organizer(request)
     form = TournamentForm(request.POST or None, initial={"forbidden_mode": "claim", "time_control": "quick"})
     if request.method == "POST" and form.is_valid():
-        tournament = services.tournament_create(actor=user, **form.cleaned_data)
+        data = dict(form.cleaned_data)
+        rounds = data.pop("rounds", None) or 7
+        options = {"rounds": rounds} if data.get("preset") == "swiss" else None
+        tournament = services.tournament_create(actor=user, stage_options=options, **data)
         messages.success(request, _("Tournament created."))
         return redirect("control-room", pk=tournament.pk)
     tournaments = Tournament.objects.order_by("-id")[:50]
@@ -104,6 +119,7 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         "override_form": OverrideForm(),
         "withdraw_form": WithdrawForm(tournament),
         "stage_actions": [(name, label) for name, label in ACTION_LABELS.items()],
+        "swiss": [swiss_control(stage) for stage in tournament.stages.filter(kind=Stage.Kind.SWISS).order_by("order")],
         **schedule_context(tournament),
     }
     return render(request, "tournament/control_room.html", context)
@@ -117,7 +133,7 @@ def control_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         return redirect("control-room", pk=pk)
     tournament = get_object_or_404(Tournament, pk=pk)
     stage = None
-    if action in STAGE_ACTIONS:
+    if action in STAGE_ACTIONS or action in SWISS_ACTIONS:
         stage_id = request.POST.get("stage", "")
         if not stage_id.isdigit():
             raise Http404
@@ -133,6 +149,8 @@ def control_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 
 def _run(action: str, request: HttpRequest, tournament: Tournament, stage: Stage | None, user: Any) -> str:
+    if stage is not None and action in SWISS_ACTIONS:
+        return SWISS_ACTIONS[action](stage, request.POST, user)
     if stage is not None:
         STAGE_ACTIONS[action](stage, user)
         return _("Done: %(what)s, %(stage)s.") % {"what": ACTION_LABELS[action], "stage": stage.name}

@@ -54,6 +54,7 @@ def standings_context(tournament: Tournament, labels: dict[str, Any]) -> dict[st
                 "tables": tables,
                 "crosstables": crosstables(stage),
                 "bracket": bracket_rounds(stage) if stage.kind == Stage.Kind.KNOCKOUT else None,
+                "swiss": swiss_context(stage) if stage.kind == Stage.Kind.SWISS else None,
             }
         )
     final = next((s for s in reversed(stages) if s["stage"].kind == Stage.Kind.ROUND_ROBIN), None)
@@ -61,6 +62,21 @@ def standings_context(tournament: Tournament, labels: dict[str, Any]) -> dict[st
         "stages": stages,
         "final": final["tables"][0] if final and final["tables"] else None,
         "notices": notices(tournament),
+    }
+
+
+def swiss_context(stage: Stage) -> dict[str, Any]:
+    """A Swiss stage for the public: standings with the tie-breaks, the published rounds (newest first)
+    and the round-by-round crosstable."""
+    from tournament.swiss import selectors as swiss
+
+    data = swiss.load(stage)
+    rounds = [r for r in swiss.rounds_view(stage, data) if r["status"] != "draft"]
+    return {
+        "table": swiss.standings(stage, data),
+        "rounds": list(reversed(rounds)),
+        "crosstable": swiss.crosstable(stage, data),
+        "options": data.options,
     }
 
 
@@ -92,6 +108,11 @@ def notices(tournament: Tournament) -> list[str]:
         )
     for name in tournament.entries.filter(withdrawn=True).order_by("pk").values_list("player__name", flat=True):
         out.append(str(_("%(name)s withdrew.")) % {"name": name})
+    for data in tournament.audit.filter(action="swiss_correction_after_pairing").values_list("data", flat=True):
+        out.append(
+            str(_("A result of round %(round)s was corrected after the next round was paired; that pairing stands."))
+            % {"round": data.get("round")}
+        )
     return out
 
 

@@ -258,3 +258,60 @@ def referee_console(request: HttpRequest) -> HttpResponse:
 def referee_console_live(request: HttpRequest) -> HttpResponse:
     """The console's changing part: disputes, games in play, my actions (polled with If-None-Match)."""
     return render(request, "tournament/_referee_console.html", referee_console_context(account(request.user)))
+
+
+def _swiss_stage(request: HttpRequest, pk: int, stage_id: int) -> tuple[Tournament, Stage]:
+    tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
+    stage = get_object_or_404(Stage, pk=stage_id, tournament=tournament, kind=Stage.Kind.SWISS)
+    return tournament, stage
+
+
+def swiss_trf(request: HttpRequest, pk: int, stage_id: int) -> HttpResponse:
+    """The Swiss stage as a TRF16 file (with JaVaFo's and bbpPairings' XX lines), for other pairing programs."""
+    from tournament.swiss import selectors as swiss
+    from tournament.swiss import trf
+
+    tournament, stage = _swiss_stage(request, pk, stage_id)
+    data = swiss.load(stage)
+    table = swiss.standings(stage, data)
+    ranks = {row["number"]: row["rank"] for row in table["rows"]}
+    meta = {
+        "city": tournament.venue,
+        "start": tournament.start_date.strftime("%Y/%m/%d") if tournament.start_date else "",
+        "end": tournament.end_date.strftime("%Y/%m/%d") if tournament.end_date else "",
+    }
+    response = HttpResponse(trf.write(data.state, ranks=ranks, meta=meta), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="swiss-{tournament.pk}-{stage.pk}.trf"'
+    return response
+
+
+def swiss_round_sheet(request: HttpRequest, pk: int, stage_id: int, number: int) -> HttpResponse:
+    """Printable: a published round's pairings by board and by name, and a result slip for each board."""
+    from tournament.swiss import selectors as swiss
+
+    tournament, stage = _swiss_stage(request, pk, stage_id)
+    rounds = {r["number"]: r for r in swiss.rounds_view(stage) if r["status"] != "draft" or is_organizer(request.user)}
+    if number not in rounds:
+        raise Http404
+    rnd = rounds[number]
+    by_name = []
+    for board in rnd["boards"]:
+        first, second = board["first"], board["second"]
+        by_name.append(
+            {
+                "name": first["name"],
+                "board": board["board"] if second else None,
+                "role": _("first move") if second else "",
+                "opponent": second["name"] if second else _("bye"),
+            }
+        )
+        if second:
+            by_name.append(
+                {"name": second["name"], "board": board["board"], "role": _("second"), "opponent": first["name"]}
+            )
+    by_name.sort(key=lambda row: row["name"])
+    return render(
+        request,
+        "tournament/swiss_round.html",
+        {"tournament": tournament, "stage": stage, "round": rnd, "by_name": by_name},
+    )

@@ -164,12 +164,12 @@ def test_every_round_keeps_the_absolute_rules(
             return  # a small field can run out of legal pairings; the stage reports it
         seen = [n for b in boards for n in (b.first, b.second) if n is not None]
         assert sorted(seen) == sorted(p.number for p in state.players)  # everyone once
-        players = state.by_number()
+        by_number = state.by_number()
         for board in boards:
             if board.second is None:
-                assert not players[board.first].had_bye()  # never a second pairing-allocated bye
+                assert not by_number[board.first].had_bye()  # never a second pairing-allocated bye
                 continue
-            assert all(r.opponent != board.second for r in players[board.first].rounds)  # no rematch
+            assert all(r.opponent != board.second for r in by_number[board.first].rounds)  # no rematch
             assert (min(board.first, board.second), max(board.first, board.second)) not in state.forbidden
         assert sum(b.second is None for b in boards) == len(state.players) % 2
         sim.play(state, boards, rng)

@@ -1,0 +1,136 @@
+"""The Swiss part of the organizer's control room: the round cycle's buttons and forms, each calling one
+service (refusals come back as messages in the organizer's language)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import QueryDict
+from django.utils.translation import gettext as _
+
+from games.services import player_find_or_create
+from tournament.models import Entry, GroupMember, Stage, SwissRound
+from tournament.services import TournamentError
+from tournament.swiss import selectors, services
+
+WARNING_TEXT = {
+    "rematch": lambda: _("a rematch"),
+    "prohibited": lambda: _("a prohibited pair"),
+    "colour": lambda: _("the colour rules broken"),
+    "score_jump": lambda: _("a jump across score groups"),
+    "second_bye": lambda: _("a second bye"),
+}
+
+
+def swiss_control(stage: Stage) -> dict[str, Any]:
+    """What the control room shows for a Swiss stage: every round newest first (drafts too), with the
+    warnings of its edits in words; the players for the forms."""
+    data = selectors.load(stage)
+    rounds = selectors.rounds_view(stage, data)
+    names = {e: i["name"] for e, i in data.info.items()}
+    for rnd in rounds:
+        for edit in rnd["edits"]:
+            edit["warning_texts"] = [
+                "%s: %s" % (WARNING_TEXT[w["code"]](), "、".join(names.get(e, str(e)) for e in w["entries"]))
+                for w in edit["warnings"]
+            ]
+    members = sorted(((e, i["name"], i["withdrawn"]) for e, i in data.info.items()), key=lambda m: m[1])
+    paired = len(data.rounds)
+    return {
+        "stage": stage,
+        "rounds": list(reversed(rounds)),
+        "next_round": paired + 1 if paired < data.options.rounds else None,
+        "draft": next((r for r in rounds if r["status"] == SwissRound.Status.DRAFT), None),
+        "players": [(e, name) for e, name, withdrawn in members if not withdrawn],
+        "withdrawn": [(e, name) for e, name, withdrawn in members if withdrawn],
+        "options": data.options,
+    }
+
+
+def _int(post: QueryDict, key: str) -> int:
+    value = post.get(key, "")
+    if not value.strip().lstrip("-").isdigit():
+        raise TournamentError("bad_input", _("Fill in every field of the form."))
+    return int(value)
+
+
+def _entry(stage: Stage, post: QueryDict, key: str) -> Entry:
+    entry = Entry.objects.filter(pk=_int(post, key), tournament_id=stage.tournament_id).first()
+    if entry is None or not GroupMember.objects.filter(group__stage=stage, entry=entry).exists():
+        raise TournamentError("no_entry", _("There is no such player in this stage."), 404)
+    return entry
+
+
+def _pair(stage: Stage, post: QueryDict, user: Any) -> str:
+    rnd = services.swiss_pair(stage=stage, actor=user)
+    return _("Round %(n)s paired: check it, then publish.") % {"n": rnd.number}
+
+
+def _publish(stage: Stage, post: QueryDict, user: Any) -> str:
+    number = _int(post, "round")
+    services.swiss_publish(stage=stage, number=number, actor=user)
+    return _("Round %(n)s published; its games are called to the boards.") % {"n": number}
+
+
+def _unpair(stage: Stage, post: QueryDict, user: Any) -> str:
+    number = _int(post, "round")
+    services.swiss_unpair(stage=stage, number=number, actor=user)
+    return _("Round %(n)s unpaired.") % {"n": number}
+
+
+def _edit(stage: Stage, post: QueryDict, user: Any) -> str:
+    action = post.get("change", "")
+    second = post.get("second", "")
+    rnd = services.swiss_edit(
+        stage=stage,
+        number=_int(post, "round"),
+        action=action,
+        first=_int(post, "first"),
+        second=int(second) if second.isdigit() else None,
+        reason=post.get("reason", ""),
+        actor=user,
+    )
+    warnings = rnd.edits[-1]["warnings"]
+    if warnings:
+        return _("Changed, with warnings: %(list)s.") % {
+            "list": "; ".join(str(WARNING_TEXT[w["code"]]()) for w in warnings)
+        }
+    return _("Changed.")
+
+
+def _bye(stage: Stage, post: QueryDict, user: Any) -> str:
+    entry = _entry(stage, post, "entry")
+    services.swiss_request_bye(
+        stage=stage, entry=entry, number=_int(post, "round"), kind=post.get("kind", "H"), actor=user
+    )
+    return _("Bye recorded for %(name)s.") % {"name": entry.player.name}
+
+
+def _late(stage: Stage, post: QueryDict, user: Any) -> str:
+    name = post.get("name", "").strip()
+    if not name:
+        raise TournamentError("bad_input", _("Give the player's name."))
+    rating = post.get("rating", "").strip()
+    player = player_find_or_create(
+        name=name[:100], unit=post.get("unit", "").strip()[:100], rating=int(rating) if rating.isdigit() else None
+    )
+    services.swiss_late_entry(stage=stage, player=player, actor=user)
+    return _("%(name)s joins from the next round.") % {"name": player.name}
+
+
+def _return(stage: Stage, post: QueryDict, user: Any) -> str:
+    entry = _entry(stage, post, "entry")
+    services.swiss_return(stage=stage, entry=entry, actor=user)
+    return _("%(name)s is paired again from the next round.") % {"name": entry.player.name}
+
+
+SWISS_ACTIONS: dict[str, Callable[[Stage, QueryDict, Any], str]] = {
+    "swiss-pair": _pair,
+    "swiss-publish": _publish,
+    "swiss-unpair": _unpair,
+    "swiss-edit": _edit,
+    "swiss-bye": _bye,
+    "swiss-late": _late,
+    "swiss-return": _return,
+}
