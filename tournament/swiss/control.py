@@ -32,7 +32,7 @@ def swiss_control(stage: Stage) -> dict[str, Any]:
     for rnd in rounds:
         for edit in rnd["edits"]:
             edit["warning_texts"] = [
-                "%s: %s" % (WARNING_TEXT[w["code"]](), "、".join(names.get(e, str(e)) for e in w["entries"]))
+                f"{WARNING_TEXT[w['code']]()}: {'、'.join(names.get(e, str(e)) for e in w['entries'])}"
                 for w in edit["warnings"]
             ]
     members = sorted(((e, i["name"], i["withdrawn"]) for e, i in data.info.items()), key=lambda m: m[1])

@@ -1,0 +1,103 @@
+"""The Swiss API: the public reads, the organizer's round cycle, refusals in the user's language, TRF
+import (and a malformed file refused with its line, nothing written)."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from rest_framework.test import APIClient
+
+from games.models import Game
+from tournament.models import Stage, Tournament
+from tournament.tests.helpers import OPEN, win
+
+pytestmark = pytest.mark.django_db
+
+
+def organizer(language: str = "en") -> APIClient:
+    user = get_user_model().objects.create_user(f"org-{language}")
+    user.groups.add(Group.objects.get(name="organizer"))
+    client = APIClient(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_authenticate(user)
+    return client
+
+
+def swiss_stage(client: APIClient, players: int = 7) -> tuple[int, int]:
+    created = client.post("/api/tournaments/", {"name": "Open", "preset": "swiss"}, format="json").json()
+    tid, stage = created["id"], created["stages"][0]["id"]
+    for n in range(players):
+        client.post(f"/api/tournaments/{tid}/register/", {"name": f"S{n}", "rating": 2000 + n}, format="json")
+    client.post(f"/api/tournaments/{tid}/draw/", {"stage": stage, "seed": 3}, format="json")
+    client.post(f"/api/tournaments/{tid}/start-stage/", {"stage": stage}, format="json")
+    return tid, stage
+
+
+def test_the_organizer_runs_rounds_and_the_public_reads_them() -> None:
+    client = organizer()
+    tid, stage = swiss_stage(client)
+    anonymous = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    assert anonymous.post(f"/api/swiss/{stage}/pair/").status_code in (401, 403)
+    paired = client.post(f"/api/swiss/{stage}/pair/")
+    assert paired.status_code == 201
+    draft = paired.json()["rounds"][0]
+    assert draft["status"] == "draft" and len(draft["boards"]) == 4 and draft["boards"][-1]["second"] is None
+    assert all(board["why"] for board in draft["boards"])  # why this pairing, for every board
+    again = client.post(f"/api/swiss/{stage}/pair/")
+    assert again.status_code == 409 and again.json()["code"] == "draft_open"
+    no_reason = client.post(
+        f"/api/swiss/{stage}/edit/",
+        {"round": 1, "action": "flip", "first": draft["boards"][0]["first"]["entry"], "reason": ""},
+        format="json",
+    )
+    assert no_reason.status_code == 400
+    assert client.post(f"/api/swiss/{stage}/publish/", {"round": 1}, format="json").status_code == 200
+    for game in Game.objects.filter(status__in=OPEN).select_related("black", "white"):
+        win(game, game.black)
+    public = anonymous.get(f"/api/swiss/{stage}/").json()
+    assert public["standings"]["rows"][0]["score"] == 1.0
+    assert [c["key"] for c in public["standings"]["columns"]][:2] == ["buchholz_cut1", "buchholz"]
+    assert public["crosstable"][0]["cells"][0]["text"]
+
+
+def test_refusals_come_in_the_users_language() -> None:
+    client = organizer("zh-hans")
+    _tid, stage = swiss_stage(client, players=4)
+    client.post(f"/api/swiss/{stage}/pair/")
+    refused = client.post(f"/api/swiss/{stage}/pair/").json()
+    assert refused["code"] == "draft_open" and "发布" in refused["message"]
+
+
+def test_a_bye_for_a_player_of_another_tournament_is_not_found() -> None:
+    client = organizer()
+    _tid, stage = swiss_stage(client, players=4)
+    other_tid, _other = swiss_stage(client, players=2)
+    stranger = Tournament.objects.get(pk=other_tid).entries.first()
+    answer = client.post(f"/api/swiss/{stage}/bye/", {"entry": stranger.pk, "round": 2}, format="json")
+    assert answer.status_code == 404
+
+
+def test_a_tournament_starts_from_a_trf_file_and_a_malformed_one_writes_nothing() -> None:
+    client = organizer()
+    _tid, stage = swiss_stage(client, players=5)
+    client.post(f"/api/swiss/{stage}/pair/")
+    client.post(f"/api/swiss/{stage}/publish/", {"round": 1}, format="json")
+    for game in Game.objects.filter(status__in=OPEN).select_related("black", "white"):
+        win(game, game.white)
+    tid = Stage.objects.get(pk=stage).tournament_id
+    text = client.get(f"/t/{tid}/swiss/{stage}.trf").content.decode()
+    before = Tournament.objects.count()
+    broken = text.replace(" 1 b ", " 1 x ", 1) if " 1 b " in text else text + "001    X\n"
+    bad = client.post("/api/swiss/import-trf/", {"trf": broken + "001    Q      Nobody\n"}, format="json")
+    assert bad.status_code == 400 and "line" in bad.json()["message"]
+    assert Tournament.objects.count() == before  # nothing half-written
+    made = client.post("/api/swiss/import-trf/", {"trf": text, "name": "Copy"}, format="json")
+    assert made.status_code == 201
+    copy_stage = made.json()["stage"]
+    ours = client.post(f"/api/swiss/{stage}/pair/").json()["rounds"][-1]["boards"]
+    theirs = client.post(f"/api/swiss/{copy_stage}/pair/").json()["rounds"][-1]["boards"]
+
+    def names(boards: list[dict]) -> list[tuple[str, str | None]]:
+        return [(b["first"]["name"], b["second"]["name"] if b["second"] else None) for b in boards]
+
+    assert names(ours) == names(theirs)
