@@ -51,8 +51,8 @@ def main() -> int:
     for players in args.players:
         pairing: list[float] = []
 
-        def on_round(number: int, seconds: float, n: int = players) -> None:
-            pairing.append(seconds)
+        def on_round(number: int, seconds: float, n: int = players, times: list[float] = pairing) -> None:
+            times.append(seconds)
             print(f"  players={n} round={number} pair_s={seconds:.2f}", flush=True)
 
         started = time.perf_counter()

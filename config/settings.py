@@ -143,6 +143,8 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}  # well above the longest countdown (~31 s)
 HEALTHZ_TIMEOUT_S = env_int("HEALTHZ_TIMEOUT_S", 2)
+# A Swiss field larger than this is paired by a Celery task (in a child process), not in the request.
+SWISS_SYNC_PLAYERS = env_int("SWISS_SYNC_PLAYERS", 300)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -21,6 +21,7 @@ from tournament.services import TournamentError
 from tournament.swiss import selectors, services
 from tournament.swiss.imports import tournament_from_trf
 from tournament.swiss.trf import TrfError
+from tournament.tasks import pair_in_background, swiss_pair_task
 
 
 class RoundSerializer(serializers.Serializer[Any]):
@@ -100,12 +101,17 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
         """Standings with the chosen tie-breaks, every round's boards and why, and the crosstable."""
         return Response(swiss_payload(self.get_object()))
 
-    @extend_schema(request=None, responses=SwissStageSerializer)
+    @extend_schema(request=None, responses={201: SwissStageSerializer, 202: SwissStageSerializer})
     @action(detail=True, methods=["post"])
     def pair(self, request: Request, pk: str) -> Response:
-        """Pair the next round as a draft (the previous one must be finished)."""
+        """Pair the next round as a draft (the previous one must be finished). A large field (more than
+        ``SWISS_SYNC_PLAYERS``) is paired by a background task: 202, and the draft appears when ready."""
         require_organizer(request.user)
         stage = self.get_object()
+        if pair_in_background(stage):
+            services.check_can_pair(stage)
+            swiss_pair_task.delay(stage.pk, getattr(request.user, "pk", None))
+            return Response({**swiss_payload(stage), "pairing": True}, status=202)
         services.swiss_pair(stage=stage, actor=request.user)
         return Response(swiss_payload(stage), status=201)
 

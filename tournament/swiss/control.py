@@ -13,6 +13,7 @@ from games.services import player_find_or_create
 from tournament.models import Entry, GroupMember, Stage, SwissRound
 from tournament.services import TournamentError
 from tournament.swiss import selectors, services
+from tournament.tasks import pair_in_background, swiss_pair_task
 
 WARNING_TEXT = {
     "rematch": lambda: _("a rematch"),
@@ -37,7 +38,9 @@ def swiss_control(stage: Stage) -> dict[str, Any]:
             ]
     members = sorted(((e, i["name"], i["withdrawn"]) for e, i in data.info.items()), key=lambda m: m[1])
     paired = len(data.rounds)
+    failed = stage.tournament.audit.filter(action="swiss_pair_failed", data__stage=stage.pk).order_by("-id").first()
     return {
+        "failure": failed.data.get("message", "") if failed and failed.id > _last_pair_id(stage) else "",
         "stage": stage,
         "rounds": list(reversed(rounds)),
         "next_round": paired + 1 if paired < data.options.rounds else None,
@@ -63,6 +66,10 @@ def _entry(stage: Stage, post: QueryDict, key: str) -> Entry:
 
 
 def _pair(stage: Stage, post: QueryDict, user: Any) -> str:
+    if pair_in_background(stage):
+        services.check_can_pair(stage)
+        swiss_pair_task.delay(stage.pk, getattr(user, "pk", None))
+        return _("The round is being paired in the background; the draft appears here when it is ready.")
     rnd = services.swiss_pair(stage=stage, actor=user)
     return _("Round %(n)s paired: check it, then publish.") % {"n": rnd.number}
 
@@ -134,3 +141,8 @@ SWISS_ACTIONS: dict[str, Callable[[Stage, QueryDict, Any], str]] = {
     "swiss-late": _late,
     "swiss-return": _return,
 }
+
+
+def _last_pair_id(stage: Stage) -> int:
+    last = stage.tournament.audit.filter(action="swiss_pair", data__stage=stage.pk).order_by("-id").first()
+    return last.id if last else 0

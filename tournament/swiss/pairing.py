@@ -8,7 +8,10 @@ a test requirement only) is the second opinion the tests compare against. Why th
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -40,26 +43,56 @@ class Pairer(Protocol):
 
 
 class Py4SwissDutch:
+    """``isolated``: pair in a child process (``python -m tournament.swiss.pairing``), so a long pairing of
+    a large field runs on its own core and never holds the calling process's interpreter (a Celery
+    worker's clock threads go on undisturbed)."""
+
     name = "py4swiss-dutch"
 
-    def pair(self, state: SwissState) -> list[Board]:
-        from py4swiss.engines import DutchEngine
-        from py4swiss.engines.common import PairingError as LibraryError
-        from py4swiss.trf import TrfParser
+    def __init__(self, isolated: bool = False) -> None:
+        self.isolated = isolated
 
-        handle, path = tempfile.mkstemp(suffix=".trf")
+    def pair(self, state: SwissState) -> list[Board]:
+        text = trf.write(state)
+        if not self.isolated:
+            return pair_trf(text)
+        root = Path(__file__).resolve().parents[2]
+        done = subprocess.run(
+            [sys.executable, "-m", "tournament.swiss.pairing"],
+            input=text,
+            capture_output=True,
+            text=True,
+            cwd=root,
+            check=False,
+        )
         try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(trf.write(state))
-            parsed = TrfParser.parse(Path(path), strict=True)
-            try:
-                pairings = DutchEngine.generate_pairings(parsed)
-            except LibraryError as exc:
-                raise PairingError(str(exc)) from exc
-        finally:
-            os.unlink(path)
-        boards = [Board(p.white, p.black or None) for p in pairings]
-        return sorted(boards, key=lambda b: b.second is None)  # stable: the bye after the games
+            answer = json.loads(done.stdout)
+        except ValueError:
+            raise RuntimeError(f"the pairing process failed: {done.stderr[-2000:]}") from None
+        if "error" in answer:
+            raise PairingError(answer["error"])
+        return [Board(int(a), None if b is None else int(b)) for a, b in answer["boards"]]
+
+
+def pair_trf(text: str) -> list[Board]:
+    """The next round of the tournament in ``text`` (TRF), paired by py4swiss's FIDE Dutch engine."""
+    from py4swiss.engines import DutchEngine
+    from py4swiss.engines.common import PairingError as LibraryError
+    from py4swiss.trf import TrfParser
+
+    handle, path = tempfile.mkstemp(suffix=".trf")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        parsed = TrfParser.parse(Path(path), strict=True)
+        try:
+            pairings = DutchEngine.generate_pairings(parsed)
+        except LibraryError as exc:
+            raise PairingError(str(exc)) from exc
+    finally:
+        os.unlink(path)
+    boards = [Board(p.white, p.black or None) for p in pairings]
+    return sorted(boards, key=lambda b: b.second is None)  # stable: the bye after the games
 
 
 class CaissifyDutch:
@@ -129,8 +162,18 @@ PAIRERS: dict[str, type[Py4SwissDutch] | type[CaissifyDutch]] = {
 DEFAULT = Py4SwissDutch.name
 
 
-def pairer(name: str = DEFAULT) -> Pairer:
+def pairer(name: str = DEFAULT, *, isolated: bool = False) -> Pairer:
+    if name == Py4SwissDutch.name:
+        return Py4SwissDutch(isolated=isolated)
     return PAIRERS[name]()
+
+
+if __name__ == "__main__":  # the isolated pairing: a TRF on stdin, the boards as JSON on stdout
+    try:
+        found = pair_trf(sys.stdin.read())
+        print(json.dumps({"boards": [[b.first, b.second] for b in found]}))
+    except PairingError as exc:
+        print(json.dumps({"error": str(exc)}))
 
 
 def unit_prohibitions(units: Iterable[tuple[int, str]]) -> set[tuple[int, int]]:

@@ -6,7 +6,9 @@ published pairings are not re-made (FIDE practice)."""
 
 from __future__ import annotations
 
+import hashlib
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -18,7 +20,7 @@ from games.forfeits import game_cancel
 from games.models import Player
 from tournament.models import Entry, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound
 from tournament.services import TournamentError, audit, call_matches
-from tournament.swiss import explain
+from tournament.swiss import explain, trf
 from tournament.swiss.pairing import Board, PairingError, pairer, unit_prohibitions
 from tournament.swiss.selectors import SwissData, SwissOptions, load, swiss_group
 from tournament.swiss.state import FIRST, SECOND, baku_group_a
@@ -74,62 +76,107 @@ def _boards(data: SwissData, rows: list[list[int | None]]) -> list[Board]:
     return [Board(data.number[int(a)], None if b is None else data.number[int(b)]) for a, b in rows if a is not None]
 
 
-@transaction.atomic
-def swiss_pair(*, stage: Stage, actor: Any = None) -> SwissRound:
-    """Pair the next round as a draft for the organizer to review (the previous round must be finished)."""
-    stage = _stage(stage)
+@dataclass
+class _Prepared:
+    number: int
+    fingerprint: str
+    engine: str
+    rows: list[list[int | None]]
+    why: list[dict[str, Any]]
+    notes: list[str]
+
+
+def check_can_pair(stage: Stage) -> None:
+    """Refuse to pair when the stage is not ready for its next round."""
+    if stage.kind != Stage.Kind.SWISS:
+        raise TournamentError("not_swiss", _("This is not a Swiss stage."), 409)
     if stage.status != Stage.Status.RUNNING:
         raise TournamentError("not_running", _("The stage has not started."), 409)
-    close_finished_rounds(stage, actor)
     rounds = list(SwissRound.objects.filter(stage=stage).order_by("number"))
-    if any(r.status == SwissRound.Status.DRAFT for r in rounds):
+    draft = next((r.number for r in rounds if r.status == SwissRound.Status.DRAFT), None)
+    if draft is not None:
         raise TournamentError(
-            "draft_open",
-            _("Round %(n)s is paired but not published: publish or unpair it first.")
-            % {"n": next(r.number for r in rounds if r.status == SwissRound.Status.DRAFT)},
-            409,
+            "draft_open", _("Round %(n)s is paired but not published: publish or unpair it first.") % {"n": draft}, 409
         )
     if any(r.status == SwissRound.Status.PUBLISHED for r in rounds):
         raise TournamentError("round_unfinished", _("The current round still has games to finish."), 409)
-    data = load(stage)
-    if len(rounds) >= data.options.rounds:
+    if len(rounds) >= SwissOptions.of(stage).rounds:
         raise TournamentError("all_rounds_paired", _("Every round of this stage has been paired."), 409)
-    _fix_once(stage, data)
+
+
+def _fingerprint(data: SwissData) -> str:
+    """Everything the pairing depends on: the state as TRF, and who belongs to which unit."""
+    units = sorted((n, data.info[e]["unit"]) for n, e in data.entry.items())
+    return hashlib.sha256((trf.write(data.state) + repr(units)).encode()).hexdigest()
+
+
+def _prepare(stage: Stage, isolated: bool) -> _Prepared:
+    """The slow part, outside any lock: read the state, pair it, explain it."""
     data = load(stage)
     state = data.state
+    fingerprint = _fingerprint(data)
     notes: list[str] = []
     explicit = set(state.forbidden)
     if state.next_round <= data.options.unit_rounds:
-        units = unit_prohibitions((n, data.info[e]["unit"]) for n, e in data.entry.items())
-        state.forbidden = explicit | units
-    engine = pairer()
+        state.forbidden = explicit | unit_prohibitions((n, data.info[e]["unit"]) for n, e in data.entry.items())
+    engine = pairer(isolated=isolated)
+    impossible = TournamentError(
+        "cannot_pair", _("This round cannot be paired: the prohibited pairs leave no pairing."), 409
+    )
     try:
         boards = engine.pair(state)
     except PairingError:
         if state.forbidden == explicit:
-            raise TournamentError(
-                "cannot_pair", _("This round cannot be paired: the prohibited pairs leave no pairing."), 409
-            ) from None
+            raise impossible from None
         state.forbidden = explicit  # players of one unit would have to meet: the unit rule gives way, noted
         notes.append("unit_rule_relaxed")
         try:
             boards = engine.pair(state)
         except PairingError:
-            raise TournamentError(
-                "cannot_pair", _("This round cannot be paired: the prohibited pairs leave no pairing."), 409
-            ) from None
-    rows = _entries(data, boards)
-    rnd = SwissRound.objects.create(
-        stage=stage,
-        number=state.next_round,
-        engine=engine.name,
-        engine_boards=rows,
-        boards=rows,
-        why=explain.explain(state, boards),
-        notes=notes,
+            raise impossible from None
+    return _Prepared(
+        state.next_round, fingerprint, engine.name, _entries(data, boards), explain.explain(state, boards), notes
     )
-    audit(stage.tournament, "swiss_pair", actor, stage=stage.pk, round=rnd.number, engine=engine.name, notes=notes)
-    return rnd
+
+
+def swiss_pair(*, stage: Stage, actor: Any = None, isolated: bool = False) -> SwissRound:
+    """Pair the next round as a draft for the organizer to review (the previous round must be finished).
+
+    The pairing program runs outside any transaction, so a large field never holds the database while it
+    thinks; the draft is written only if nothing it depends on changed meanwhile (otherwise it pairs
+    again). ``isolated``: the program runs in a child process (for the Celery task)."""
+    with transaction.atomic():
+        locked = _stage(stage)
+        close_finished_rounds(locked, actor)
+        check_can_pair(locked)
+        _fix_once(locked, load(locked))
+    for _attempt in range(3):
+        prepared = _prepare(stage, isolated)
+        with transaction.atomic():
+            locked = _stage(stage)
+            check_can_pair(locked)
+            if _fingerprint(load(locked)) != prepared.fingerprint:
+                continue  # a result, a bye or an entry changed while the program was pairing
+            rnd = SwissRound.objects.create(
+                stage=locked,
+                number=prepared.number,
+                engine=prepared.engine,
+                engine_boards=prepared.rows,
+                boards=prepared.rows,
+                why=prepared.why,
+                notes=prepared.notes,
+            )
+            audit(
+                locked.tournament,
+                "swiss_pair",
+                actor,
+                stage=locked.pk,
+                round=rnd.number,
+                engine=prepared.engine,
+                notes=prepared.notes,
+            )
+            return rnd
+    raise TournamentError("busy", _("The results kept changing while the round was being paired; try again."), 409)
 
 
 def edit_warnings(

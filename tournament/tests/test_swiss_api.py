@@ -3,6 +3,8 @@ import (and a malformed file refused with its line, nothing written)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -97,7 +99,7 @@ def test_a_tournament_starts_from_a_trf_file_and_a_malformed_one_writes_nothing(
     ours = client.post(f"/api/swiss/{stage}/pair/").json()["rounds"][-1]["boards"]
     theirs = client.post(f"/api/swiss/{copy_stage}/pair/").json()["rounds"][-1]["boards"]
 
-    def names(boards: list[dict]) -> list[tuple[str, str | None]]:
+    def names(boards: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
         return [(b["first"]["name"], b["second"]["name"] if b["second"] else None) for b in boards]
 
     assert names(ours) == names(theirs)

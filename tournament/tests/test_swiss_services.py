@@ -306,3 +306,40 @@ def test_the_standings_take_the_same_number_of_queries_for_any_field() -> None:
             selectors.standings(stage)
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_a_large_field_is_paired_by_the_task_in_a_child_process(settings: object) -> None:
+    from tournament.tasks import pair_in_background, swiss_pair_task
+
+    stage, _entries = swiss_tournament(8)
+    settings.SWISS_SYNC_PLAYERS = 5  # type: ignore[attr-defined]  # pytest-django's settings fixture
+    assert pair_in_background(stage)
+    assert swiss_pair_task(stage.pk) == "round 1"  # run here as the worker runs it
+    rnd = SwissRound.objects.get(stage=stage)
+    assert rnd.status == SwissRound.Status.DRAFT and len(rnd.boards) == 4
+    assert swiss_pair_task(stage.pk) == "draft_open"  # a second task for the same round is refused, and logged
+    assert AuditLog.objects.filter(action="swiss_pair_failed", data__code="draft_open").exists()
+
+
+def test_a_result_that_changes_while_the_program_pairs_is_not_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The program pairs outside the lock; if a result changes meanwhile, the round is paired again from
+    the new state rather than written from the old one."""
+    stage, _entries = swiss_tournament(6)
+    pair_and_publish(stage)
+    play_round(stage, random.Random(11))
+    real = swiss._prepare
+    calls = []
+
+    def prepare_then_correct(stage_: Stage, isolated: bool) -> object:
+        prepared = real(stage_, isolated)
+        if not calls:  # the first time: a correction lands while the program was pairing
+            game = Game.objects.filter(status=GameStatus.FINISHED).exclude(result="draw").first()
+            correct(game, None)
+        calls.append(prepared)
+        return prepared
+
+    monkeypatch.setattr(swiss, "_prepare", prepare_then_correct)
+    rnd = swiss.swiss_pair(stage=stage)
+    assert len(calls) == 2 and rnd.engine_boards == calls[1].rows
+    data = selectors.load(stage, through=1)
+    assert swiss._fingerprint(data) == calls[1].fingerprint != calls[0].fingerprint

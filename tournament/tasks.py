@@ -1,0 +1,34 @@
+"""Celery tasks of the tournament app: pairing a large Swiss field away from the web request."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.contrib.auth import get_user_model
+
+from games import live
+from tournament.models import GroupMember, Stage
+from tournament.services import TournamentError, audit
+
+
+@shared_task(name="tournament.swiss_pair", ignore_result=True)
+def swiss_pair_task(stage_id: int, actor_id: int | None = None) -> str:
+    """Pair the next round of a Swiss stage (the program in a child process); a refusal is logged where the
+    control room shows it. Idempotent: a second task for the same round is refused (the draft exists)."""
+    from tournament.swiss.services import swiss_pair
+
+    stage = Stage.objects.select_related("tournament").get(pk=stage_id)
+    actor = get_user_model().objects.filter(pk=actor_id).first() if actor_id else None
+    try:
+        rnd = swiss_pair(stage=stage, actor=actor, isolated=True)
+    except TournamentError as exc:
+        audit(stage.tournament, "swiss_pair_failed", actor, stage=stage.pk, code=exc.code, message=str(exc.message))
+        return exc.code
+    live.changed(f"tournament:{stage.tournament_id}")
+    return f"round {rnd.number}"
+
+
+def pair_in_background(stage: Stage) -> bool:
+    """Whether the stage's field is large enough to be paired by the task rather than in the request."""
+    from django.conf import settings
+
+    return GroupMember.objects.filter(group__stage=stage).count() > settings.SWISS_SYNC_PLAYERS
