@@ -4,6 +4,7 @@ manual edits, corrections after the next round was paired, chaining into a knock
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -328,7 +329,7 @@ def test_a_result_that_changes_while_the_program_pairs_is_not_lost(monkeypatch: 
     pair_and_publish(stage)
     play_round(stage, random.Random(11))
     real = swiss._prepare
-    calls = []
+    calls: list[Any] = []
 
     def prepare_then_correct(stage_: Stage, isolated: bool) -> object:
         prepared = real(stage_, isolated)
