@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.services import GameError
 from tournament import services
-from tournament.models import AuditLog, Entry, Group, Match, Stage, Tournament
+from tournament.models import AuditLog, Entry, Group, Match, Stage, SwissBye, SwissRound, Tournament
 from tournament.outcomes import group_sync
 from tournament.withdrawals import entry_withdraw
 
@@ -186,4 +186,36 @@ class AuditLogAdmin(admin.ModelAdmin[AuditLog]):
         return False
 
     def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(SwissRound)
+class SwissRoundAdmin(admin.ModelAdmin[SwissRound]):
+    """Swiss rounds as the services left them: changed only through the round cycle (control room, API)."""
+
+    list_display = ["stage", "number", "status", "engine", "paired_at", "published_at", "closed_at"]
+    list_filter = ["status"]
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+
+@admin.register(SwissBye)
+class SwissByeAdmin(admin.ModelAdmin[SwissBye]):
+    list_display = ["stage", "round", "entry", "kind", "requested", "late"]
+    list_filter = ["kind"]
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_add_permission(self, request: Any) -> bool:
         return False

@@ -73,6 +73,18 @@ class World:
             .filter(models.Q(player_one=self.me) | models.Q(player_two=self.me))
             .first()
         )
+        # A Swiss open with its first round published and not yet played.
+        from tournament.swiss.services import swiss_pair, swiss_publish
+
+        self.swiss = services.tournament_create(name="Swiss open", preset="swiss", stage_options={"rounds": 3})
+        services.publish(tournament=self.swiss)
+        for n in range(5):
+            services.register(tournament=self.swiss, player=Player.objects.create(name=f"S{n}", rating=2000 + n))
+        self.swiss_stage = self.swiss.stages.get()
+        services.draw_stage(stage=self.swiss_stage, seed=1)
+        services.start_stage(stage=self.swiss_stage)
+        swiss_publish(stage=self.swiss_stage, number=swiss_pair(stage=self.swiss_stage).number)
+        self.swiss_entry = self.swiss.entries.order_by("pk").first()
 
     @property
     def tossable(self) -> Any:
@@ -341,6 +353,42 @@ CASES: dict[str, Case] = {
         lambda w: {"stage": w.tournament.stages.get().pk},
         matrix(401, 403, 403, 403, 409),
     ),
+    "swiss-trf": ("get", lambda w: f"/t/{w.swiss.pk}/swiss/{w.swiss_stage.pk}.trf", NONE, same(200)),
+    "swiss-round-sheet": ("get", lambda w: f"/t/{w.swiss.pk}/swiss/{w.swiss_stage.pk}/round/1/", NONE, same(200)),
+    "swiss-detail": ("get", lambda w: f"/api/swiss/{w.swiss_stage.pk}/", NONE, same(200)),
+    "swiss-pair": ("post", lambda w: f"/api/swiss/{w.swiss_stage.pk}/pair/", NONE, matrix(401, 403, 403, 403, 409)),
+    "swiss-edit": (
+        "post",
+        lambda w: f"/api/swiss/{w.swiss_stage.pk}/edit/",
+        lambda w: {"round": 1, "action": "flip", "first": w.swiss_entry.pk, "reason": "walk"},
+        matrix(401, 403, 403, 403, 409),  # published pairings stand
+    ),
+    "swiss-publish": ("post", lambda w: f"/api/swiss/{w.swiss_stage.pk}/publish/", lambda w: {"round": 1}, WRITE),
+    "swiss-unpair": ("post", lambda w: f"/api/swiss/{w.swiss_stage.pk}/unpair/", lambda w: {"round": 1}, WRITE),
+    "swiss-bye": (
+        "post",
+        lambda w: f"/api/swiss/{w.swiss_stage.pk}/bye/",
+        lambda w: {"entry": w.swiss_entry.pk, "round": 2},
+        matrix(401, 403, 403, 403, 400),  # round 2 of 3 is in the last two: no requested bye
+    ),
+    "swiss-late-entry": (
+        "post",
+        lambda w: f"/api/swiss/{w.swiss_stage.pk}/late-entry/",
+        lambda w: {"name": "Latecomer", "rating": 1800},
+        WRITE,
+    ),
+    "swiss-return-": (
+        "post",
+        lambda w: f"/api/swiss/{w.swiss_stage.pk}/return/",
+        lambda w: {"entry": w.swiss_entry.pk},
+        WRITE,
+    ),
+    "swiss-import-trf": (
+        "post",
+        lambda w: "/api/swiss/import-trf/",
+        lambda w: {"trf": "012 Walk\nXXR 3\n" + "\n".join(f"001 {n:4d}      P{n}" for n in (1, 2, 3)) + "\n"},
+        WRITE,
+    ),
 }
 
 
@@ -420,4 +468,4 @@ def test_admin_is_for_the_organizer_only(world: World) -> None:
     for page in admin_pages:
         answers = {role: world.client(role).get(page).status_code for role in ROLES}
         assert answers == {A: 302, P: 302, OP: 302, OR: 302, ORG: 200}, (page, answers)
-    assert Tournament.objects.count() == 4
+    assert Tournament.objects.count() == 5
