@@ -103,6 +103,11 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=200)
     preset = serializers.ChoiceField(choices=list(services.PRESETS), default="seed")
     boards = serializers.IntegerField(min_value=1, max_value=500, required=False)
+    stage_options = serializers.DictField(
+        required=False,
+        help_text="preset swiss: rounds, games (1, 2, 3), accelerate, unit_rounds, prohibited, pab, late_score, "
+        "max_requested_byes, no_byes_last, tiebreaks, advance, then (docs/swiss.md)",
+    )
 
 
 class EntryRegisterSerializer(serializers.Serializer[Any]):

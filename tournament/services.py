@@ -76,6 +76,8 @@ def tournament_create(
     ``stage_options``) is ready to draw."""
     if preset not in PRESETS:
         raise TournamentError("bad_preset", _("Unknown preset %(name)s.") % {"name": preset})
+    if stage_options and preset != "swiss":
+        raise TournamentError("bad_options", _("Stage options are for the Swiss preset."))
     tournament = Tournament.objects.create(name=name, preset=preset, **{**PRESETS[preset], **fields})
     if preset == "swiss":
         from tournament.swiss.selectors import check_options

@@ -363,6 +363,12 @@ CASES: dict[str, Case] = {
         lambda w: {"round": 1, "action": "flip", "first": w.swiss_entry.pk, "reason": "walk"},
         matrix(401, 403, 403, 403, 409),  # published pairings stand
     ),
+    "swiss-configure": (
+        "post",
+        lambda w: f"/api/swiss/{w.swiss_stage.pk}/options/",
+        lambda w: {"options": {"max_requested_byes": 2}},
+        WRITE,
+    ),
     "swiss-publish": ("post", lambda w: f"/api/swiss/{w.swiss_stage.pk}/publish/", lambda w: {"round": 1}, WRITE),
     "swiss-unpair": ("post", lambda w: f"/api/swiss/{w.swiss_stage.pk}/unpair/", lambda w: {"round": 1}, WRITE),
     "swiss-bye": (

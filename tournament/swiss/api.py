@@ -50,6 +50,10 @@ class LateEntrySerializer(serializers.Serializer[Any]):
     rating = serializers.IntegerField(required=False, allow_null=True)
 
 
+class OptionsSerializer(serializers.Serializer[Any]):
+    options = serializers.DictField(help_text="the settings to change (docs/swiss.md)")
+
+
 class EntrySerializer(serializers.Serializer[Any]):
     entry = serializers.IntegerField()
 
@@ -148,6 +152,17 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
         require_organizer(request.user)
         stage = self.get_object()
         services.swiss_unpair(stage=stage, number=self._input(RoundSerializer)["round"], actor=request.user)
+        return Response(swiss_payload(stage))
+
+    @extend_schema(request=OptionsSerializer, responses=SwissStageSerializer)
+    @action(detail=True, methods=["post"], url_path="options")
+    def configure(self, request: Request, pk: str) -> Response:
+        """Change the stage's settings (docs/swiss.md): any until round 1 is paired, then only the
+        prohibited pairs, the unit rule and the bye limits."""
+        require_organizer(request.user)
+        stage = self.get_object()
+        services.swiss_configure(stage=stage, options=self._input(OptionsSerializer)["options"], actor=request.user)
+        stage.refresh_from_db()
         return Response(swiss_payload(stage))
 
     @extend_schema(request=ByeSerializer, responses={200: dict})

@@ -111,7 +111,9 @@ def _fingerprint(data: SwissData) -> str:
 
 
 def _prepare(stage: Stage, isolated: bool) -> _Prepared:
-    """The slow part, outside any lock: read the state, pair it, explain it."""
+    """The slow part, outside any lock: read the state (the stage's settings as stored now), pair it,
+    explain it."""
+    stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
     data = load(stage)
     state = data.state
     fingerprint = _fingerprint(data)
@@ -441,3 +443,35 @@ def swiss_round_corrected(match: Match, actor: Any) -> None:
     later = SwissRound.objects.filter(stage_id=match.group.stage_id, number__gt=match.round).exists()
     if later:
         audit(match.tournament, "swiss_correction_after_pairing", actor, match=match.pk, round=match.round)
+
+
+LATER = {"prohibited", "unit_rounds", "max_requested_byes", "no_byes_last"}  # may change after round 1 is paired
+
+
+@transaction.atomic
+def swiss_configure(*, stage: Stage, options: dict[str, Any], actor: Any = None) -> Stage:
+    """Change a Swiss stage's settings: any of them until the first round is paired; afterwards only the
+    prohibited pairs, the unit rule and the limits on requested byes (the rest would change the event's
+    rules mid-way)."""
+    from tournament.swiss.selectors import check_options
+
+    stage = _stage(stage)
+    if stage.status == Stage.Status.FINISHED:
+        raise TournamentError("stage_finished", _("The stage has finished."), 409)
+    checked = check_options(options)
+    if SwissRound.objects.filter(stage=stage).exists() and set(checked) - LATER:
+        raise TournamentError(
+            "options_fixed",
+            _("Once a round is paired only the prohibited pairs, the unit rule and the bye limits can change."),
+            409,
+        )
+    stage.options = {**stage.options, **checked}
+    stage.save(update_fields=["options"])
+    group = swiss_group(stage)
+    if group is not None and {"advance", "then", "games"} & set(checked):
+        o = SwissOptions.of(stage)
+        group.advance = min(o.advance, group.memberships.count()) if o.then else 0
+        group.games_per_pair = o.games
+        group.save(update_fields=["advance", "games_per_pair"])
+    audit(stage.tournament, "swiss_configure", actor, stage=stage.pk, options=checked)
+    return stage

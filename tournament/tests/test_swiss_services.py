@@ -344,3 +344,37 @@ def test_a_result_that_changes_while_the_program_pairs_is_not_lost(monkeypatch: 
     assert len(calls) == 2 and rnd.engine_boards == calls[1].rows
     data = selectors.load(stage, through=1)
     assert swiss._fingerprint(data) == calls[1].fingerprint != calls[0].fingerprint
+
+
+def test_settings_change_freely_before_round_one_and_only_the_safe_ones_after() -> None:
+    stage, entries = swiss_tournament(6)
+    swiss.swiss_configure(stage=stage, options={"games": 2, "accelerate": True, "tiebreaks": ["wins", "buchholz"]})
+    assert selectors.SwissOptions.of(Stage.objects.get(pk=stage.pk)).games == 2
+    with pytest.raises(TournamentError) as caught:
+        swiss.swiss_configure(stage=stage, options={"tiebreaks": ["nonsense"]})
+    assert caught.value.code == "bad_options"
+    swiss.swiss_pair(stage=stage)
+    with pytest.raises(TournamentError) as caught:
+        swiss.swiss_configure(stage=stage, options={"rounds": 9})
+    assert caught.value.code == "options_fixed"
+    swiss.swiss_configure(stage=stage, options={"prohibited": [[entries[0].pk, entries[1].pk]]})
+    assert selectors.SwissOptions.of(Stage.objects.get(pk=stage.pk)).prohibited == (
+        tuple(sorted((entries[0].pk, entries[1].pk))),
+    )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_first_pairing_uses_the_initial_colour_it_draws_whatever_the_lot(seed: int) -> None:
+    """The lot for the initial colour is recorded before the pairing; the pairing must read it back (a
+    stale copy of the stage's settings once made every pairing after a "black1" lot fail)."""
+    tournament = services.tournament_create(name=f"Lot {seed}", preset="swiss", stage_options={"rounds": 3})
+    for n in range(4):
+        services.register(tournament=tournament, player=Player.objects.create(name=f"L{seed}-{n}", rating=2000 - n))
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=seed)
+    services.start_stage(stage=stage)
+    rnd = swiss.swiss_pair(stage=stage)
+    first_colour = Stage.objects.get(pk=stage.pk).options["first_colour"]
+    top = rnd.boards[0]
+    data = selectors.load(stage)
+    assert (data.number[top[0]] == 1) == (first_colour == "w")  # the top seed opens exactly when the lot says so
