@@ -59,6 +59,7 @@ class TournamentForm(forms.Form):
             ("swiss", gettext_lazy("Swiss system")),
         ],
         initial="seed",
+        required=False,
     )
     rounds = forms.IntegerField(
         label=gettext_lazy("Swiss rounds"), min_value=1, max_value=30, initial=7, required=False
@@ -94,6 +95,7 @@ def control_home(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None, initial={"forbidden_mode": "claim", "time_control": "quick"})
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
+        data["preset"] = data.get("preset") or "seed"
         rounds = data.pop("rounds", None) or 7
         options = {"rounds": rounds} if data.get("preset") == "swiss" else None
         tournament = services.tournament_create(actor=user, stage_options=options, **data)
@@ -120,6 +122,11 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         "withdraw_form": WithdrawForm(tournament),
         "stage_actions": [(name, label) for name, label in ACTION_LABELS.items()],
         "swiss": [swiss_control(stage) for stage in tournament.stages.filter(kind=Stage.Kind.SWISS).order_by("order")],
+        "games_choices": [
+            (1, gettext_lazy("one game")),
+            (2, gettext_lazy("two games, roles swapped")),
+            (3, gettext_lazy("best of three")),
+        ],
         **schedule_context(tournament),
     }
     return render(request, "tournament/control_room.html", context)

@@ -48,6 +48,8 @@ def swiss_control(stage: Stage) -> dict[str, Any]:
         "players": [(e, name) for e, name, withdrawn in members if not withdrawn],
         "withdrawn": [(e, name) for e, name, withdrawn in members if withdrawn],
         "options": data.options,
+        "tiebreak_choices": list(selectors.tiebreak_labels().items())[:-1],  # all but "lot"
+        "tiebreak_slots": [data.options.tiebreaks[i] if i < len(data.options.tiebreaks) else "" for i in range(5)],
     }
 
 
@@ -126,6 +128,25 @@ def _late(stage: Stage, post: QueryDict, user: Any) -> str:
     return _("%(name)s joins from the next round.") % {"name": player.name}
 
 
+def _settings(stage: Stage, post: QueryDict, user: Any) -> str:
+    """The settings form: only the fields present are changed (after round 1 the form shows only those
+    that may still change)."""
+    options: dict[str, Any] = {}
+    for key in ("rounds", "games", "unit_rounds", "max_requested_byes", "no_byes_last", "advance"):
+        if post.get(key, "").strip():
+            options[key] = _int(post, key)
+    for key in ("pab", "late_score", "then"):
+        if key in post:
+            options[key] = post.get(key, "")
+    if "accelerate_shown" in post:
+        options["accelerate"] = post.get("accelerate") == "on"
+    order = [name for name in post.getlist("tiebreak") if name]
+    if "tiebreak" in post:
+        options["tiebreaks"] = list(dict.fromkeys(order))
+    services.swiss_configure(stage=stage, options=options, actor=user)
+    return _("Settings saved.")
+
+
 def _return(stage: Stage, post: QueryDict, user: Any) -> str:
     entry = _entry(stage, post, "entry")
     services.swiss_return(stage=stage, entry=entry, actor=user)
@@ -140,6 +161,7 @@ SWISS_ACTIONS: dict[str, Callable[[Stage, QueryDict, Any], str]] = {
     "swiss-bye": _bye,
     "swiss-late": _late,
     "swiss-return": _return,
+    "swiss-settings": _settings,
 }
 
 
