@@ -280,7 +280,9 @@ def swiss_trf(request: HttpRequest, pk: int, stage_id: int) -> HttpResponse:
         "start": tournament.start_date.strftime("%Y/%m/%d") if tournament.start_date else "",
         "end": tournament.end_date.strftime("%Y/%m/%d") if tournament.end_date else "",
     }
-    response = HttpResponse(trf.write(data.state, ranks=ranks, meta=meta), content_type="text/plain; charset=utf-8")
+    ascii_names = request.GET.get("names") == "ascii"  # for pairing programs that count columns in bytes
+    text = trf.write(data.state, ranks=ranks, meta=meta, ascii_names=ascii_names)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="swiss-{tournament.pk}-{stage.pk}.trf"'
     return response
 

@@ -90,6 +90,7 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
     """Swiss stages, by stage id."""
 
     queryset = Stage.objects.filter(kind=Stage.Kind.SWISS).select_related("tournament")
+    serializer_class = SwissStageSerializer  # what OPTIONS describes; each action validates its own input
 
     def _input(self, cls: type[serializers.Serializer[Any]]) -> dict[str, Any]:
         return validated(cls, self.request.data)

@@ -43,10 +43,12 @@ def _round_block(record: RoundRecord) -> str:
     return f"  {opponent} {colour} {record.result or ' '}"
 
 
-def player_line(player: SwissPlayer, points: PointSystem, rank: int, extra: str = "") -> str:
+def player_line(player: SwissPlayer, points: PointSystem, rank: int, extra: str = "", ascii_names: bool = False) -> str:
     rating = f"{player.rating:4d}" if player.rating else "    "
     total = player.score(points) + (points.points(extra) if extra else 0)
     name = player.name[:33]
+    if ascii_names and not name.isascii():
+        name = f"Player {player.number}"  # a program that counts columns in bytes reads every field right
     head = f"001 {player.number:4d}      {name:<33} {rating} {'':3} {'':11} {'':10} {_tenths(total):>4} {rank:4d}"
     blocks = "".join(_round_block(r) for r in player.rounds)
     if extra:
@@ -54,8 +56,18 @@ def player_line(player: SwissPlayer, points: PointSystem, rank: int, extra: str 
     return head + blocks
 
 
-def write(state: SwissState, *, ranks: dict[int, int] | None = None, meta: dict[str, str] | None = None) -> str:
-    """The state as TRF text; requested byes for the next round are written as that round's results."""
+def write(
+    state: SwissState,
+    *,
+    ranks: dict[int, int] | None = None,
+    meta: dict[str, str] | None = None,
+    ascii_names: bool = False,
+) -> str:
+    """The state as TRF text; requested byes for the next round are written as that round's results.
+
+    Columns are counted in characters, as the FIDE layout and JaVaFo count them. ``ascii_names``: names
+    with other characters (Chinese names) become ``Player N``, for programs that count columns in bytes
+    (bbpPairings), where a UTF-8 name would shift every later field."""
     meta = meta or {}
     lines = [f"012 {state.name[:200]}"]
     for code, key in (("022", "city"), ("042", "start"), ("052", "end"), ("102", "arbiter")):
@@ -85,7 +97,11 @@ def write(state: SwissState, *, ranks: dict[int, int] | None = None, meta: dict[
     for player in sorted(state.players, key=lambda p: p.number):
         lines.append(
             player_line(
-                player, state.points, ranks.get(player.number, player.number), state.preassigned.get(player.number, "")
+                player,
+                state.points,
+                ranks.get(player.number, player.number),
+                state.preassigned.get(player.number, ""),
+                ascii_names=ascii_names,
             )
         )
     return "\n".join(lines) + "\n"

@@ -413,3 +413,20 @@ def test_a_tie_nothing_breaks_is_a_recorded_lot_the_same_under_any_hash_seed() -
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         outputs.add(out.stdout)
     assert len(outputs) == 1 and "lot" in outputs.pop()
+
+
+def test_the_ascii_export_keeps_every_column_where_byte_counting_programs_look() -> None:
+    state = field_of(6, rounds=3, seed=9)
+    for p in state.players[:3]:
+        p.name = "棋手" + p.name  # Chinese names: three bytes a character in UTF-8
+    play_rounds(state, 1, seed=9)
+    text = trf.write(state, ascii_names=True)
+    lines = [line for line in text.splitlines() if line.startswith("001")]
+    assert all(line.isascii() for line in lines)
+    for line, player in zip(lines, state.players, strict=True):
+        raw = line.encode()  # counted in bytes, as bbpPairings counts them
+        assert (
+            int(raw[4:8]) == player.number and raw[80:84].decode().strip() == f"{player.score(state.points) / 10:.1f}"
+        )
+    assert "Player 1" in text and pairer().pair(trf.read(text)) == pairer().pair(state)
+    assert "棋手" in trf.write(state)  # the default export keeps the names

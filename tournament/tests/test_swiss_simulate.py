@@ -17,7 +17,9 @@ pytestmark = pytest.mark.django_db
 
 def test_a_whole_swiss_is_played_and_ranked() -> None:
     out = io.StringIO()
-    call_command("simulate_tournament", "--preset", "swiss", "--players", "11", "--rounds", "5", "--seed", "3", stdout=out)
+    call_command(
+        "simulate_tournament", "--preset", "swiss", "--players", "11", "--rounds", "5", "--seed", "3", stdout=out
+    )
     text = out.getvalue()
     ranking = text.split("== Final ranking ==")[1].strip().splitlines()
     assert len(ranking) == 11 and ranking[0].lstrip().startswith("1 ")
