@@ -71,7 +71,7 @@ def _pair(stage: Stage, post: QueryDict, user: Any) -> str:
     if pair_in_background(stage):
         services.check_can_pair(stage)
         swiss_pair_task.delay(stage.pk, getattr(user, "pk", None))
-        return _("The round is being paired in the background; the draft appears here when it is ready.")
+        return _("The round is being paired in the background; reload this page in a moment to review the draft.")
     rnd = services.swiss_pair(stage=stage, actor=user)
     return _("Round %(n)s paired: check it, then publish.") % {"n": rnd.number}
 

@@ -310,6 +310,14 @@ def why_text(item: dict[str, Any], names: dict[int, str]) -> str:
     return " ".join(parts)
 
 
+# A board's result from the first player's side: over the board, by forfeit (F), not yet known (…).
+RESULT_TEXT = {"1": "1–0", "0": "0–1", "=": "½–½", "+": "1–0 F", "-": "0–1 F", "": "…"}
+
+
+def board_has_second(rnd: SwissRound, index: int) -> bool:
+    return rnd.status != SwissRound.Status.DRAFT and rnd.boards[index - 1][1] is not None
+
+
 def rounds_view(stage: Stage, data: SwissData | None = None) -> list[dict[str, Any]]:
     """Each paired round: boards (with names, pairing numbers, scores before the round and results), byes,
     why each board is paired so, and the manual edits."""
@@ -330,7 +338,9 @@ def rounds_view(stage: Stage, data: SwissData | None = None) -> list[dict[str, A
                 "board": index,
                 "first": {"entry": first, "number": a, "name": names[a], "score": _tenths(before)},
                 "second": None,
-                "result": record.result if record else "",
+                "result": RESULT_TEXT.get(record.result, record.result)
+                if record and board_has_second(rnd, index)
+                else "",
             }
             if b is not None:
                 item["second"] = {
