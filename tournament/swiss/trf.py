@@ -100,7 +100,9 @@ def write(
                 player,
                 state.points,
                 ranks.get(player.number, player.number),
-                state.preassigned.get(player.number, ""),
+                # not paired next: a bye asked for, or (withdrawn) a zero for the round, as JaVaFo and
+                # bbpPairings read a result already entered for the round they pair; XXZ says it too
+                state.preassigned.get(player.number, "Z" if player.number in state.absent else ""),
                 ascii_names=ascii_names,
             )
         )
@@ -185,6 +187,9 @@ def read(text: str) -> SwissState:
                 raise TrfError(f"player {player.number} has rounds the others have not played")
             preassigned[player.number] = extra[0].result
             del player.rounds[played:]
+    for number in absent:  # a withdrawn player's zero for the next round is the absence, not a bye asked for
+        if preassigned.get(number) == "Z":
+            del preassigned[number]
     return SwissState(
         name=name,
         total_rounds=total_rounds or played + 1,

@@ -430,3 +430,22 @@ def test_the_ascii_export_keeps_every_column_where_byte_counting_programs_look()
         )
     assert "Player 1" in text and pairer().pair(trf.read(text)) == pairer().pair(state)
     assert "棋手" in trf.write(state)  # the default export keeps the names
+
+
+def test_a_withdrawn_player_is_written_as_not_paired_next_in_both_ways_programs_read(tmp_path: Path) -> None:
+    from py4swiss.engines import DutchEngine
+    from py4swiss.trf import TrfParser
+
+    state = field_of(7, rounds=4, seed=12)
+    play_rounds(state, 1, seed=12)
+    state.absent = {2}
+    text = trf.write(state)
+    line = next(x for x in text.splitlines() if x.startswith("001    2"))
+    assert line.endswith("  0000 - Z") and "XXZ 2" in text  # a result for the round to pair, and XXZ
+    back = trf.read(text)
+    assert back.absent == {2} and back.preassigned == {} and trf.write(back) == text
+    without_xxz = "\n".join(x for x in text.splitlines() if not x.startswith("XXZ")) + "\n"
+    path = tmp_path / "withdrawn.trf"
+    path.write_text(without_xxz, encoding="utf-8")
+    boards = DutchEngine.generate_pairings(TrfParser.parse(path, strict=True))
+    assert all(2 not in (b.white, b.black) for b in boards)  # the entered result alone keeps them out
