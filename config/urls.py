@@ -36,6 +36,7 @@ urlpatterns = [
     path("t/<int:pk>/games.<str:fmt>", pages.records_export, name="tournament-records"),
     path("t/<int:pk>/swiss/<int:stage_id>.trf", pages.swiss_trf, name="swiss-trf"),
     path("t/<int:pk>/swiss/<int:stage_id>/round/<int:number>/", pages.swiss_round_sheet, name="swiss-round-sheet"),
+    path("t/<int:pk>/swiss/<int:stage_id>/crosstable/", pages.swiss_crosstable, name="swiss-crosstable"),
     path("g/<int:pk>/", game_views.game_page, name="game"),
     path("g/<int:pk>/claim/", game_views.claim_tool, name="game-claim"),
     path("me/", pages.player_console, name="player-console"),

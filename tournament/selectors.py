@@ -66,16 +66,18 @@ def standings_context(tournament: Tournament, labels: dict[str, Any]) -> dict[st
 
 
 def swiss_context(stage: Stage) -> dict[str, Any]:
-    """A Swiss stage for the public: standings with the tie-breaks, the published rounds (newest first)
-    and the round-by-round crosstable."""
+    """A Swiss stage for the public page, pushed live on every change: the standings with the tie-breaks
+    and the latest round's boards. Kept small (a 300-player open with every round and the crosstable
+    made 380 kB a push); why each board is paired so, earlier rounds and the crosstable have their pages."""
     from tournament.swiss import selectors as swiss
 
     data = swiss.load(stage)
-    rounds = [r for r in swiss.rounds_view(stage, data) if r["status"] != "draft"]
+    published = [r.number for r in data.rounds if r.status != "draft"]
+    current = swiss.rounds_view(stage, data, only=published[-1]) if published else []
     return {
         "table": swiss.standings(stage, data),
-        "rounds": list(reversed(rounds)),
-        "crosstable": swiss.crosstable(stage, data),
+        "current": current[0] if current else None,  # the latest round; earlier ones and the crosstable have pages
+        "earlier": published[:-1],
         "options": data.options,
     }
 

@@ -292,10 +292,10 @@ def swiss_round_sheet(request: HttpRequest, pk: int, stage_id: int, number: int)
     from tournament.swiss import selectors as swiss
 
     tournament, stage = _swiss_stage(request, pk, stage_id)
-    rounds = {r["number"]: r for r in swiss.rounds_view(stage) if r["status"] != "draft" or is_organizer(request.user)}
-    if number not in rounds:
+    rounds = swiss.rounds_view(stage, only=number)
+    if not rounds or (rounds[0]["status"] == "draft" and not is_organizer(request.user)):
         raise Http404
-    rnd = rounds[number]
+    rnd = rounds[0]
     by_name = []
     for board in rnd["boards"]:
         first, second = board["first"], board["second"]
@@ -316,4 +316,18 @@ def swiss_round_sheet(request: HttpRequest, pk: int, stage_id: int, number: int)
         request,
         "tournament/swiss_round.html",
         {"tournament": tournament, "stage": stage, "round": rnd, "by_name": by_name},
+    )
+
+
+def swiss_crosstable(request: HttpRequest, pk: int, stage_id: int) -> HttpResponse:
+    """Round by round for each player: the opponent's place, the role, the result."""
+    from tournament.swiss import selectors as swiss
+
+    tournament, stage = _swiss_stage(request, pk, stage_id)
+    rows = swiss.crosstable(stage)
+    rounds = range(1, (len(rows[0]["cells"]) if rows else 0) + 1)
+    return render(
+        request,
+        "tournament/swiss_crosstable.html",
+        {"tournament": tournament, "stage": stage, "rows": rows, "rounds": rounds},
     )

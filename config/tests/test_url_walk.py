@@ -355,6 +355,7 @@ CASES: dict[str, Case] = {
     ),
     "swiss-trf": ("get", lambda w: f"/t/{w.swiss.pk}/swiss/{w.swiss_stage.pk}.trf", NONE, same(200)),
     "swiss-round-sheet": ("get", lambda w: f"/t/{w.swiss.pk}/swiss/{w.swiss_stage.pk}/round/1/", NONE, same(200)),
+    "swiss-crosstable": ("get", lambda w: f"/t/{w.swiss.pk}/swiss/{w.swiss_stage.pk}/crosstable/", NONE, same(200)),
     "swiss-detail": ("get", lambda w: f"/api/swiss/{w.swiss_stage.pk}/", NONE, same(200)),
     "swiss-pair": ("post", lambda w: f"/api/swiss/{w.swiss_stage.pk}/pair/", NONE, matrix(401, 403, 403, 403, 409)),
     "swiss-edit": (

@@ -318,14 +318,16 @@ def board_has_second(rnd: SwissRound, index: int) -> bool:
     return rnd.status != SwissRound.Status.DRAFT and rnd.boards[index - 1][1] is not None
 
 
-def rounds_view(stage: Stage, data: SwissData | None = None) -> list[dict[str, Any]]:
-    """Each paired round: boards (with names, pairing numbers, scores before the round and results), byes,
-    why each board is paired so, and the manual edits."""
+def rounds_view(stage: Stage, data: SwissData | None = None, only: int | None = None) -> list[dict[str, Any]]:
+    """Each paired round (or round ``only``): boards (with names, pairing numbers, scores before the round
+    and results), byes, why each board is paired so, and the manual edits."""
     data = data or load(stage)
     numbers = data.state.by_number()
     names = {n: data.info[e]["name"] for n, e in data.entry.items()}
     out = []
     for rnd in data.rounds:
+        if only is not None and rnd.number != only:
+            continue
         boards = []
         for index, (first, second) in enumerate(rnd.boards, start=1):
             a = data.number.get(first)

@@ -60,8 +60,13 @@ def test_the_swiss_page_fits_a_phone_and_says_why(live_server: Any, browser: Any
     table = page.locator("table.standings.swiss")
     expect(table.locator("tbody tr")).to_have_count(9)
     expect(table.locator("thead")).to_contain_text("BH-C1")
-    why = page.locator("details.swiss-round").first.locator("td.why").first
-    expect(why).to_contain_text("分组" if language == "zh-hans" else "Score group")
-    page.goto(f"{live_server.url}/t/{stage.tournament_id}/swiss/{stage.pk}/round/2/")
+    expect(page.locator("section.swiss-round table.pairings tbody tr")).to_have_count(5)  # the latest round
+    page.locator("section.swiss-round h4 a").click()
+    page.wait_for_url(f"**/swiss/{stage.pk}/round/2/")
     expect(page.locator("table.pairings tbody tr")).to_have_count(5)
+    expect(page.locator("td.why").first).to_contain_text("分组" if language == "zh-hans" else "Score group")
     expect(page.locator("section.slip")).to_have_count(4)  # a slip per board, none for the bye
+    overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0, f"the round page scrolls sideways by {overflow}px at 390×844"
+    page.goto(f"{live_server.url}/t/{stage.tournament_id}/swiss/{stage.pk}/crosstable/")
+    expect(page.locator("table.cross tbody tr")).to_have_count(9)
