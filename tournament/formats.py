@@ -399,6 +399,16 @@ def knockout_pairs(players: Sequence[K], rng: random.Random) -> tuple[list[tuple
     return [(order[i], order[i + 1]) for i in range(0, len(order), 2)], trio
 
 
+def seeded_pairs(ranked: Sequence[K]) -> tuple[list[tuple[K, K]], list[K]]:
+    """Qualifiers in their order of merit (from a Swiss): first against last, second against second-last,
+    …; with an odd number the bottom three form a group (returned separately)."""
+    order = list(ranked)
+    trio = order[-3:] if len(order) % 2 == 1 and len(order) >= 3 else []
+    if trio:
+        order = order[:-3]
+    return [(order[i], order[len(order) - 1 - i]) for i in range(len(order) // 2)], trio
+
+
 def guessed_right(count: int, guess: str) -> bool:
     """猜先: one player grabs ``count`` stones, the other guesses ``odd`` or ``even``; right plays black."""
     return (count % 2 == 1) == (guess == "odd")

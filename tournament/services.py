@@ -543,6 +543,9 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
         _redraw(following, qualifiers, [], [], actor)
         following.refresh_from_db()
         return following
+    options: dict[str, Any] = {"entries": qualifiers}
+    if stage.kind == Stage.Kind.SWISS:
+        options["seeded"] = True  # the qualifiers are in the Swiss order of merit: the knockout is seeded by it
     return Stage.objects.create(
-        tournament=tournament, order=stage.order + 1, name=nxt.name, kind=nxt.kind, options={"entries": qualifiers}
+        tournament=tournament, order=stage.order + 1, name=nxt.name, kind=nxt.kind, options=options
     )

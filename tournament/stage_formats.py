@@ -113,7 +113,11 @@ class KnockoutBestOf(StageFormat):
     def draw(
         self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
     ) -> list[GroupPlan]:
-        pairs, trio = formats.knockout_pairs([e.pk for e in entries], rng)
+        if stage.options.get("seeded"):  # after a Swiss: 1 v K, 2 v K-1, … by the Swiss order
+            merit = {e: i for i, e in enumerate(stage.options.get("entries", []))}
+            pairs, trio = formats.seeded_pairs(sorted((e.pk for e in entries), key=lambda k: merit.get(k, len(merit))))
+        else:
+            pairs, trio = formats.knockout_pairs([e.pk for e in entries], rng)
         plans = [GroupPlan(list(pair), Group.Kind.BEST_OF, advance=1, games=3) for pair in pairs]
         if trio:
             plans.append(GroupPlan(trio, Group.Kind.ROUND_ROBIN, advance=1, games=2))

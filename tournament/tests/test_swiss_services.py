@@ -234,7 +234,10 @@ def test_a_swiss_qualifier_sends_its_top_four_to_a_knockout() -> None:
     top4 = [row["entry"] for row in selectors.standings(stage)["rows"][:4]]
     following = services.advance(stage=stage)
     assert following is not None and following.kind == Stage.Kind.KNOCKOUT
-    assert sorted(following.options["entries"]) == sorted(top4)
+    assert following.options["entries"] == top4  # in the Swiss order of merit
+    services.draw_stage(stage=following, seed=1)
+    pairs = {frozenset((m.first_id, m.second_id)) for m in Match.objects.filter(group__stage=following)}
+    assert pairs == {frozenset((top4[0], top4[3])), frozenset((top4[1], top4[2]))}  # seeded: 1 v 4, 2 v 3
 
 
 def test_a_mini_match_of_two_swaps_colours_and_scores_the_match() -> None:
