@@ -20,6 +20,7 @@ from tournament.formats import (
     knockout_pairs,
     places,
     ranked_blocks,
+    seeded_pairs,
     straddling,
     table,
 )
@@ -180,5 +181,5 @@ def test_knockout_pairs_put_an_odd_three_into_a_group() -> None:
 
 
 def test_qualifiers_from_a_swiss_meet_first_against_last() -> None:
-    assert formats.seeded_pairs([1, 2, 3, 4, 5, 6, 7, 8]) == ([(1, 8), (2, 7), (3, 6), (4, 5)], [])
-    assert formats.seeded_pairs([1, 2, 3, 4, 5, 6, 7]) == ([(1, 4), (2, 3)], [5, 6, 7])  # the bottom three: a group
+    assert seeded_pairs([1, 2, 3, 4, 5, 6, 7, 8]) == ([(1, 8), (2, 7), (3, 6), (4, 5)], [])
+    assert seeded_pairs([1, 2, 3, 4, 5, 6, 7]) == ([(1, 4), (2, 3)], [5, 6, 7])  # the bottom three: a group
