@@ -189,33 +189,26 @@ class AuditLogAdmin(admin.ModelAdmin[AuditLog]):
         return False
 
 
-@admin.register(SwissRound)
-class SwissRoundAdmin(admin.ModelAdmin[SwissRound]):
-    """Swiss rounds as the services left them: changed only through the round cycle (control room, API)."""
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
+    """Rows the services keep: shown, never added, changed or deleted here (the round cycle changes them)."""
 
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(SwissRound)
+class SwissRoundAdmin(ReadOnlyAdmin):
     list_display = ["stage", "number", "status", "engine", "paired_at", "published_at", "closed_at"]
     list_filter = ["status"]
 
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_add_permission(self, request: Any) -> bool:
-        return False
-
 
 @admin.register(SwissBye)
-class SwissByeAdmin(admin.ModelAdmin[SwissBye]):
+class SwissByeAdmin(ReadOnlyAdmin):
     list_display = ["stage", "round", "entry", "kind", "requested", "late"]
     list_filter = ["kind"]
-
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_add_permission(self, request: Any) -> bool:
-        return False

@@ -117,6 +117,17 @@ class EntryRegisterSerializer(serializers.Serializer[Any]):
     rating = serializers.IntegerField(required=False, allow_null=True)
 
 
+def player_named(data: dict[str, Any]) -> Player:
+    """The player an entry names: by id, or found or created by name (and unit, rating)."""
+    player = data.get("player")
+    if player is None:
+        if not data.get("name"):
+            raise serializers.ValidationError({"name": "Give a player id or a name."})
+        player = player_find_or_create(name=data["name"], unit=data["unit"], rating=data.get("rating"))
+    assert isinstance(player, Player)
+    return player
+
+
 class CsvSerializer(serializers.Serializer[Any]):
     csv = serializers.CharField(max_length=200_000, help_text="rows of name,unit,rating")
 
@@ -292,12 +303,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     def register(self, request: Request, pk: str) -> Response:
         require_organizer(request.user)
         tournament = self.get_object()
-        data = self._input(EntryRegisterSerializer)
-        player = data.get("player")
-        if player is None:
-            if not data.get("name"):
-                raise serializers.ValidationError({"name": "Give a player id or a name."})
-            player = player_find_or_create(name=data["name"], unit=data["unit"], rating=data.get("rating"))
+        player = player_named(self._input(EntryRegisterSerializer))
         entry = services.register(tournament=tournament, player=player, actor=request.user)
         return Response({"entry": entry.pk, "player": player.pk}, status=201)
 

@@ -13,9 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.access import require_organizer
-from games.models import Player
 from games.serializers import validated
-from games.services import player_find_or_create
+from tournament.api import EntryRegisterSerializer, player_named
 from tournament.models import Entry, Stage, SwissBye
 from tournament.services import TournamentError
 from tournament.swiss import selectors, services
@@ -41,13 +40,6 @@ class ByeSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField(min_value=1, max_value=30)
     kind = serializers.ChoiceField(choices=[SwissBye.Kind.HALF, SwissBye.Kind.ZERO], default=SwissBye.Kind.HALF)
     cancel = serializers.BooleanField(default=False)
-
-
-class LateEntrySerializer(serializers.Serializer[Any]):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
-    name = serializers.CharField(max_length=100, required=False)
-    unit = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
-    rating = serializers.IntegerField(required=False, allow_null=True)
 
 
 class OptionsSerializer(serializers.Serializer[Any]):
@@ -182,18 +174,13 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
         )
         return Response({"entry": entry.pk, "round": bye.round, "kind": bye.kind})
 
-    @extend_schema(request=LateEntrySerializer, responses={201: dict})
+    @extend_schema(request=EntryRegisterSerializer, responses={201: dict})
     @action(detail=True, methods=["post"], url_path="late-entry")
     def late_entry(self, request: Request, pk: str) -> Response:
         """A player joins the stage under way: paired from the next round."""
         require_organizer(request.user)
         stage = self.get_object()
-        data = self._input(LateEntrySerializer)
-        player = data.get("player")
-        if player is None:
-            if not data.get("name"):
-                raise serializers.ValidationError({"name": "Give a player id or a name."})
-            player = player_find_or_create(name=data["name"], unit=data["unit"], rating=data.get("rating"))
+        player = player_named(self._input(EntryRegisterSerializer))
         entry = services.swiss_late_entry(stage=stage, player=player, actor=request.user)
         return Response({"entry": entry.pk, "player": player.pk}, status=201)
 
