@@ -64,7 +64,18 @@ def explain(state: SwissState, boards: list[Board]) -> list[dict[str, Any]]:
     for number, board in enumerate(boards, start=1):
         first = numbers[board.first]
         if board.second is None:
-            out.append({"board": number, "bye": True, "group": scores[board.first], "player": board.first})
+            # Eligible: paired this round and never had a pairing-allocated bye (nor a win by forfeit).
+            eligible = [n for n in scores if not numbers[n].had_bye()]
+            lowest = min(eligible, key=lambda n: (scores[n], -n)) if eligible else board.first
+            out.append(
+                {
+                    "board": number,
+                    "bye": True,
+                    "group": scores[board.first],
+                    "player": board.first,
+                    "lowest": lowest == board.first,  # else the pairing of the groups above left this player out
+                }
+            )
             continue
         second = numbers[board.second]
         sf, ss = scores[board.first], scores[board.second]

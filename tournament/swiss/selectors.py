@@ -282,9 +282,15 @@ def why_text(item: dict[str, Any], names: dict[int, str]) -> str:
     """One board's "why this pairing" in the reader's language."""
     group = _tenths(int(item["group"]))
     if item.get("bye"):
+        if item.get("lowest", True):
+            return _(
+                "Score group %(group)s: the pairing-allocated bye goes to the lowest-ranked player of the lowest "
+                "score group who has had no bye."
+            ) % {"group": group}
         return _(
-            "Score group %(group)s: the pairing-allocated bye goes to the lowest-ranked player of the lowest "
-            "score group who has had no bye."
+            "Score group %(group)s: the pairing-allocated bye goes to a player who has had none; the players "
+            "ranked lower who have had none are needed to pair the score groups above, which FIDE's Dutch "
+            "system pairs first."
         ) % {"group": group}
     parts = [_("Score group %(group)s.") % {"group": group}]
     if "down" in item:

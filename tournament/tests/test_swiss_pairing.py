@@ -449,3 +449,21 @@ def test_a_withdrawn_player_is_written_as_not_paired_next_in_both_ways_programs_
     path.write_text(without_xxz, encoding="utf-8")
     boards = DutchEngine.generate_pairings(TrfParser.parse(path, strict=True))
     assert all(2 not in (b.white, b.black) for b in boards)  # the entered result alone keeps them out
+
+
+def test_the_bye_explanation_says_when_the_bye_could_not_go_to_the_lowest() -> None:
+    """Eleven players, round 8 of 9: only the top four never had a bye; the Dutch system pairs the
+    4-point bracket first and the leader is left for the bye (measured against caissify: docs/swiss.md)."""
+    rng = random.Random(0)
+    ratings = sorted((rng.randint(1400, 2600) for _ in range(11)), reverse=True)
+    state = SwissState("t", 9, [SwissPlayer(i + 1, f"P{i + 1:03d}", ratings[i]) for i in range(11)])
+    lowest_flags = []
+    for _ in range(8):
+        boards = pairer().pair(state)
+        bye = next(item for item in explain.explain(state, boards) if item.get("bye"))
+        eligible = [p for p in state.players if not p.had_bye()]
+        truly_lowest = min(eligible, key=lambda p: (state.pairing_score(p), -p.number)).number
+        assert bye["lowest"] == (bye["player"] == truly_lowest)
+        lowest_flags.append(bye["lowest"])
+        sim.play(state, boards, rng)
+    assert True in lowest_flags and False in lowest_flags  # both cases occur in this tournament
