@@ -325,13 +325,36 @@ class RifGame:
 RIF_EXTRA = ("round", "btime", "wtime", "swap", "alt", "protocol", "options", "reason", "event", "times", "timecontrol")
 
 
-def format_rif(games: list[RifGame], generated: str) -> str:
-    """RenjuNet-style XML for a list of games."""
+@dataclass
+class RifTournament:
+    """The tournament the games of a ``.rif`` export belong to: its rounds, and the rounds its players had
+    no game in (byes: ``(round, player, kind)``, kind a TRF code: U, H, F, Z)."""
+
+    name: str
+    city: str = ""
+    start: str = ""
+    end: str = ""
+    rule: str = ""
+    rounds: int = 0
+    byes: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+def format_rif(games: list[RifGame], generated: str, tournament: RifTournament | None = None) -> str:
+    """RenjuNet-style XML for a list of games, and the tournament they were played in if given."""
     root = ElementTree.Element("database", version="1.0", datetime=generated)
     players = ElementTree.SubElement(root, "players")
     rules = ElementTree.SubElement(root, "rules")
     openings = ElementTree.SubElement(root, "openings")
     ids: dict[tuple[str, str], int] = {}
+    if tournament is not None:
+        element = ElementTree.SubElement(ElementTree.SubElement(root, "tournaments"), "tournament", id="1")
+        for attr in ("name", "city", "start", "end", "rule"):
+            if getattr(tournament, attr):
+                element.set(attr, getattr(tournament, attr))
+        if tournament.rounds:
+            element.set("rounds", str(tournament.rounds))
+        for number, player, kind in tournament.byes:
+            ElementTree.SubElement(element, "bye", round=str(number), player=player, kind=kind)
 
     def ref(kind: str, name: str, parent: ElementTree.Element, tag: str) -> str:
         key = (kind, name)
@@ -350,6 +373,8 @@ def format_rif(games: list[RifGame], generated: str) -> str:
             "rule": ref("rule", game.rule, rules, "rule"),
             "date": game.date,
         }
+        if tournament is not None:
+            attrs["tournament"] = "1"
         if game.opening:
             attrs["opening"] = ref("opening", game.opening, openings, "opening")
         attrs.update({k: v for k, v in game.extra.items() if v})

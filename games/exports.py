@@ -7,7 +7,16 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engine.protocols import opening_name as protocol_opening_name
-from engine.records import RESULT_CODES, RifGame, format_actions, format_plain, format_rif, format_times, opening_name
+from engine.records import (
+    RESULT_CODES,
+    RifGame,
+    RifTournament,
+    format_actions,
+    format_plain,
+    format_rif,
+    format_times,
+    opening_name,
+)
 from games.clock import PRESETS
 from games.enums import GameMode
 from games.models import Game
@@ -115,7 +124,7 @@ def _rif_extra(game: Game, record: Recorded, header: dict[str, str]) -> dict[str
     }
 
 
-def export_rif(games: list[Game], now: datetime) -> str:
+def export_rif(games: list[Game], now: datetime, tournament: RifTournament | None = None) -> str:
     entries = []
     for game in games:
         record = recorded(game)
@@ -134,4 +143,4 @@ def export_rif(games: list[Game], now: datetime) -> str:
                 actions=record.body if record.actions else "",
             )
         )
-    return format_rif(entries, now.strftime("%Y-%m-%d %H:%M:%S"))
+    return format_rif(entries, now.strftime("%Y-%m-%d %H:%M:%S"), tournament)

@@ -105,3 +105,28 @@ def test_a_tournament_starts_from_a_trf_file_and_a_malformed_one_writes_nothing(
         return [(b["first"]["name"], b["second"]["name"] if b["second"] else None) for b in boards]
 
     assert names(ours) == names(theirs)
+
+
+def test_the_rif_export_carries_the_tournament_its_rounds_and_byes() -> None:
+    from xml.etree import ElementTree
+
+    from engine.records import parse_rif
+
+    client = organizer()
+    tid, stage = swiss_stage(client, players=5)
+    for _ in range(2):
+        client.post(f"/api/swiss/{stage}/pair/")
+        number = Stage.objects.get(pk=stage).swiss_rounds.count()
+        client.post(f"/api/swiss/{stage}/publish/", {"round": number}, format="json")
+        for game in Game.objects.filter(status__in=OPEN).select_related("black", "white"):
+            win(game, game.black)
+    text = APIClient().get(f"/t/{tid}/games.rif").content.decode()
+    root = ElementTree.fromstring(text)
+    tournament = root.find("tournaments/tournament")
+    assert tournament is not None and tournament.get("name") == "Open" and tournament.get("rounds") == "2"
+    byes = tournament.findall("bye")
+    assert [(b.get("round"), b.get("kind")) for b in byes] == [("1", "U"), ("2", "U")]  # five players: one a round
+    games = root.findall("games/game")
+    assert len(games) == 4 and all(g.get("tournament") == "1" for g in games)
+    assert sorted({g.get("round", "").split(".")[1] for g in games}) == ["1", "2"]  # stage.round.game
+    assert len(parse_rif(text)) == 4  # still a .rif our import (and RenjuNet's readers) take
