@@ -28,7 +28,10 @@ def swiss_control(stage: Stage) -> dict[str, Any]:
     """What the control room shows for a Swiss stage: every round newest first (drafts too), with the
     warnings of its edits in words; the players for the forms."""
     data = selectors.load(stage)
-    rounds = selectors.rounds_view(stage, data)
+    latest = data.rounds[-1].number if data.rounds else None
+    # only the latest round in full (a 2,000-player open has 1,000 boards a round); earlier ones link to
+    # their pages
+    rounds = selectors.rounds_view(stage, data, only=latest) if latest else []
     names = {e: i["name"] for e, i in data.info.items()}
     for rnd in rounds:
         for edit in rnd["edits"]:
@@ -42,7 +45,8 @@ def swiss_control(stage: Stage) -> dict[str, Any]:
     return {
         "failure": failed.data.get("message", "") if failed and failed.id > _last_pair_id(stage) else "",
         "stage": stage,
-        "rounds": list(reversed(rounds)),
+        "rounds": rounds,
+        "earlier": [r.number for r in data.rounds[:-1]],
         "next_round": paired + 1 if paired < data.options.rounds else None,
         "draft": next((r for r in rounds if r["status"] == SwissRound.Status.DRAFT), None),
         "players": [(e, name) for e, name, withdrawn in members if not withdrawn],
