@@ -123,7 +123,9 @@ def _prepare(stage: Stage, isolated: bool) -> _Prepared:
         state.forbidden = explicit | unit_prohibitions((n, data.info[e]["unit"]) for n, e in data.entry.items())
     engine = pairer(isolated=isolated)
     impossible = TournamentError(
-        "cannot_pair", _("This round cannot be paired: the prohibited pairs leave no pairing."), 409
+        "cannot_pair",
+        _("This round cannot be paired: every possible pairing would repeat a game or join a prohibited pair."),
+        409,
     )
     try:
         boards = engine.pair(state)

@@ -381,3 +381,13 @@ def test_the_first_pairing_uses_the_initial_colour_it_draws_whatever_the_lot(see
     top = rnd.boards[0]
     data = selectors.load(stage)
     assert (data.number[top[0]] == 1) == (first_colour == "w")  # the top seed opens exactly when the lot says so
+
+
+def test_a_round_with_no_pairing_left_is_refused_with_a_reason() -> None:
+    stage, _entries = swiss_tournament(2, rounds=3)
+    pair_and_publish(stage)
+    play_round(stage, random.Random(1))
+    with pytest.raises(TournamentError) as caught:
+        swiss.swiss_pair(stage=stage)  # the only two players have met
+    assert caught.value.code == "cannot_pair" and "repeat a game" in caught.value.message
+    assert not SwissRound.objects.filter(stage=stage, number=2).exists()
