@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "engine",
     "games",
     "tournament",
+    "ratings",
 ]
 
 MIDDLEWARE = [

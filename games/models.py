@@ -30,6 +30,10 @@ class Player(models.Model):
     name = models.CharField(_("name"), max_length=100)
     unit = models.CharField(_("unit (club, school or class)"), max_length=100, blank=True)
     rating = models.IntegerField(_("rating"), null=True, blank=True)
+    native_name = models.CharField(_("name in the player's own script"), max_length=100, blank=True)
+    country = models.CharField(_("country"), max_length=60, blank=True)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    renjunet_id = models.PositiveIntegerField(_("RenjuNet id"), null=True, blank=True, unique=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -95,6 +95,9 @@ class Tournament(models.Model):
         default=TieDecider.LOT,
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT, verbose_name=_("status"))
+    rated = models.BooleanField(
+        _("rated"), default=False, help_text=_("its games count for the rating lists of its rules when it finishes")
+    )
     referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments", verbose_name=_("referees")
     )

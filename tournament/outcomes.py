@@ -51,7 +51,12 @@ def on_game_finished(sender: Any, game: Game, confirm: str = "", actor: Any = No
     """Receiver of :data:`games.signals.game_finished` (wired in ``TournamentConfig.ready``)."""
     link = MatchGame.objects.filter(game=game).only("match_id").first()
     if link is not None:
-        match_sync(match_id=link.match_id, confirm=confirm, actor=actor)
+        match = match_sync(match_id=link.match_id, confirm=confirm, actor=actor)
+        tournament = Tournament.objects.get(pk=match.tournament_id)
+        if tournament.rated and tournament.status == Tournament.Status.FINISHED:  # a correction after the end
+            from ratings.services import after_tournament
+
+            after_tournament(tournament)
 
 
 def winner_index(game: Game, match: Match) -> int | None:

@@ -536,6 +536,9 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
     if nxt is None:  # the final, or a single survivor
         Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
         audit(tournament, "finish", actor)
+        from ratings.services import after_tournament
+
+        after_tournament(tournament)  # a rated tournament's games go to the rating lists
         return None
     if following is not None:  # held while a correction reopened this stage: it takes the qualifiers now
         from tournament.outcomes import _redraw

@@ -1,0 +1,159 @@
+"""Feeding and computing the rating lists: a rated tournament's games become rated games when it
+finishes (and again after a correction), dated at its end; a list is recomputed from all the rated games
+of its category, its ratings and their history replaced in one transaction."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.enums import GameResult, GameStatus, ResultReason
+from ratings.compute import EloRule, Result, date_of, day_of, elo_ratings, whr_ratings
+from ratings.models import Category, RatedGame, Rating, RatingList, RatingPoint
+
+logger = logging.getLogger(__name__)
+UNPLAYED = {ResultReason.FORFEIT, ResultReason.NO_SHOW}  # a forfeit is not a game: it rates nobody
+
+
+def category_of(rules: str) -> str:
+    """Renju's rule sets rate on the renju lists; free-style and standard gomoku on the gomoku lists."""
+    return Category.RENJU if rules.startswith("renju") else Category.GOMOKU
+
+
+def tournament_end(tournament: Any) -> date:
+    """The day its games are dated: the tournament's end date, or the day its last game finished."""
+    if tournament.end_date:
+        return tournament.end_date  # type: ignore[no-any-return]  # a DateField
+    from games.models import Game
+
+    last = (
+        Game.objects.filter(match_game__match__tournament=tournament, status=GameStatus.FINISHED)
+        .order_by("-finished_at")
+        .values_list("finished_at", flat=True)
+        .first()
+    )
+    return timezone.localdate(last) if last else timezone.localdate()
+
+
+@transaction.atomic
+def rate_tournament(*, tournament: Any) -> int:
+    """The tournament's counted games, played over the board, as rated games dated at its end (a game no
+    longer counted is removed); returns how many it has. Only for a rated, finished tournament."""
+    from tournament.models import MatchGame, Tournament
+
+    if not tournament.rated or tournament.status != Tournament.Status.FINISHED:
+        RatedGame.objects.filter(tournament=tournament).delete()
+        return 0
+    day = tournament_end(tournament)
+    category = category_of(tournament.rules)
+    links = (
+        MatchGame.objects.filter(match__tournament=tournament, counted=True, game__status=GameStatus.FINISHED)
+        .exclude(match__status="cancelled")
+        .exclude(game__result_reason__in=UNPLAYED)
+        .exclude(game__result="")
+        .select_related("game", "match")
+    )
+    keep = []
+    for link in links:
+        game = link.game
+        result = {GameResult.BLACK: "B", GameResult.WHITE: "W", GameResult.DRAW: "D"}[GameResult(game.result)]
+        RatedGame.objects.update_or_create(
+            game=game,
+            defaults={
+                "category": category,
+                "black_id": game.black_id,
+                "white_id": game.white_id,
+                "result": result,
+                "played_on": day,
+                "round": game.round,
+                "tournament": tournament,
+            },
+        )
+        keep.append(game.pk)
+    RatedGame.objects.filter(tournament=tournament).exclude(game_id__in=keep).delete()
+    return len(keep)
+
+
+def results_of(category: str) -> list[Result]:
+    rows = RatedGame.objects.filter(category=category).values_list("black_id", "white_id", "result", "played_on")
+    return [Result(str(b), str(w), r, day_of(d)) for b, w, r, d in rows.order_by("played_on", "id").iterator()]
+
+
+@transaction.atomic
+def recompute(*, rating_list: RatingList, results: list[Result] | None = None) -> int:
+    """The list's ratings and their history from every rated game of its category (WHR being a
+    whole-history method, each game can move every rating); returns the number of players rated."""
+    rating_list = RatingList.objects.select_for_update().get(pk=rating_list.pk)
+    results = results_of(rating_list.category) if results is None else results
+    whr = rating_list.method == RatingList.Method.WHR
+    history = whr_ratings(results) if whr else elo_ratings(results, EloRule())
+    played: dict[str, int] = {}
+    last: dict[str, int] = {}
+    for r in results:
+        for name in (r.black, r.white):
+            played[name] = played.get(name, 0) + 1
+            last[name] = max(last.get(name, r.day), r.day)
+    Rating.objects.filter(rating_list=rating_list).delete()
+    RatingPoint.objects.filter(rating_list=rating_list).delete()
+    Rating.objects.bulk_create(
+        [
+            Rating(
+                rating_list=rating_list,
+                player_id=int(name),
+                rating=points[-1].rating,
+                deviation=points[-1].deviation,
+                games=played.get(name, 0),
+                provisional=played.get(name, 0) < rating_list.provisional_games,
+                last_played=date_of(last[name]) if name in last else None,
+            )
+            for name, points in history.items()
+            if points
+        ],
+        batch_size=2000,
+    )
+    RatingPoint.objects.bulk_create(
+        (
+            RatingPoint(
+                rating_list=rating_list, player_id=int(name), day=date_of(p.day), rating=p.rating, deviation=p.deviation
+            )
+            for name, points in history.items()
+            for p in points
+        ),
+        batch_size=5000,
+    )
+    rating_list.computed_at = timezone.now()
+    rating_list.save(update_fields=["computed_at"])
+    return len(history)
+
+
+def rating_on(rating_list: RatingList, player_id: int, day: date) -> float | None:
+    """A player's rating on a day: the last one computed on or before it (None before their first game)."""
+    point = (
+        RatingPoint.objects.filter(rating_list=rating_list, player_id=player_id, day__lte=day)
+        .order_by("-day")
+        .values_list("rating", flat=True)
+        .first()
+    )
+    return point
+
+
+def after_tournament(tournament: Any) -> None:
+    """Once the transaction that finished (or corrected) a rated tournament commits: its games rated and
+    the lists of its category recomputed, by a Celery task (a failed publish is logged; the next
+    recomputation catches up)."""
+    if not tournament.rated:
+        return
+    tournament_id = tournament.pk
+
+    def publish() -> None:
+        from ratings.tasks import rate_and_recompute
+
+        with contextlib.suppress(Exception):
+            rate_and_recompute.delay(tournament_id)
+
+    transaction.on_commit(publish)

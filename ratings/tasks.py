@@ -1,0 +1,20 @@
+"""Celery tasks: a finished rated tournament's games rated and its category's lists recomputed."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from ratings.models import RatingList
+from ratings.services import category_of, rate_tournament, recompute
+
+
+@shared_task(name="ratings.rate_and_recompute", ignore_result=True)
+def rate_and_recompute(tournament_id: int) -> int:
+    from tournament.models import Tournament
+
+    tournament = Tournament.objects.get(pk=tournament_id)
+    rate_tournament(tournament=tournament)
+    lists = RatingList.objects.filter(category=category_of(tournament.rules))
+    for rating_list in lists:
+        recompute(rating_list=rating_list)
+    return lists.count()

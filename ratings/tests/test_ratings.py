@@ -1,0 +1,135 @@
+"""Rating lists from the database: RenjuNet import (every element kind, idempotent, malformed files
+refused with their line and nothing written), a rated tournament's games dated at its end, recomputation."""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+
+import pytest
+
+from games.models import Player
+from ratings.compute import Result, day_of, whr_ratings
+from ratings.models import Category, ImportedTournament, RatedGame, Rating, RatingList, RatingPoint
+from ratings.renjunet import RifImportError, import_database
+from ratings.services import rate_tournament, recompute
+
+pytestmark = pytest.mark.django_db
+
+DATABASE = """<?xml version="1.0" encoding="utf-8"?>
+<database>
+ <countries><country id="1" name="China" abbr="CHN"/><country id="2" name="Estonia" abbr="EST"/></countries>
+ <cities><city id="10" country="1" name="Anji"/><city id="20" country="2" name="Tallinn"/></cities>
+ <rules>
+  <rule id="1" name="RIF" category="1"/><rule id="2" name="Gomoku" category="2"/><rule id="3" name="Other" category="3"/>
+ </rules>
+ <players>
+  <player id="101" name="Wei" surname="Chen" native_name="陈伟" country="1" city="10" gender="1"/>
+  <player id="102" name="Ants" surname="Soosorv" country="2" city="20" gender="1"/>
+  <player id="103" name="Li" surname="Ming" native_name="李明" country="1" city="10" gender="2"/>
+ </players>
+ <tournaments>
+  <tournament id="7" name="Anji Open" country="1" city="10" start="2026-05-01" end="2026-05-05" rule="1" rated="1"/>
+  <tournament id="8" name="Club night" country="2" city="20" start="2026-06-01" end="2026-06-01" rule="1" rated="0"/>
+  <tournament id="9" name="Gomoku cup" country="2" city="20" start="0000-00-00" end="0000-00-00" year="2026" month="2" rule="2" rated="1"/>
+ </tournaments>
+ <games>
+  <game id="1001" tournament="7" round="1" rule="1" black="101" white="102" bresult="1" opening="1"><move>h8 h9 i9</move></game>
+  <game id="1002" tournament="7" round="2" rule="1" black="102" white="103" bresult="0.5"><move>h8</move></game>
+  <game id="1003" tournament="7" round="3" rule="1" black="103" white="101" bresult="0"><move>h8</move></game>
+  <game id="1004" tournament="7" round="4" rule="1" black="101" white="103" bresult="1" unrated="1"><move>h8</move></game>
+  <game id="1005" tournament="7" round="5" rule="1" black="101" white="103" bresult=""><move>h8</move></game>
+  <game id="1006" tournament="8" round="1" rule="1" black="101" white="102" bresult="1"><move>h8</move></game>
+  <game id="1007" tournament="9" round="1" rule="2" black="102" white="103" bresult="1"><move>h8</move></game>
+ </games>
+</database>
+"""
+
+
+def load(text: str = DATABASE) -> object:
+    return import_database(io.BytesIO(text.encode()))
+
+
+def test_a_renjunet_database_becomes_players_tournaments_and_rated_games() -> None:
+    report = load()
+    chen = Player.objects.get(renjunet_id=101)
+    assert (chen.name, chen.native_name, chen.country, chen.city) == ("Wei Chen", "陈伟", "China", "Anji")
+    assert ImportedTournament.objects.count() == 3
+    assert ImportedTournament.objects.get(renjunet_id=9).end == date(2026, 2, 28)  # year and month only
+    rated = {g.renjunet_id: g for g in RatedGame.objects.all()}
+    assert set(rated) == {1001, 1002, 1003, 1007}  # 1004 unrated, 1005 no result, 1006 unrated tournament
+    assert rated[1001].played_on == date(2026, 5, 5) and rated[1001].result == "B"  # dated at the end
+    assert (rated[1002].result, rated[1003].result) == ("D", "W")
+    assert rated[1007].category == Category.GOMOKU and rated[1001].category == Category.RENJU
+    assert (report.games_new, report.games_unrated) == (4, 3)  # type: ignore[attr-defined]
+
+
+def test_importing_again_changes_nothing() -> None:
+    load()
+    before = (Player.objects.count(), ImportedTournament.objects.count(), RatedGame.objects.count())
+    report = load()
+    assert (Player.objects.count(), ImportedTournament.objects.count(), RatedGame.objects.count()) == before
+    assert (report.games_new, report.games_known) == (0, 4)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("broken", "line"),
+    [
+        (DATABASE.replace('<player id="102" name="Ants"', '<player id="102" name="Ants" name="x"'), 10),
+        (DATABASE.replace("</games>", "</game>"), 26),
+    ],
+)
+def test_a_malformed_file_is_refused_with_its_line_and_nothing_written(broken: str, line: int) -> None:
+    with pytest.raises(RifImportError) as caught:
+        load(broken)
+    assert caught.value.line == line
+    assert not Player.objects.exists() and not RatedGame.objects.exists()
+
+
+def test_a_game_naming_an_unknown_player_is_refused_before_anything_is_written() -> None:
+    with pytest.raises(RifImportError) as caught:
+        load(DATABASE.replace('black="102" white="103" bresult="0.5"', 'black="999" white="103" bresult="0.5"'))
+    assert "999" in caught.value.message and not Player.objects.exists()
+
+
+def test_a_list_is_recomputed_from_its_categorys_games() -> None:
+    load()
+    whr_list = RatingList.objects.create(name="RIF renju", method="whr", category="renju", provisional_games=3)
+    elo_list = RatingList.objects.create(name="Club Elo", method="elo", category="renju")
+    assert recompute(rating_list=whr_list) == 3 and recompute(rating_list=elo_list) == 3
+    ids = dict(Player.objects.values_list("renjunet_id", "pk"))
+    day = day_of(date(2026, 5, 5))
+    expected = whr_ratings(
+        [
+            Result(str(ids[101]), str(ids[102]), "B", day),
+            Result(str(ids[102]), str(ids[103]), "D", day),
+            Result(str(ids[103]), str(ids[101]), "W", day),
+        ]
+    )
+    for renjunet_id in (101, 102, 103):
+        rating = Rating.objects.get(rating_list=whr_list, player_id=ids[renjunet_id])
+        assert rating.rating == pytest.approx(expected[str(ids[renjunet_id])][-1].rating)
+        assert rating.games == 2 and rating.provisional  # two games, fewer than three
+    chen = Rating.objects.get(rating_list=elo_list, player_id=ids[101])
+    assert chen.rating == pytest.approx(1540.0)  # two wins from 1500 on one day, K 40
+    assert RatingPoint.objects.filter(rating_list=whr_list, player_id=ids[101]).count() == 1
+
+
+def test_a_rated_tournament_s_games_are_dated_at_its_end_and_forfeits_do_not_count() -> None:
+    from games.models import Game
+    from tournament.models import Tournament
+    from tournament.simulate import simulate
+
+    sim = simulate(players=5, seed=2)
+    tournament = sim.tournament
+    assert tournament.status == Tournament.Status.FINISHED
+    assert rate_tournament(tournament=tournament) == 0  # not rated
+    Tournament.objects.filter(pk=tournament.pk).update(rated=True, end_date=date(2026, 11, 30), rules="freestyle")
+    tournament.refresh_from_db()
+    counted = Game.objects.filter(match_game__match__tournament=tournament, match_game__counted=True, status="finished")
+    assert rate_tournament(tournament=tournament) == counted.count() > 0
+    assert set(RatedGame.objects.values_list("played_on", "category").distinct()) == {(date(2026, 11, 30), "gomoku")}
+    forfeited = counted.first()
+    Game.objects.filter(pk=forfeited.pk).update(result_reason="forfeit")
+    assert rate_tournament(tournament=tournament) == counted.count() - 1
+    assert not RatedGame.objects.filter(game=forfeited).exists()
