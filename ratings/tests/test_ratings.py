@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (a RenjuNet database written as it is, one element a line)
 """Rating lists from the database: RenjuNet import (every element kind, idempotent, malformed files
 refused with their line and nothing written), a rated tournament's games dated at its end, recomputation."""
 
