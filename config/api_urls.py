@@ -6,6 +6,7 @@ from rest_framework.routers import DefaultRouter
 from config.api import WhoAmIView
 from config.security import ObtainToken
 from games.api import GameViewSet, PlayerViewSet
+from ratings.api import RatingListViewSet
 from tournament.api import TournamentViewSet
 from tournament.swiss.api import SwissViewSet
 
@@ -14,6 +15,7 @@ router.register("games", GameViewSet, basename="game")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("players", PlayerViewSet, basename="player")
 router.register("swiss", SwissViewSet, basename="swiss")
+router.register("ratings", RatingListViewSet, basename="rating-list")
 
 urlpatterns = [
     path("auth/token/", ObtainToken.as_view(), name="api-token"),

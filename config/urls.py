@@ -7,6 +7,7 @@ from config import views
 from config.schema import SchemaView
 from config.security import AdminLoginForm, LoginForm
 from games import views as game_views
+from ratings import views as rating_views
 from tournament import control
 from tournament import views as pages
 
@@ -46,5 +47,8 @@ urlpatterns = [
     path("organizer/t/<int:pk>/", control.control_room, name="control-room"),
     path("organizer/t/<int:pk>/<str:action>/", control.control_action, name="control-action"),
     path("referee/live/", pages.referee_console_live, name="referee-console-live"),
+    path("ratings/", rating_views.lists, name="rating-lists"),
+    path("ratings/<int:pk>/", rating_views.rating_list, name="rating-list"),
+    path("players/<int:pk>/", rating_views.player_page, name="player-page"),
     path("", pages.home, name="home"),
 ]

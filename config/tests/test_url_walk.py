@@ -85,6 +85,9 @@ class World:
         services.start_stage(stage=self.swiss_stage)
         swiss_publish(stage=self.swiss_stage, number=swiss_pair(stage=self.swiss_stage).number)
         self.swiss_entry = self.swiss.entries.order_by("pk").first()
+        from ratings.models import RatingList
+
+        self.rating_list = RatingList.objects.create(name="Walk list", method="elo", category="gomoku")
 
     @property
     def tossable(self) -> Any:
@@ -353,6 +356,12 @@ CASES: dict[str, Case] = {
         lambda w: {"stage": w.tournament.stages.get().pk},
         matrix(401, 403, 403, 403, 409),
     ),
+    "rating-lists": ("get", lambda w: "/ratings/", NONE, same(200)),
+    "rating-list": ("get", lambda w: f"/ratings/{w.rating_list.pk}/?country=China&active=1", NONE, same(200)),
+    "player-page": ("get", lambda w: f"/players/{w.me.pk}/", NONE, same(200)),
+    "rating-list-list": ("get", lambda w: "/api/ratings/", NONE, same(200)),
+    "rating-list-detail": ("get", lambda w: f"/api/ratings/{w.rating_list.pk}/", NONE, same(200)),
+    "rating-list-table": ("get", lambda w: f"/api/ratings/{w.rating_list.pk}/table/?active=1", NONE, same(200)),
     "swiss-trf": ("get", lambda w: f"/t/{w.swiss.pk}/swiss/{w.swiss_stage.pk}.trf", NONE, same(200)),
     "swiss-round-sheet": ("get", lambda w: f"/t/{w.swiss.pk}/swiss/{w.swiss_stage.pk}/round/1/", NONE, same(200)),
     "swiss-crosstable": ("get", lambda w: f"/t/{w.swiss.pk}/swiss/{w.swiss_stage.pk}/crosstable/", NONE, same(200)),

@@ -134,3 +134,19 @@ def test_a_rated_tournament_s_games_are_dated_at_its_end_and_forfeits_do_not_cou
     Game.objects.filter(pk=forfeited.pk).update(result_reason="forfeit")
     assert rate_tournament(tournament=tournament) == counted.count() - 1
     assert not RatedGame.objects.filter(game=forfeited).exists()
+
+
+def test_the_list_and_the_player_page_show_ratings_and_the_history_chart() -> None:
+    from django.test import Client
+
+    load()
+    whr_list = RatingList.objects.create(name="RIF renju", method="whr", category="renju")
+    recompute(rating_list=whr_list)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page = client.get(f"/ratings/{whr_list.pk}/?country=China").content.decode()
+    assert "Wei Chen" in page and "陈伟" in page and "Ants Soosorv" not in page  # filtered by country
+    chen = Player.objects.get(renjunet_id=101)
+    page = client.get(f"/players/{chen.pk}/").content.decode()
+    assert "RIF renju" in page and "<polyline" in page
+    table = client.get(f"/api/ratings/{whr_list.pk}/table/").json()
+    assert [row["rank"] for row in table] == [1, 2, 3] and table[0]["rating"] >= table[-1]["rating"]
