@@ -112,6 +112,7 @@ class CaissifyDutch:
         absent = state.absent | set(state.preassigned)
         players = []
         previous: set[tuple[int, int]] = set(state.forbidden)
+        numbers = state.by_number()
         for p in state.players:
             scores = [p.score(state.points, r) for r in range(played + 1)]
             floats = []
@@ -119,7 +120,7 @@ class CaissifyDutch:
                 if record.played and record.opponent is not None:
                     previous.add((min(p.number, record.opponent), max(p.number, record.opponent)))
                     mine = state.pairing_score(p, r + 1)
-                    theirs = state.pairing_score(state.by_number()[record.opponent], r + 1)
+                    theirs = state.pairing_score(numbers[record.opponent], r + 1)
                     floats.append("down" if mine > theirs else "up" if mine < theirs else "none")
                 elif record.result in ("U", "+"):
                     floats.append("down")

@@ -45,7 +45,10 @@ class _Table:
     score: dict[int, int] = field(default_factory=dict)
     adjusted: dict[int, int] = field(default_factory=dict)
 
+    numbers: dict[int, SwissPlayer] = field(default_factory=dict)
+
     def __post_init__(self) -> None:
+        self.numbers = self.state.by_number()  # once: looked up for every opponent of every player
         points = self.state.points
         for p in self.state.players:
             known = [r for r in p.rounds if r.result]
@@ -86,7 +89,7 @@ def _values(table: _Table, p: SwissPlayer) -> dict[str, int]:
         if r.result:
             running += points.points(r.result)
             progressive += running
-    opponents = [table.state.by_number()[r.opponent].rating for r in p.rounds if r.played and r.opponent]
+    opponents = [table.numbers[r.opponent].rating for r in p.rounds if r.played and r.opponent]
     rated = [x for x in opponents if x]
     return {
         "buchholz": sum(v[1] for v in c),

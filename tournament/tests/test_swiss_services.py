@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.db.models import Q
+from django.utils import translation
 from django.test.utils import CaptureQueriesContext
 
 from games.enums import GameStatus
@@ -387,7 +388,7 @@ def test_a_round_with_no_pairing_left_is_refused_with_a_reason() -> None:
     stage, _entries = swiss_tournament(2, rounds=3)
     pair_and_publish(stage)
     play_round(stage, random.Random(1))
-    with pytest.raises(TournamentError) as caught:
+    with translation.override("en"), pytest.raises(TournamentError) as caught:
         swiss.swiss_pair(stage=stage)  # the only two players have met
     assert caught.value.code == "cannot_pair" and "repeat a game" in caught.value.message
     assert not SwissRound.objects.filter(stage=stage, number=2).exists()
