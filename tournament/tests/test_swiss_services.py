@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.db.models import Q
-from django.utils import translation
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from games.enums import GameStatus
 from games.models import Game, Player
