@@ -97,3 +97,46 @@ def expectation(rating_list: RatingList, one: int, two: int) -> float | None:
     if one not in ratings or two not in ratings:
         return None
     return expected(ratings[one], ratings[two])
+
+
+def game_lines(player_id: int, games: list[Any]) -> list[dict[str, Any]]:
+    """The player's games, with the expected score and the Elo change (K by experience, from the
+    ratings fixed at the tournament's start) for each game of a rated tournament."""
+    from ratings.compute import EloRule
+    from ratings.models import RatedGame
+    from tournament.models import Entry, MatchGame, entry_rating
+
+    rule = EloRule()
+    links = {
+        link.game_id: link.match.tournament
+        for link in MatchGame.objects.filter(game__in=games).select_related("match__tournament")
+    }
+    out = []
+    for game in games:
+        line: dict[str, Any] = {"game": game}
+        tournament = links.get(game.pk)
+        other = game.white_id if game.black_id == player_id else game.black_id
+        if tournament is not None and tournament.rated and other is not None:
+            entries = {
+                e.player_id: entry_rating(e)
+                for e in Entry.objects.filter(tournament=tournament, player_id__in=[player_id, other]).select_related(
+                    "player"
+                )
+            }
+            own, opp = entries.get(player_id), entries.get(other)
+            if own is not None and opp is not None:
+                e = expected(own, opp)
+                line["expected"] = f"{e:.2f}"
+                if game.result:
+                    score = (
+                        0.5
+                        if game.result == "draw"
+                        else float((game.result == "black") == (game.black_id == player_id))
+                    )
+                    before = (
+                        RatedGame.objects.filter(black_id=player_id).count()
+                        + RatedGame.objects.filter(white_id=player_id).count()
+                    )
+                    line["change"] = f"{rule.k_for(before, own, own) * (score - e):+.1f}"
+        out.append(line)
+    return out

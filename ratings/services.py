@@ -157,3 +157,25 @@ def after_tournament(tournament: Any) -> None:
             rate_and_recompute.delay(tournament_id)
 
     transaction.on_commit(publish)
+
+
+def list_for(tournament: Any) -> RatingList | None:
+    """The rating list a rated tournament's players are seeded and rated by: its category's, WHR first."""
+    if not tournament.rated:
+        return None
+    lists = RatingList.objects.filter(category=category_of(tournament.rules), organization="")
+    return lists.order_by("-method").first()  # "whr" sorts after "elo": WHR first
+
+
+def fix_start_ratings(tournament: Any) -> None:
+    """Each entry's rating at the tournament's start, from its rating list (the player's own rating when
+    unrated there or when the tournament is not rated); fixed once, at the first draw."""
+    from tournament.models import Entry
+
+    rating_list = list_for(tournament)
+    start = tournament.start_date or timezone.localdate()
+    for entry in Entry.objects.filter(tournament=tournament, rating__isnull=True).select_related("player"):
+        value = rating_on(rating_list, entry.player_id, start) if rating_list is not None else None
+        rating = round(value) if value is not None else entry.player.rating
+        if rating is not None:
+            Entry.objects.filter(pk=entry.pk).update(rating=rating)

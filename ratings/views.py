@@ -43,7 +43,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "player": player,
             "ratings": selectors.player_ratings(player.pk),
-            "games": games,
+            "games": selectors.game_lines(player.pk, list(games)),
             "tournaments": [e.tournament for e in tournaments],
         },
     )

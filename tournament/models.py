@@ -118,6 +118,12 @@ class Entry(models.Model):
     )
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player"))
     seed = models.PositiveIntegerField(_("seed number"), null=True, blank=True)
+    rating = models.IntegerField(
+        _("rating at the start"),
+        null=True,
+        blank=True,
+        help_text=_("fixed when the first stage is drawn: from the rating list if the tournament is rated"),
+    )
     withdrawn = models.BooleanField(default=False, verbose_name=_("withdrawn"))
     withdrawn_stage = models.ForeignKey(
         "Stage",
@@ -480,3 +486,8 @@ class SwissBye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry_id} round {self.round}: {self.kind}"
+
+
+def entry_rating(entry: Entry) -> int | None:
+    """The rating a tournament seeds and pairs an entry by: the one fixed at its start, else the player's."""
+    return entry.rating if entry.rating is not None else entry.player.rating

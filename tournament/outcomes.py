@@ -44,6 +44,7 @@ from tournament.services import (
     draw_stage,
     undo_draw,
 )
+from tournament.signals import tournament_finished
 from tournament.standings import Order, decided, group_order, qualifiers
 
 
@@ -53,10 +54,8 @@ def on_game_finished(sender: Any, game: Game, confirm: str = "", actor: Any = No
     if link is not None:
         match = match_sync(match_id=link.match_id, confirm=confirm, actor=actor)
         tournament = Tournament.objects.get(pk=match.tournament_id)
-        if tournament.rated and tournament.status == Tournament.Status.FINISHED:  # a correction after the end
-            from ratings.services import after_tournament
-
-            after_tournament(tournament)
+        if tournament.status == Tournament.Status.FINISHED:  # a correction after the end: the ratings follow
+            tournament_finished.send(sender=Tournament, tournament=tournament)
 
 
 def winner_index(game: Game, match: Match) -> int | None:

@@ -23,6 +23,7 @@ from games.models import Game, Player
 from games.services import GameError, game_create, player_find_or_create
 from tournament import formats
 from tournament.models import AuditLog, Entry, Group, GroupMember, Match, MatchGame, Stage, Tournament
+from tournament.signals import tournament_finished, tournament_starting
 from tournament.stage_formats import format_of
 from tournament.standings import decided
 
@@ -156,6 +157,8 @@ def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> S
             "stage_held", _("A correction reopened the previous stage; this draw waits until it is decided."), 409
         )
     tournament = stage.tournament
+    if stage.order == 1:  # seeding and pairing numbers use the ratings at the start (ratings app)
+        tournament_starting.send(sender=Tournament, tournament=tournament)
     if seed is None:
         seed = stage.options.get("seed", secrets.randbelow(2**31))
     rng = random.Random(seed)
@@ -536,9 +539,7 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
     if nxt is None:  # the final, or a single survivor
         Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
         audit(tournament, "finish", actor)
-        from ratings.services import after_tournament
-
-        after_tournament(tournament)  # a rated tournament's games go to the rating lists
+        tournament_finished.send(sender=Tournament, tournament=tournament)  # the rating lists take its games
         return None
     if following is not None:  # held while a correction reopened this stage: it takes the qualifiers now
         from tournament.outcomes import _redraw

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from tournament import formats
-from tournament.models import Entry, Group, Stage, Tournament
+from tournament.models import Entry, Group, Stage, Tournament, entry_rating
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ class GroupRoundRobin(StageFormat):
     def draw(
         self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
     ) -> list[GroupPlan]:
-        entrants = [formats.Entrant(e.pk, e.player.unit, e.player.rating) for e in entries]
+        entrants = [formats.Entrant(e.pk, e.player.unit, entry_rating(e)) for e in entries]
         sizes = formats.group_sizes(len(entrants))
         groups = formats.draw_groups(entrants, sizes, rng, by_rating=tournament.draw_by_rating)
         return [

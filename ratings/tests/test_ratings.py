@@ -150,3 +150,34 @@ def test_the_list_and_the_player_page_show_ratings_and_the_history_chart() -> No
     assert "RIF renju" in page and "<polyline" in page
     table = client.get(f"/api/ratings/{whr_list.pk}/table/").json()
     assert [row["rank"] for row in table] == [1, 2, 3] and table[0]["rating"] >= table[-1]["rating"]
+
+
+def test_ratings_at_the_start_seed_a_rated_tournament_and_its_games_feed_the_lists() -> None:
+    from django.test import Client
+
+    from tournament import services
+    from tournament.models import Entry
+    from tournament.simulate import simulate
+
+    load()  # RenjuNet's renju games
+    renju = RatingList.objects.create(name="RIF renju", method="whr", category="renju")
+    recompute(rating_list=renju)
+    chen = Player.objects.get(renjunet_id=101)
+    tournament = services.tournament_create(name="Rated open", preset="renju-rif", rated=True)
+    services.register(tournament=tournament, player=chen)
+    services.register(tournament=tournament, player=Player.objects.create(name="Newcomer", rating=1750))
+    services.draw_stage(stage=tournament.stages.get(), seed=1)
+    fixed = dict(Entry.objects.filter(tournament=tournament).values_list("player__name", "rating"))
+    assert fixed == {"Wei Chen": round(Rating.objects.get(rating_list=renju, player=chen).rating), "Newcomer": 1750}
+
+    sim = simulate(players=5, seed=3)  # a gomoku tournament, finished; rated after the fact
+    type(sim.tournament).objects.filter(pk=sim.tournament.pk).update(rated=True)
+    gomoku = RatingList.objects.create(name="Club Elo", method="elo", category="gomoku")
+    from ratings.tasks import rate_and_recompute
+
+    assert rate_and_recompute(sim.tournament.pk) == 1
+    rated_players = Rating.objects.filter(rating_list=gomoku).count()
+    assert rated_players == 5 + 2  # the tournament's five, and the two of RenjuNet's gomoku cup
+    someone = Entry.objects.filter(tournament=sim.tournament).first().player
+    page = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/players/{someone.pk}/").content.decode()
+    assert "expected score" in page and "rating change (Elo)" in page and "Club Elo" in page

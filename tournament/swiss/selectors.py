@@ -104,13 +104,20 @@ def load(stage: Stage, *, through: int | None = None) -> SwissData:
             "entry__player__name",
             "entry__player__unit",
             "entry__player__rating",
+            "entry__rating",
             "entry__withdrawn",
             "entry__player_id",
         )
     )
     info: dict[int, dict[str, Any]] = {
-        e: {"name": name, "unit": unit or "", "rating": rating or 0, "withdrawn": withdrawn, "player": player}
-        for e, name, unit, rating, withdrawn, player in members
+        e: {
+            "name": name,
+            "unit": unit or "",
+            "rating": (at_start if at_start is not None else rating) or 0,  # the rating fixed at the start
+            "withdrawn": withdrawn,
+            "player": player,
+        }
+        for e, name, unit, rating, at_start, withdrawn, player in members
     }
     number = pairing_numbers([(e, str(i["name"]), int(i["rating"])) for e, i in info.items()])
     entry = {n: e for e, n in number.items()}
