@@ -337,32 +337,66 @@ class RifTournament:
     rule: str = ""
     rounds: int = 0
     byes: list[tuple[int, str, str]] = field(default_factory=list)
+    rated: bool = False
 
 
-def format_rif(games: list[RifGame], generated: str, tournament: RifTournament | None = None) -> str:
-    """RenjuNet-style XML for a list of games, and the tournament they were played in if given."""
+def format_rif(
+    games: list[RifGame],
+    generated: str,
+    tournament: RifTournament | None = None,
+    people: dict[str, dict[str, str]] | None = None,
+) -> str:
+    """RenjuNet-style XML for a list of games, and the tournament they were played in if given.
+
+    ``people``: by player name, ``native_name``, ``country`` and ``city``, written as RenjuNet writes
+    them (countries and cities listed once, players pointing at them)."""
     root = ElementTree.Element("database", version="1.0", datetime=generated)
+    people = people or {}
+    places: dict[str, ElementTree.Element] = {}
+    if any(p.get("country") or p.get("city") for p in people.values()):
+        places["country"] = ElementTree.SubElement(root, "countries")
+        places["city"] = ElementTree.SubElement(root, "cities")
     players = ElementTree.SubElement(root, "players")
     rules = ElementTree.SubElement(root, "rules")
     openings = ElementTree.SubElement(root, "openings")
     ids: dict[tuple[str, str], int] = {}
+    tournament_element = None
     if tournament is not None:
-        element = ElementTree.SubElement(ElementTree.SubElement(root, "tournaments"), "tournament", id="1")
-        for attr in ("name", "city", "start", "end", "rule"):
+        tournament_element = ElementTree.SubElement(ElementTree.SubElement(root, "tournaments"), "tournament", id="1")
+        for attr in ("name", "start", "end"):
             if getattr(tournament, attr):
-                element.set(attr, getattr(tournament, attr))
+                tournament_element.set(attr, getattr(tournament, attr))
+        tournament_element.set("rated", "1" if tournament.rated else "0")
         if tournament.rounds:
-            element.set("rounds", str(tournament.rounds))
-        for number, player, kind in tournament.byes:
-            ElementTree.SubElement(element, "bye", round=str(number), player=player, kind=kind)
+            tournament_element.set("rounds", str(tournament.rounds))
 
     def ref(kind: str, name: str, parent: ElementTree.Element, tag: str) -> str:
         key = (kind, name)
         if key not in ids:
             ids[key] = sum(1 for k in ids if k[0] == kind) + 1
-            ElementTree.SubElement(parent, tag, id=str(ids[key]), name=name)
+            element = ElementTree.SubElement(parent, tag, id=str(ids[key]), name=name)
+            if kind == "rule":  # RenjuNet's rule categories: 1 renju, 2 gomoku
+                element.set("category", "1" if name.startswith("renju") else "2")
+            if kind == "player" and name in people:
+                info = people[name]
+                if info.get("native_name"):
+                    element.set("native_name", info["native_name"])
+                for place in ("country", "city"):
+                    if info.get(place) and place in places:
+                        element.set(place, ref(place, info[place], places[place], place))
         return str(ids[key])
 
+    if tournament is not None and tournament_element is not None:
+        if tournament.rule:
+            tournament_element.set("rule", ref("rule", tournament.rule, rules, "rule"))
+        if tournament.city and "city" in places:
+            tournament_element.set("city", ref("city", tournament.city, places["city"], "city"))
+        elif tournament.city:
+            tournament_element.set("city", tournament.city)
+        for number, player, kind in tournament.byes:
+            ElementTree.SubElement(
+                tournament_element, "bye", round=str(number), player=ref("player", player, players, "player"), kind=kind
+            )
     games_el = ElementTree.SubElement(root, "games")
     for game in games:
         attrs = {

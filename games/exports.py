@@ -125,6 +125,7 @@ def _rif_extra(game: Game, record: Recorded, header: dict[str, str]) -> dict[str
 
 
 def export_rif(games: list[Game], now: datetime, tournament: RifTournament | None = None) -> str:
+    """The games as RenjuNet's ``.rif``, their players with native names, countries and cities."""
     entries = []
     for game in games:
         record = recorded(game)
@@ -143,4 +144,10 @@ def export_rif(games: list[Game], now: datetime, tournament: RifTournament | Non
                 actions=record.body if record.actions else "",
             )
         )
-    return format_rif(entries, now.strftime("%Y-%m-%d %H:%M:%S"), tournament)
+    people = {
+        _label(p): {"native_name": p.native_name, "country": p.country, "city": p.city}
+        for game in games
+        for p in (game.black, game.white)
+        if p is not None
+    }
+    return format_rif(entries, now.strftime("%Y-%m-%d %H:%M:%S"), tournament, people)

@@ -340,7 +340,7 @@ def rif_tournament(tournament: Tournament) -> Any:
     from tournament.models import SwissBye, SwissRound
 
     byes = [
-        (bye.round, bye.entry.player.name, bye.kind)
+        (bye.round, str(bye.entry.player), bye.kind)  # as the games name players
         for bye in SwissBye.objects.filter(stage__tournament=tournament)
         .select_related("entry__player", "stage")
         .order_by("stage__order", "round", "entry__player__name")
@@ -354,4 +354,5 @@ def rif_tournament(tournament: Tournament) -> Any:
         rule=tournament.rules,
         rounds=rounds,
         byes=byes,
+        rated=tournament.rated,
     )

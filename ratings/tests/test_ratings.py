@@ -181,3 +181,30 @@ def test_ratings_at_the_start_seed_a_rated_tournament_and_its_games_feed_the_lis
     someone = Entry.objects.filter(tournament=sim.tournament).first().player
     page = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/players/{someone.pk}/").content.decode()
     assert "expected score" in page and "rating change (Elo)" in page and "Club Elo" in page
+
+
+def test_our_tournament_exported_as_rif_is_what_a_renjunet_import_reads() -> None:
+    """Exported for RenjuNet (players with native names, countries, cities; the tournament; rules with
+    their category), then read back by the RenjuNet import: the same players and rated games."""
+    from games.exports import export_rif
+    from games.models import Game
+    from tournament.simulate import simulate
+    from tournament.views import rif_tournament
+
+    sim = simulate(players=5, seed=4)
+    tournament = type(sim.tournament).objects.get(pk=sim.tournament.pk)
+    type(tournament).objects.filter(pk=tournament.pk).update(rated=True, end_date=date(2026, 11, 29))
+    tournament.refresh_from_db()
+    Player.objects.filter(entries__tournament=tournament).update(native_name="棋手", country="China", city="Anji")
+    # read after the update: the export takes the players as stored
+    games = list(Game.objects.filter(match_game__match__tournament=tournament).select_related("black", "white"))
+    text = export_rif(games, sim.tournament.created_at, rif_tournament(tournament))
+    assert "<countries>" in text and 'category="2"' in text  # free-style: RenjuNet's gomoku category
+    Player.objects.update(renjunet_id=None)
+    report = import_database(io.BytesIO(text.encode()))
+    assert report.players == 5  # type: ignore[attr-defined]
+    imported = Player.objects.filter(renjunet_id__isnull=False)
+    assert {p.native_name for p in imported} == {"棋手"} and {p.city for p in imported} == {"Anji"}
+    finished = [g for g in games if g.result]
+    assert RatedGame.objects.filter(renjunet_id__isnull=False).count() == len(finished)
+    assert set(RatedGame.objects.values_list("played_on", flat=True)) == {date(2026, 11, 29)}

@@ -126,6 +126,8 @@ def test_the_rif_export_carries_the_tournament_its_rounds_and_byes() -> None:
     assert tournament is not None and tournament.get("name") == "Open" and tournament.get("rounds") == "2"
     byes = tournament.findall("bye")
     assert [(b.get("round"), b.get("kind")) for b in byes] == [("1", "U"), ("2", "U")]  # five players: one a round
+    names = {p.get("id"): p.get("name") for p in root.iterfind("players/player")}
+    assert all(names[b.get("player")].startswith("S") for b in byes)  # byes name players by their ids
     games = root.findall("games/game")
     assert len(games) == 4 and all(g.get("tournament") == "1" for g in games)
     assert sorted({g.get("round", "").split(".")[1] for g in games}) == ["1", "2"]  # stage.round.game
