@@ -12,7 +12,7 @@ import pytest
 from games.models import Player
 from ratings.compute import Result, day_of, whr_ratings
 from ratings.models import Category, ImportedTournament, RatedGame, Rating, RatingList, RatingPoint
-from ratings.renjunet import RifImportError, import_database
+from ratings.renjunet import Report, RifImportError, import_database
 from ratings.services import rate_tournament, recompute
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +47,7 @@ DATABASE = """<?xml version="1.0" encoding="utf-8"?>
 """
 
 
-def load(text: str = DATABASE) -> object:
+def load(text: str = DATABASE) -> Report:
     return import_database(io.BytesIO(text.encode()))
 
 
@@ -62,7 +62,7 @@ def test_a_renjunet_database_becomes_players_tournaments_and_rated_games() -> No
     assert rated[1001].played_on == date(2026, 5, 5) and rated[1001].result == "B"  # dated at the end
     assert (rated[1002].result, rated[1003].result) == ("D", "W")
     assert rated[1007].category == Category.GOMOKU and rated[1001].category == Category.RENJU
-    assert (report.games_new, report.games_unrated) == (4, 3)  # type: ignore[attr-defined]
+    assert (report.games_new, report.games_unrated) == (4, 3)
 
 
 def test_importing_again_changes_nothing() -> None:
@@ -70,7 +70,7 @@ def test_importing_again_changes_nothing() -> None:
     before = (Player.objects.count(), ImportedTournament.objects.count(), RatedGame.objects.count())
     report = load()
     assert (Player.objects.count(), ImportedTournament.objects.count(), RatedGame.objects.count()) == before
-    assert (report.games_new, report.games_known) == (0, 4)  # type: ignore[attr-defined]
+    assert (report.games_new, report.games_known) == (0, 4)
 
 
 @pytest.mark.parametrize(
@@ -202,7 +202,7 @@ def test_our_tournament_exported_as_rif_is_what_a_renjunet_import_reads() -> Non
     assert "<countries>" in text and 'category="2"' in text  # free-style: RenjuNet's gomoku category
     Player.objects.update(renjunet_id=None)
     report = import_database(io.BytesIO(text.encode()))
-    assert report.players == 5  # type: ignore[attr-defined]
+    assert report.players == 5
     imported = Player.objects.filter(renjunet_id__isnull=False)
     assert {p.native_name for p in imported} == {"棋手"} and {p.city for p in imported} == {"Anji"}
     finished = [g for g in games if g.result]
