@@ -84,11 +84,13 @@ def results_of(category: str) -> list[Result]:
     return [Result(str(b), str(w), r, day_of(d)) for b, w, r, d in rows.order_by("played_on", "id").iterator()]
 
 
-@transaction.atomic
 def recompute(*, rating_list: RatingList, results: list[Result] | None = None) -> int:
     """The list's ratings and their history from every rated game of its category (WHR being a
-    whole-history method, each game can move every rating); returns the number of players rated."""
-    rating_list = RatingList.objects.select_for_update().get(pk=rating_list.pk)
+    whole-history method, each game can move every rating); returns the number of players rated.
+
+    The computation (WHR: seconds to tens of seconds for a large base) runs outside any transaction, so
+    moves and results elsewhere never wait for it; only the replacement of the rows is one transaction."""
+    rating_list = RatingList.objects.get(pk=rating_list.pk)
     results = results_of(rating_list.category) if results is None else results
     whr = rating_list.method == RatingList.Method.WHR
     history = whr_ratings(results) if whr else elo_ratings(results, EloRule())
@@ -98,6 +100,13 @@ def recompute(*, rating_list: RatingList, results: list[Result] | None = None) -
         for name in (r.black, r.white):
             played[name] = played.get(name, 0) + 1
             last[name] = max(last.get(name, r.day), r.day)
+    with transaction.atomic():
+        RatingList.objects.select_for_update().filter(pk=rating_list.pk).first()  # one replacement at a time
+        _replace(rating_list, history, played, last)
+    return len(history)
+
+
+def _replace(rating_list: RatingList, history: dict[str, Any], played: dict[str, int], last: dict[str, int]) -> None:
     Rating.objects.filter(rating_list=rating_list).delete()
     RatingPoint.objects.filter(rating_list=rating_list).delete()
     Rating.objects.bulk_create(
@@ -128,7 +137,6 @@ def recompute(*, rating_list: RatingList, results: list[Result] | None = None) -
     )
     rating_list.computed_at = timezone.now()
     rating_list.save(update_fields=["computed_at"])
-    return len(history)
 
 
 def rating_on(rating_list: RatingList, player_id: int, day: date) -> float | None:
