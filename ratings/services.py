@@ -162,7 +162,7 @@ def after_tournament(tournament: Any) -> None:
         from ratings.tasks import rate_and_recompute
 
         with contextlib.suppress(Exception):
-            rate_and_recompute.delay(tournament_id)
+            rate_and_recompute.apply_async((tournament_id,), retry=False)
 
     transaction.on_commit(publish)
 

@@ -32,3 +32,15 @@ def pair_in_background(stage: Stage) -> bool:
     from django.conf import settings
 
     return GroupMember.objects.filter(group__stage=stage).count() > settings.SWISS_SYNC_PLAYERS
+
+
+def queue_swiss_pair(stage: Stage, actor: object) -> None:
+    """Send the pairing to the worker; a broker that cannot be reached is a clear refusal, not a 500."""
+    from django.utils.translation import gettext as _
+
+    try:
+        swiss_pair_task.apply_async((stage.pk, getattr(actor, "pk", None)), retry=False)
+    except Exception:  # noqa: BLE001 - any failure to publish means the same to the organizer
+        raise TournamentError(
+            "worker_unreachable", _("The background worker cannot be reached; try again in a moment."), 503
+        ) from None

@@ -20,7 +20,7 @@ from tournament.services import TournamentError
 from tournament.swiss import selectors, services
 from tournament.swiss.imports import tournament_from_trf
 from tournament.swiss.trf import TrfError
-from tournament.tasks import pair_in_background, swiss_pair_task
+from tournament.tasks import pair_in_background, queue_swiss_pair
 
 
 class RoundSerializer(serializers.Serializer[Any]):
@@ -107,7 +107,7 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
         stage = self.get_object()
         if pair_in_background(stage):
             services.check_can_pair(stage)
-            swiss_pair_task.delay(stage.pk, getattr(request.user, "pk", None))
+            queue_swiss_pair(stage, request.user)
             return Response({**swiss_payload(stage), "pairing": True}, status=202)
         services.swiss_pair(stage=stage, actor=request.user)
         return Response(swiss_payload(stage), status=201)

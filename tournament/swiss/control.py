@@ -13,7 +13,7 @@ from games.services import player_find_or_create
 from tournament.models import Entry, GroupMember, Stage, SwissRound
 from tournament.services import TournamentError
 from tournament.swiss import selectors, services
-from tournament.tasks import pair_in_background, swiss_pair_task
+from tournament.tasks import pair_in_background, queue_swiss_pair
 
 WARNING_TEXT = {
     "rematch": lambda: _("a rematch"),
@@ -74,7 +74,7 @@ def _entry(stage: Stage, post: QueryDict, key: str) -> Entry:
 def _pair(stage: Stage, post: QueryDict, user: Any) -> str:
     if pair_in_background(stage):
         services.check_can_pair(stage)
-        swiss_pair_task.delay(stage.pk, getattr(user, "pk", None))
+        queue_swiss_pair(stage, user)
         return _("The round is being paired in the background; reload this page in a moment to review the draft.")
     rnd = services.swiss_pair(stage=stage, actor=user)
     return _("Round %(n)s paired: check it, then publish.") % {"n": rnd.number}

@@ -392,3 +392,17 @@ def test_a_round_with_no_pairing_left_is_refused_with_a_reason() -> None:
         swiss.swiss_pair(stage=stage)  # the only two players have met
     assert caught.value.code == "cannot_pair" and "repeat a game" in caught.value.message
     assert not SwissRound.objects.filter(stage=stage, number=2).exists()
+
+
+def test_a_background_pairing_with_no_worker_to_reach_is_a_clear_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tournament import tasks
+
+    stage, _entries = swiss_tournament(6)
+
+    def unreachable(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("no broker")
+
+    monkeypatch.setattr(tasks.swiss_pair_task, "apply_async", unreachable)
+    with pytest.raises(TournamentError) as caught:
+        tasks.queue_swiss_pair(stage, None)
+    assert (caught.value.code, caught.value.status) == ("worker_unreachable", 503)
