@@ -133,10 +133,9 @@ def game_lines(player_id: int, games: list[Any]) -> list[dict[str, Any]]:
                         if game.result == "draw"
                         else float((game.result == "black") == (game.black_id == player_id))
                     )
-                    before = (
-                        RatedGame.objects.filter(black_id=player_id).count()
-                        + RatedGame.objects.filter(white_id=player_id).count()
-                    )
+                    start = tournament.start_date or game.created_at.date()
+                    earlier = RatedGame.objects.filter(played_on__lt=start)  # K by the games rated before it
+                    before = earlier.filter(black_id=player_id).count() + earlier.filter(white_id=player_id).count()
                     line["change"] = f"{rule.k_for(before, own, own) * (score - e):+.1f}"
         out.append(line)
     return out
