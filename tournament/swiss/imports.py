@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
+from games.models import Player
 from games.services import game_override, player_find_or_create
 from tournament import services
 from tournament.models import Entry, Match, Stage, SwissBye, SwissRound
@@ -39,8 +40,12 @@ def tournament_from_trf(*, text: str, name: str = "", actor: Any = None) -> Any:
         name=(name or state.name or "TRF")[:200], preset="swiss", actor=actor, stage_options=options
     )
     entries: dict[int, Entry] = {}
+    taken: set[int] = set()
     for player in state.players:
         person = player_find_or_create(name=player.name or f"#{player.number}", unit="", rating=player.rating or None)
+        if person.pk in taken:  # a namesake in the same file is another person
+            person = Player.objects.create(name=person.name, rating=player.rating or None)
+        taken.add(person.pk)
         entries[player.number] = services.register(
             tournament=tournament, player=person, seed=player.number, actor=actor
         )

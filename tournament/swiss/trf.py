@@ -177,10 +177,14 @@ def read(text: str) -> SwissState:
         raise TrfError("a pairing number is used twice")
     played = min(len(p.rounds) for p in players)
     preassigned: dict[int, str] = {}
+    by_number = {p.number: p for p in players}
     for player in players:
-        for record in player.rounds:
-            if record.opponent is not None and record.opponent not in numbers:
+        for index, record in enumerate(player.rounds):
+            if record.opponent is None:
+                continue
+            if record.opponent not in numbers:
                 raise TrfError(f"player {player.number} meets {record.opponent}, who is not in the file")
+            _check_both_sides(player, index, record, by_number[record.opponent])
         if len(player.rounds) > played:
             extra = player.rounds[played:]
             if len(extra) > 1 or extra[0].opponent is not None or extra[0].result not in ("H", "Z", "F"):
@@ -201,6 +205,36 @@ def read(text: str) -> SwissState:
         absent=absent,
         preassigned=preassigned,
     )
+
+
+# the result each side of one game must show: a win against a loss, a draw against a draw, forfeits
+OTHER_SIDE: dict[str, set[str]] = {
+    "1": {"0"},
+    "0": {"1"},
+    "=": {"="},
+    "W": {"L"},
+    "L": {"W"},
+    "D": {"D"},
+    "+": {"-"},
+    "-": {"+", "-"},  # both sides may have forfeited
+    "": {""},  # a game still being played
+}
+
+
+def _check_both_sides(player: SwissPlayer, index: int, record: RoundRecord, opponent: SwissPlayer) -> None:
+    """Round ``index + 1`` as the opponent's line has it must be the same game seen from the other side."""
+    theirs = opponent.rounds[index] if index < len(opponent.rounds) else None
+    agrees = (
+        theirs is not None
+        and theirs.opponent == player.number
+        and theirs.colour is not None
+        and theirs.colour != record.colour
+        and theirs.result in OTHER_SIDE.get(record.result, set())
+    )
+    if not agrees:
+        raise TrfError(
+            f"round {index + 1}: player {player.number} and player {opponent.number} do not record the same game"
+        )
 
 
 def _player(line: str, number: int) -> SwissPlayer:

@@ -132,3 +132,23 @@ def test_the_rif_export_carries_the_tournament_its_rounds_and_byes() -> None:
     assert len(games) == 4 and all(g.get("tournament") == "1" for g in games)
     assert sorted({g.get("round", "").split(".")[1] for g in games}) == ["1", "2"]  # stage.round.game
     assert len(parse_rif(text)) == 4  # still a .rif our import (and RenjuNet's readers) take
+
+
+def test_two_players_of_the_same_name_in_a_trf_stay_two_players() -> None:
+    from tournament.swiss import trf as trf_format
+    from tournament.swiss.state import FIRST, SECOND, RoundRecord, SwissPlayer, SwissState
+
+    state = SwissState(
+        "Namesakes",
+        3,
+        [
+            SwissPlayer(1, "Wang Lei", 2100, rounds=[RoundRecord(2, FIRST, "1")]),
+            SwissPlayer(2, "Wang Lei", 2000, rounds=[RoundRecord(1, SECOND, "0")]),
+            SwissPlayer(3, "Li Na", 1900, rounds=[RoundRecord(None, None, "U")]),
+        ],
+    )
+    made = organizer().post("/api/swiss/import-trf/", {"trf": trf_format.write(state)}, format="json")
+    assert made.status_code == 201, made.content
+    tournament = Tournament.objects.get(pk=made.json()["tournament"])
+    assert tournament.entries.count() == 3
+    assert tournament.entries.filter(player__name="Wang Lei").values("player").distinct().count() == 2

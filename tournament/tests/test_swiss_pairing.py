@@ -467,3 +467,26 @@ def test_the_bye_explanation_says_when_the_bye_could_not_go_to_the_lowest() -> N
         lowest_flags.append(bye["lowest"])
         sim.play(state, boards, rng)
     assert True in lowest_flags and False in lowest_flags  # both cases occur in this tournament
+
+
+def test_a_trf_whose_two_sides_of_a_game_disagree_is_refused() -> None:
+    one_sided = "\n".join(
+        [
+            "012 x",
+            line_001(1, "A", 2000, "1.0", ["   2 w 1"]),
+            line_001(2, "B", 1900, "1.0", ["   2 b 1"]),  # B says it met itself, and won too
+        ]
+    )
+    with pytest.raises(trf.TrfError) as caught:
+        trf.read(one_sided)
+    assert "player 1" in caught.value.message and "2" in caught.value.message
+    both_won = "\n".join(
+        ["012 x", line_001(1, "A", 2000, "1.0", ["   2 w 1"]), line_001(2, "B", 1900, "1.0", ["   1 b 1"])]
+    )
+    with pytest.raises(trf.TrfError):
+        trf.read(both_won)
+    same_colour = "\n".join(
+        ["012 x", line_001(1, "A", 2000, "1.0", ["   2 w 1"]), line_001(2, "B", 1900, "0.0", ["   1 w 0"])]
+    )
+    with pytest.raises(trf.TrfError):
+        trf.read(same_colour)
