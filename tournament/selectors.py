@@ -11,9 +11,10 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from engine.records import RifTournament
 from games.enums import GameResult, GameStatus
 from games.models import Game, GameEvent
-from tournament.models import Group, Match, MatchGame, Stage, Tournament
+from tournament.models import Group, Match, MatchGame, Stage, SwissBye, SwissRound, Tournament
 from tournament.outcomes import winner_index
 from tournament.standings import load_stage, order_in, stage_standings
 
@@ -254,3 +255,25 @@ def _clock_text(left_ms: int | None) -> str:
         return gettext("overtime")
     seconds = max(0, -(-left_ms // 1000))
     return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def rif_tournament(tournament: Tournament) -> RifTournament:
+    """The tournament for a ``.rif`` export: its dates, venue, rule, rounds (a Swiss stage's), and the byes
+    of its Swiss rounds."""
+    byes = [
+        (bye.round, str(bye.entry.player), bye.kind)  # as the games name players
+        for bye in SwissBye.objects.filter(stage__tournament=tournament)
+        .select_related("entry__player", "stage")
+        .order_by("stage__order", "round", "entry__player__name")
+    ]
+    rounds = SwissRound.objects.filter(stage__tournament=tournament).exclude(status=SwissRound.Status.DRAFT).count()
+    return RifTournament(
+        name=tournament.name,
+        city=tournament.venue,
+        start=tournament.start_date.isoformat() if tournament.start_date else "",
+        end=tournament.end_date.isoformat() if tournament.end_date else "",
+        rule=tournament.rules,
+        rounds=rounds,
+        byes=byes,
+        rated=tournament.rated,
+    )

@@ -23,6 +23,7 @@ from games.enums import GameStatus, ReportStatus
 from games.exports import export_plain, export_rif
 from games.models import Game, GameEvent, Player, ResultReport
 from games.selectors import awaiting_move
+from tournament import selectors
 from tournament.models import Match, Stage, Tournament
 from tournament.selectors import schedule_context, standings_context
 from tournament.standings import stage_standings
@@ -167,7 +168,7 @@ def records_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
         .order_by("pk")
     )
     if fmt == "rif":
-        body, kind = export_rif(games, timezone.now(), rif_tournament(tournament)), "application/xml"
+        body, kind = export_rif(games, timezone.now(), selectors.rif_tournament(tournament)), "application/xml"
     else:
         body, kind = "\n".join(export_plain(g) for g in games), "text/plain"
     response = HttpResponse(body, content_type=f"{kind}; charset=utf-8")
@@ -330,29 +331,4 @@ def swiss_crosstable(request: HttpRequest, pk: int, stage_id: int) -> HttpRespon
         request,
         "tournament/swiss_crosstable.html",
         {"tournament": tournament, "stage": stage, "rows": rows, "rounds": rounds},
-    )
-
-
-def rif_tournament(tournament: Tournament) -> Any:
-    """The tournament for a ``.rif`` export: its dates, venue, rule, rounds (a Swiss stage's), and the byes
-    of its Swiss rounds."""
-    from engine.records import RifTournament
-    from tournament.models import SwissBye, SwissRound
-
-    byes = [
-        (bye.round, str(bye.entry.player), bye.kind)  # as the games name players
-        for bye in SwissBye.objects.filter(stage__tournament=tournament)
-        .select_related("entry__player", "stage")
-        .order_by("stage__order", "round", "entry__player__name")
-    ]
-    rounds = SwissRound.objects.filter(stage__tournament=tournament).exclude(status="draft").count()
-    return RifTournament(
-        name=tournament.name,
-        city=tournament.venue,
-        start=tournament.start_date.isoformat() if tournament.start_date else "",
-        end=tournament.end_date.isoformat() if tournament.end_date else "",
-        rule=tournament.rules,
-        rounds=rounds,
-        byes=byes,
-        rated=tournament.rated,
     )

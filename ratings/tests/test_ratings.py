@@ -188,8 +188,8 @@ def test_our_tournament_exported_as_rif_is_what_a_renjunet_import_reads() -> Non
     their category), then read back by the RenjuNet import: the same players and rated games."""
     from games.exports import export_rif
     from games.models import Game
+    from tournament.selectors import rif_tournament
     from tournament.simulate import simulate
-    from tournament.views import rif_tournament
 
     sim = simulate(players=5, seed=4)
     tournament = type(sim.tournament).objects.get(pk=sim.tournament.pk)
