@@ -16,17 +16,17 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from datetime import date, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from devtools.benchdb import throwaway_django  # noqa: E402 - after the path is set
 
 
 def synthetic_rif(players: int, games: int, tournaments: int, seed: int) -> bytes:
@@ -77,21 +77,13 @@ def main() -> int:
     parser.add_argument("--tournaments", type=int, default=500)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="gomoku-bench-"))
-    os.environ["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    throwaway_django()
 
     from ratings.models import RatedGame, RatingList
     from ratings.renjunet import import_database
     from ratings.selectors import list_rows
     from ratings.services import recompute
 
-    call_command("migrate", verbosity=0)
     data = synthetic_rif(args.players, args.games, args.tournaments, args.seed)
     print(f"  generated {len(data) / 1e6:.1f} MB", flush=True)
     t0 = time.perf_counter()

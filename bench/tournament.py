@@ -13,15 +13,15 @@ Run: ``make bench`` or ``.venv/bin/python bench/tournament.py [--players 22 300 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from devtools.benchdb import throwaway_django  # noqa: E402 - after the path is set
 
 
 def main() -> int:
@@ -29,22 +29,13 @@ def main() -> int:
     parser.add_argument("--players", type=int, nargs="+", default=[22, 300, 2000])
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="gomoku-bench-"))
-    os.environ["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ["CLOCK_ETA_TASKS"] = "false"
-
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    throwaway_django()
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from tournament.simulate import simulate
     from tournament.standings import stage_standings
 
-    call_command("migrate", verbosity=0)
     line = ""
     for players in args.players:
         started = time.perf_counter()
