@@ -17,11 +17,24 @@ from games.messages import _templates, translate
 ENGINE = Path(engine.__file__).parent
 
 
+def parsed(path: Path) -> ast.Module:
+    """``ast.parse`` of a file. CPython 3.11 keeps the AST builder's recursion depth in one global, so a
+    module compiled at the same moment by another thread (a live-server thread of a browser test still
+    importing) can make it raise "AST constructor recursion depth mismatch" (CPython gh-106905, fixed in
+    3.12); that is the interpreter, not the source, so the parse is tried again."""
+    for _attempt in range(4):
+        try:
+            return ast.parse(path.read_text())
+        except SystemError:
+            continue
+    return ast.parse(path.read_text())
+
+
 def raised_codes() -> set[str]:
     """The codes in the engine's source: the second argument of an error's constructor, the first of within()."""
     codes = set()
     for path in ENGINE.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(parsed(path)):
             if not isinstance(node, ast.Call):
                 continue
             name = getattr(node.func, "id", getattr(node.func, "attr", ""))
