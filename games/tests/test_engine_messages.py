@@ -20,8 +20,8 @@ ENGINE = Path(engine.__file__).parent
 def parsed(path: Path) -> ast.Module:
     """``ast.parse`` of a file. CPython 3.11 keeps the AST builder's recursion depth in one global, so a
     module compiled at the same moment by another thread (a live-server thread of a browser test still
-    importing) can make it raise "AST constructor recursion depth mismatch" (CPython gh-106905, fixed in
-    3.12); that is the interpreter, not the source, so the parse is tried again."""
+    importing) can make it raise "AST constructor recursion depth mismatch" (reported upstream as CPython
+    gh-106905); that is the interpreter, not the source, so the parse is tried again."""
     for _attempt in range(4):
         try:
             return ast.parse(path.read_text())
