@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine forbidden|check|opening|record``.
+"""Command line: ``python -m engine forbidden|check|opening|record|vcf|best``.
 
 The output formats are contracts other tools rely on; keep them exact.
 """
@@ -157,6 +157,54 @@ def _record_line(replay: Any, result: str, reason: str) -> str:
     return line + (f" reason={reason}" if reason else "")
 
 
+def _board_or_error(args: argparse.Namespace) -> Board | None:
+    try:
+        return Board.replay(parse_moves(" ".join(args.moves)), size=args.size)
+    except (InvalidMoveError, IllegalMoveError) as exc:
+        print(f"error: {exc}")
+        return None
+
+
+def cmd_vcf(args: argparse.Namespace) -> int:
+    """The side to move's forced win as moves of both sides (``k8 l8 k7 k6 k11``), or ``none``."""
+    from engine.search import find_vcf, find_vct
+
+    board = _board_or_error(args)
+    if board is None:
+        return 2
+    rules = find_rules(_rules_name(args))
+    if rules.outcome(board) is not None:
+        print("error: the game is already over")
+        return 2
+    if args.vct:
+        line = find_vct(board, rules, depth=args.depth or 8, nodes=args.nodes)
+    else:
+        line = find_vcf(board, rules, depth=args.depth or 30, nodes=args.nodes)
+    print(" ".join(str(p) for p in line) if line else "none")
+    return 0
+
+
+def cmd_best(args: argparse.Namespace) -> int:
+    """A move for the side to move at the given level (``h8``)."""
+    from engine.errors import EngineError
+    from engine.search.players import ComputerPlayer
+
+    board = _board_or_error(args)
+    if board is None:
+        return 2
+    rules = find_rules(_rules_name(args))
+    if rules.outcome(board) is not None or board.is_full():
+        print("error: the game is already over")
+        return 2
+    try:
+        player = ComputerPlayer(rules, args.level, seed=args.seed, seconds=args.seconds)
+    except EngineError as exc:
+        print(f"error: {exc}")
+        return 2
+    print(player.best_move(board))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="Gomoku and renju rules.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -188,6 +236,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     record = sub.add_parser("record", help="read and check the game records on stdin (plain or .rif)")
     record.set_defaults(func=cmd_record)
+
+    vcf = sub.add_parser("vcf", help="a forced win by continuous fours for the side to move, or none")
+    vcf.add_argument("moves", nargs="*")
+    vcf.add_argument("--size", type=int, default=15)
+    vcf.add_argument("--vct", action="store_true", help="also threes (victory by continuous threats)")
+    vcf.add_argument("--depth", type=int, default=0, help="attacker moves at most (default 30, VCT 8)")
+    vcf.add_argument("--nodes", type=int, default=200_000, help="positions searched at most")
+    add_rule_options(vcf)
+    vcf.set_defaults(func=cmd_vcf)
+
+    best = sub.add_parser("best", help="the computer's move for the side to move")
+    best.add_argument("moves", nargs="*")
+    best.add_argument("--level", type=int, default=3, help="1 (beginner) to 5 (master)")
+    best.add_argument("--seed", type=int, default=0)
+    best.add_argument("--seconds", type=float, default=None, help="a time limit for the search")
+    best.add_argument("--size", type=int, default=15)
+    add_rule_options(best)
+    best.set_defaults(func=cmd_best)
     return parser
 
 

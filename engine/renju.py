@@ -78,10 +78,15 @@ def _run(bits: int, j: int, length: int) -> tuple[int, int]:
     return s, e
 
 
-def _analyse_point(length: int, black: int, white: int, i: int) -> Entry | None:
+def _analyse_point(length: int, black: int, white: int, i: int, exact: bool = True) -> Entry | None:
+    """What a stone of the ``black`` side on empty position ``i`` makes on this line.
+
+    ``exact``: only exactly five wins (renju's Black); otherwise five or more
+    (White, free-style), and an overline is a five, not a foul.
+    """
     bb = black | 1 << i
     s, e = _run(bb, i, length)
-    if e - s == 4:
+    if e - s == 4 or (e - s > 4 and not exact):
         return (FIVE, (), ())
     if e - s > 4:
         return (OVERLINE, (), ())
@@ -96,7 +101,7 @@ def _analyse_point(length: int, black: int, white: int, i: int) -> Entry | None:
         if not s <= i <= e:
             continue
         run_mask = ((1 << (e + 1)) - (1 << s)) & ~(1 << j)
-        if e - s == 4:
+        if e - s == 4 or (e - s > 4 and not exact):
             fours.setdefault(run_mask, []).append(j)
         elif (
             e - s == 3
@@ -106,8 +111,7 @@ def _analyse_point(length: int, black: int, white: int, i: int) -> Entry | None:
             and e < length - 1
             and not white >> (e + 1) & 1
             # ... and filling either makes exactly five, not six
-            and not (s > 1 and bj >> (s - 2) & 1)
-            and not (e < length - 2 and bj >> (e + 2) & 1)
+            and (not exact or (not (s > 1 and bj >> (s - 2) & 1) and not (e < length - 2 and bj >> (e + 2) & 1)))
         ):
             threes.setdefault(run_mask, []).append(j)
     if not fours and not threes:
@@ -119,14 +123,14 @@ def _analyse_point(length: int, black: int, white: int, i: int) -> Entry | None:
     )
 
 
-def _analyse_line(length: int, black: int, white: int) -> LineInfo:
+def _analyse_line(length: int, black: int, white: int, exact: bool = True) -> LineInfo:
     by_pos: list[Entry | None] = [None] * length
     items: list[tuple[int, Entry]] = []
     occupied = black | white
     for i in range(length):
         if occupied >> i & 1:
             continue
-        entry = _analyse_point(length, black, white, i)
+        entry = _analyse_point(length, black, white, i, exact)
         if entry is not None:
             by_pos[i] = entry
             items.append((i, entry))
@@ -150,6 +154,28 @@ def line_info(board: Board, line: int) -> LineInfo:
         if len(_LINE_CACHE) >= LINE_CACHE_LIMIT:
             _LINE_CACHE.clear()
         info = _LINE_CACHE[key] = _analyse_line(length, black, white)
+    return info
+
+
+def side_line_info(board: Board, line: int, color: int, exact: bool) -> LineInfo:
+    """:func:`line_info` for either colour: the fives, fours and straight-four
+    points a ``color`` stone would make on ``line`` (``exact``: only exactly
+    five wins). Black with ``exact`` is the forbidden-move analysis itself."""
+    if color == 1:
+        mine, theirs = board.black_bits[line], board.white_bits[line]
+    else:
+        mine, theirs = board.white_bits[line], board.black_bits[line]
+    if not mine:
+        return _NO_INFO
+    length = len(board.geometry.cells[line])
+    if length < 5:
+        return _NO_INFO
+    key = mine | theirs << 26 | length << 52 | (0 if exact else 1) << 57
+    info = _LINE_CACHE.get(key)
+    if info is None:
+        if len(_LINE_CACHE) >= LINE_CACHE_LIMIT:
+            _LINE_CACHE.clear()
+        info = _LINE_CACHE[key] = _analyse_line(length, mine, theirs, exact)
     return info
 
 

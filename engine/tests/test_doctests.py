@@ -3,7 +3,15 @@ import importlib
 
 import pytest
 
-MODULES = ["engine", "engine.board", "engine.notation", "engine.renju", "engine.openings", "engine.protocols"]
+MODULES = [
+    "engine",
+    "engine.board",
+    "engine.notation",
+    "engine.renju",
+    "engine.openings",
+    "engine.protocols",
+    "engine.search.solver",
+]
 
 
 @pytest.mark.parametrize("name", MODULES)

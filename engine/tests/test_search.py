@@ -1,0 +1,204 @@
+"""Search: VCF/VCT on hand-made positions in coordinates, renju traps, legality, determinism."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine import Board, Color, Freestyle, Point, Renju, find_rules
+from engine.protocols import PROTOCOLS, Options, apply, start
+from engine.search import find_vcf, find_vct
+from engine.search.players import LEVELS, ComputerPlayer, play_out
+from engine.search.verify import check_vcf
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def text(line: list[Point] | None) -> str:
+    return "none" if line is None else " ".join(str(p) for p in line)
+
+
+# -- VCF ----------------------------------------------------------------------------
+
+
+def test_vcf_four_then_open_four() -> None:
+    # Black h8 i8 j8 (White g8 closes the row) and k9 k10: k8 is a four-three.
+    board = Board.replay("h8 g8 i8 a1 j8 a3 k9 a5 k10 o15")
+    line = find_vcf(board, Renju())
+    assert text(line) == "k8 l8 k7 k6 k11"
+    assert line is not None and check_vcf(board, Renju(), line) is None
+
+
+def test_no_vcf_without_fours() -> None:
+    board = Board.replay("h8 h9 i9 g8 j10")
+    assert find_vcf(board, Renju()) is None
+
+
+def test_white_wins_by_forcing_black_onto_a_forbidden_point() -> None:
+    # h8 is a double-three for Black (g8 i8 / h9 h10). White's i7 j6 k5 with l4 is a four
+    # whose only completion is h8 (g9 is Black): Black cannot block, so White wins.
+    moves = "g8 i7 i8 j6 h9 k5 h10 a1 m3 a3 g9"
+    board = Board.replay(moves)
+    assert str(Renju().forbidden_reason(board, Point.parse("h8"))) == "double-three"
+    line = find_vcf(board, Renju())
+    assert text(line) == "l4"
+    assert line is not None and check_vcf(board, Renju(), line) is None
+    # Without forbidden moves Black simply blocks at h8: no forced win.
+    assert find_vcf(board, Freestyle()) is None
+
+
+def test_a_double_four_is_no_win_for_black() -> None:
+    # j8 makes two fours (g8 h8 i8 closed by f8; j9 j10 j11 closed by j12): in free-style
+    # that wins at once; in renju it is a forbidden double-four, not a threat.
+    moves = "g8 f8 h8 j12 i8 a1 j9 a3 j10 a5 j11 a7"
+    board = Board.replay(moves)
+    assert str(Renju().forbidden_reason(board, Point.parse("j8"))) == "double-four"
+    assert text(find_vcf(board, Freestyle())).startswith("j8")
+    assert find_vcf(board, Renju()) is None
+    assert find_vct(board, Renju()) is None
+    for level in LEVELS:
+        assert str(ComputerPlayer(Renju(), level, seed=level).best_move(board)) != "j8"
+
+
+def test_a_four_three_whose_three_is_false_is_no_win() -> None:
+    # Black's k8 makes the four g8..k8 (f8 White) and the three k9 k10 ... but both ends of
+    # that column are closed for a straight four: k11 is White and k6..k7 lead into k5 White.
+    board = Board.replay("h8 f8 i8 k11 j8 k5 k9 a1 k10 a3")
+    line = find_vcf(board, Renju())
+    assert line is None or check_vcf(board, Renju(), line) is None
+
+
+def test_the_defenders_five_comes_first() -> None:
+    # Black could start a VCF (the k8 four-three), but White has a four (a1 a2 a3 a4): Black must block a5,
+    # which is not a four, so there is no VCF.
+    board = Board.replay("h8 a1 i8 a2 j8 a3 k9 a4 k10 g8")
+    assert find_vcf(board, Renju()) is None
+    assert str(ComputerPlayer(Renju(), 3).best_move(board)) == "a5"
+
+
+def test_white_overline_wins_but_black_overline_does_not() -> None:
+    # Black f8 g8 _ i8 j8 k8: h8 would make six, an overline: no five for Black in renju.
+    board = Board.replay("f8 a1 g8 a3 i8 a5 j8 a7 k8 a9")
+    assert Point.parse("h8") not in (find_vcf(board, Renju()) or [])
+    assert text(find_vcf(board, Freestyle())) == "h8"
+    # The same shape for White wins in renju.
+    board = Board.replay("o15 f8 a1 g8 a3 i8 a5 j8 a7 k8 a9")
+    assert text(find_vcf(board, Renju())) == "h8"
+
+
+def test_vct_double_three_for_white_but_not_for_black() -> None:
+    # Two open twos crossing at h8 (g8 i8 / h9 h10 would be the threes). White may make the
+    # double three; the same stones for Black make a forbidden point.
+    white = "a1 g8 o1 i8 a15 h9 o15 h10 c13"
+    board = Board.replay(white)
+    assert board.turn is Color.WHITE
+    line = find_vct(board, Renju())
+    assert line is not None and line[0] == Point.parse("h8")
+    black = "g8 a1 i8 o1 h9 a15 h10 o15"
+    board = Board.replay(black)
+    line = find_vct(board, Renju())
+    assert line is None or line[0] != Point.parse("h8")
+    line = find_vct(board, Freestyle())
+    assert line is not None
+
+
+def test_cli_vcf_and_best() -> None:
+    def run(*args: str, seed: str = "0") -> str:
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(
+            [sys.executable, "-m", "engine", *args], capture_output=True, text=True, cwd=ROOT, env=env, check=False
+        )
+        return done.stdout.strip()
+
+    assert run("vcf", "h8", "g8", "i8", "a1", "j8", "a3", "k9", "a5", "k10", "o15") == "k8 l8 k7 k6 k11"
+    assert run("vcf", "h8", "h9") == "none"
+    assert run("vcf", "h8", "h8").startswith("error: move 2")
+    moves = ["h8", "h9", "j10", "i9", "j9"]
+    first = run("best", "--level", "4", *moves, seed="1")
+    assert first == run("best", "--level", "4", *moves, seed="987")
+    assert Point.parse(first) and first not in moves
+    assert run("best", "--level", "9", "h8").startswith("error: level must be 1 to 5")
+
+
+# -- computer players ------------------------------------------------------------------
+
+
+def random_position(rng: random.Random, rules_name: str) -> Board:
+    """Random legal play, 6 to 50 stones, stopped before any five."""
+    rules = find_rules(rules_name)
+    board = Board()
+    target = rng.randint(6, 50)
+    while board.stone_count < target:
+        empties = list(board.empty_points())
+        near = [p for p in empties if max(abs(p.col - 7), abs(p.row - 7)) <= 5]
+        point = rng.choice(near or empties)
+        if rules.move_outcome(board, point) is not None:
+            if rng.random() < 0.05:
+                break
+            continue
+        board.push(point)
+    return board
+
+
+@pytest.mark.parametrize("rules_name", ["renju", "freestyle", "standard"])
+def test_no_illegal_move_ever(rules_name: str) -> None:
+    rng = random.Random(rules_name)
+    rules = find_rules(rules_name)
+    for _ in range(12):
+        board = random_position(rng, rules_name)
+        for level in (1, 2, 3, 4):
+            point = ComputerPlayer(rules, level, seed=rng.randrange(1000)).best_move(board)
+            assert board.is_empty(point)
+            if board.turn is Color.BLACK:
+                outcome = rules.move_outcome(board, point)
+                assert outcome is None or outcome.winner is Color.BLACK, (str(board), level, str(point))
+
+
+@pytest.mark.parametrize("protocol", [p for p in PROTOCOLS if p != "none"])
+def test_every_protocol_decision_is_legal(protocol: str) -> None:
+    rules = Renju()
+    state = start(protocol, Options())
+    players = {1: ComputerPlayer(rules, 2, seed=1), 2: ComputerPlayer(rules, 3, seed=2)}
+    steps = 0
+    while not state.finished:
+        action = players[state.actor].decide(state)
+        state = apply(state, state.actor, action)  # a ProtocolError here fails the test
+        steps += 1
+        assert steps < 40
+    board = state.board()
+    for _ in range(6):
+        point = players[state.holder(board.turn)].best_move(board)
+        assert rules.move_outcome(board, point) is None or board.turn is Color.WHITE
+        board.push(point)
+
+
+def test_level_one_prefers_its_five_and_a_block_of_a_four() -> None:
+    board = Board.replay("h8 a1 h9 a2 h10 a3 h11 o15")  # Black: h12 or h7 is five
+    assert str(ComputerPlayer(Renju(), 2).best_move(board)) in ("h7", "h12")
+    board = Board.replay("h8 a1 h9 a2 o1 a3 o3 a4")  # White threatens a5
+    assert str(ComputerPlayer(Renju(), 2).best_move(board)) == "a5"
+
+
+def test_play_is_deterministic_for_a_seed() -> None:
+    rules = Renju()
+    opening = [Point.parse(p) for p in ("h8", "h9", "j10")]
+    games = [
+        play_out(rules, ComputerPlayer(rules, 3, seed=5), ComputerPlayer(rules, 2, seed=6), opening, limit=40)[0]
+        for _ in range(2)
+    ]
+    assert games[0].moves_text() == games[1].moves_text()
+    other = play_out(rules, ComputerPlayer(rules, 3, seed=7), ComputerPlayer(rules, 2, seed=8), opening, limit=40)[0]
+    assert other.stone_count > 3
+
+
+def test_a_time_limit_cuts_the_search_short() -> None:
+    ticks = iter(range(0, 10**6, 1))
+    board = Board.replay("h8 h9 j10 i9 j9 j8")
+    player = ComputerPlayer(Renju(), 5, seconds=0.5, clock=lambda: float(next(ticks)))
+    point = player.best_move(board)  # every clock reading is a second later: only depth 1 finishes
+    assert board.is_empty(point)
