@@ -8,9 +8,14 @@ measures, in the same run:
   single-point checks per second, medians over several runs; the first,
   cold run (empty line cache) is printed separately;
 - the ``renju`` package from PyPI (a port of the Piskvork judge) as the
-  reference, on a subset of the same positions, and whether both agree.
+  reference, on a subset of the same positions, and whether both agree;
+- positions seen once, as search and the command line meet them: 3,000
+  positions from random legal play (20 to 80 stones), the line cache emptied
+  first and each position mapped once, against a literal checker written
+  straight from the rules' definitions (``engine/tests/literal.py``) on the
+  same positions; ``cold_ratio`` is how many times faster the engine is.
 
-Last line: ``engine: maps_per_s=… checks_per_s=… pypi_renju_maps_per_s=…``.
+Last line: ``engine: maps_per_s=… checks_per_s=… pypi_renju_maps_per_s=… cold_ratio=…``.
 Run: ``make bench`` or ``.venv/bin/python bench/engine.py [--positions N]``.
 """
 
@@ -26,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Board, Color, Point, Renju  # noqa: E402
-from engine.renju import Judge, clear_cache  # noqa: E402
+from engine.renju import DOUBLE_FOUR, DOUBLE_THREE, OVERLINE, Judge, clear_cache  # noqa: E402
 
 SIZE = 15
 NEIGHBOURS = [(dc, dr) for dc in range(-2, 3) for dr in range(-2, 3) if (dc, dr) != (0, 0)]
@@ -91,6 +96,51 @@ def build_positions(count: int, seed: int) -> list[Board]:
     return positions[:count]
 
 
+def random_play_positions(count: int, seed: int) -> list[Board]:
+    """Positions from random legal play: each move uniform among the empty points
+    next to a stone (within two), a move that would end the game skipped; one
+    snapshot per game at a stone count drawn from 20..80."""
+    rng = random.Random(seed)
+    rules = Renju()
+    positions: list[Board] = []
+    while len(positions) < count:
+        board = Board()
+        board.push(Point(7, 7))
+        target = rng.randint(20, 80)
+        stuck = 0
+        while board.stone_count < target and stuck < 50:
+            near = {
+                Point(p.col + dc, p.row + dr)
+                for p in board.points(Color.BLACK) + board.points(Color.WHITE)
+                for dc, dr in NEIGHBOURS
+            }
+            empty = sorted(p for p in near if p.on_board(SIZE) and board.is_empty(p))
+            point = rng.choice(empty)
+            if rules.move_outcome(board, point) is not None:
+                stuck += 1
+                continue
+            board.push(point)
+        if board.stone_count == target:
+            positions.append(board)
+    return positions
+
+
+def time_cold(positions: list[Board]) -> tuple[float, float, int]:
+    """Maps per second, engine (cache emptied first, each position once) and literal; disagreements."""
+    from engine.tests.literal import forbidden_map as literal_map
+
+    clear_cache()
+    start = time.perf_counter()
+    ours = [Judge(board).forbidden_map() for board in positions]
+    engine_rate = len(positions) / (time.perf_counter() - start)
+    start = time.perf_counter()
+    theirs = [literal_map(board) for board in positions]
+    literal_rate = len(positions) / (time.perf_counter() - start)
+    names = {OVERLINE: "overline", DOUBLE_FOUR: "double-four", DOUBLE_THREE: "double-three"}
+    differ = sum({i: names[c] for i, c in o.items()} != t for o, t in zip(ours, theirs, strict=True))
+    return engine_rate, literal_rate, differ
+
+
 def time_maps(positions: list[Board]) -> tuple[float, int]:
     start = time.perf_counter()
     found = 0
@@ -128,6 +178,7 @@ def main() -> int:
     parser.add_argument("--pypi-positions", type=int, default=30)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--cold-positions", type=int, default=3000)
     args = parser.parse_args()
 
     t0 = time.perf_counter()
@@ -161,7 +212,20 @@ def main() -> int:
         f"positions where the maps differ: {disagreements}"
     )
     print(f"ratio this engine / pypi renju: {maps_med / pypi_med:,.0f}x")
-    print(f"engine: maps_per_s={maps_med:.0f} checks_per_s={checks_med:.0f} pypi_renju_maps_per_s={pypi_med:.1f}")
+
+    cold_set = random_play_positions(args.cold_positions, args.seed + 1)
+    cold_stones = [b.stone_count for b in cold_set]
+    engine_rate, literal_rate, differ = time_cold(cold_set)
+    cold_ratio = engine_rate / literal_rate
+    print(
+        f"seen once: {len(cold_set)} positions from random legal play (stones {min(cold_stones)}-{max(cold_stones)}, "
+        f"median {statistics.median(cold_stones)}): engine {engine_rate:,.0f} maps/s from an empty line cache, "
+        f"literal checker {literal_rate:,.1f} maps/s; positions where they differ: {differ}"
+    )
+    print(
+        f"engine: maps_per_s={maps_med:.0f} checks_per_s={checks_med:.0f} pypi_renju_maps_per_s={pypi_med:.1f} "
+        f"cold_ratio={cold_ratio:.1f}"
+    )
     return 0
 
 

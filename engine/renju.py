@@ -63,8 +63,9 @@ LINE_CACHE_LIMIT = 2_000_000
 
 
 def clear_cache() -> None:
-    """Forget the analysed lines (benchmarks use it to measure a cold start)."""
+    """Forget the analysed lines and points (benchmarks use it to measure a cold start)."""
     _LINE_CACHE.clear()
+    _POINT_CACHE.clear()
 
 
 def _run(bits: int, j: int, length: int) -> tuple[int, int]:
@@ -123,20 +124,66 @@ def _analyse_point(length: int, black: int, white: int, i: int, exact: bool = Tr
     )
 
 
+_POINT_CACHE: dict[int, Entry | None] = {}
+_WINDOW = 0x7FF  # eleven points: five either side of the one analysed
+_WALLS = 0b11111
+
+
 def _analyse_line(length: int, black: int, white: int, exact: bool = True) -> LineInfo:
+    """Every empty point's entry on one line.
+
+    A point's entry depends only on the five points either side of it (a run
+    longer than that is an overline already), so entries are cached on that
+    window, with the board's edge as opponent stones: far more lines than
+    windows are new to a position seen once.
+    """
     by_pos: list[Entry | None] = [None] * length
     items: list[tuple[int, Entry]] = []
     occupied = black | white
+    padded_black = black << 5
+    padded_white = white << 5 | _WALLS | _WALLS << (length + 5)
+    flag = 0 if exact else 1 << 22
+    cache = _POINT_CACHE
     for i in range(length):
         if occupied >> i & 1:
             continue
-        entry = _analyse_point(length, black, white, i, exact)
-        if entry is not None:
-            by_pos[i] = entry
-            items.append((i, entry))
+        window_black = padded_black >> i & _WINDOW
+        if not window_black:
+            continue
+        key = window_black | (padded_white >> i & _WINDOW) << 11 | flag
+        if key in cache:
+            local = cache[key]
+        else:
+            if len(cache) >= LINE_CACHE_LIMIT:
+                cache.clear()
+            local = cache[key] = _analyse_point(11, window_black, padded_white >> i & _WINDOW, 5, exact)
+        if local is None:
+            continue
+        entry = local if i == 5 else _shifted(local, i - 5)
+        by_pos[i] = entry
+        items.append((i, entry))
     if not items:
         return _NO_INFO
     return tuple(by_pos), tuple(items)
+
+
+def _shifted(entry: Entry, shift: int) -> Entry:
+    """A window entry moved to its place on the line (``shift`` = line position of window bit 0)."""
+    kind, fours, threes = entry
+    if not fours and not threes:
+        return entry
+    if shift > 0:
+        return (
+            kind,
+            tuple((mask << shift, tuple(q + shift for q in qs)) for mask, qs in fours),
+            tuple((mask << shift, tuple(q + shift for q in qs)) for mask, qs in threes),
+        )
+    back = -shift
+    return (
+        kind,
+        tuple((mask >> back, tuple(q - back for q in qs)) for mask, qs in fours),
+        tuple((mask >> back, tuple(q - back for q in qs)) for mask, qs in threes),
+    )
 
 
 def line_info(board: Board, line: int) -> LineInfo:
