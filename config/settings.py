@@ -138,6 +138,9 @@ CELERY_TASK_ROUTES = {
     "games.adjudicate": {"queue": "clock"},
     "games.sweep_overdue": {"queue": "clock"},
     "games.forfeit_no_show": {"queue": "clock"},
+    # Searches hold a CPU: their own queue and worker, apart from the clock's threads.
+    "games.computer_move": {"queue": "computer"},
+    "games.analyse_game": {"queue": "computer"},
 }
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

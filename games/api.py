@@ -28,14 +28,16 @@ from games.access import (
     concerns,
     is_organizer,
     is_referee_of,
+    player_of,
     require_organizer,
     require_referee,
     visible_games,
 )
 from games.enums import Interface
 from games.exports import export_plain, export_rif
-from games.models import Game, GameEvent, Player
+from games.models import Analysis, Game, GameEvent, Player
 from games.serializers import (
+    AnalysisSerializer,
     AnswerInputSerializer,
     ClaimInputSerializer,
     ClaimSerializer,
@@ -52,12 +54,17 @@ from games.serializers import (
     PassInputSerializer,
     PlayerDetailSerializer,
     PlayerSerializer,
+    PositionAnalysisSerializer,
+    PositionInputSerializer,
+    PracticeInputSerializer,
     ReportInputSerializer,
     ReportSerializer,
     RuleInputSerializer,
     SeatSerializer,
     validated,
 )
+from games.services.analysis import analysis_request, position_analysis
+from games.services.computer import practice_start
 
 T = TypeVar("T")
 INTERFACE = Interface.API
@@ -300,6 +307,50 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             )
         events = GameEvent.objects.filter(game=game).select_related("actor").order_by("pk")
         return Response(EventSerializer(events, many=True).data)
+
+    @extend_schema(request=PracticeInputSerializer, responses={201: GameDetailSerializer})
+    @action(detail=False, methods=["post"])
+    def practice(self, request: Request) -> Response:
+        """Start a practice game against the computer (level 1-5; unrated, in no tournament)."""
+        player = player_of(request.user)
+        if player is None:
+            raise services.GameError(
+                "no_player", _("Your account is not linked to a player yet; ask the organizer."), 403
+            )
+        data = self._input(PracticeInputSerializer)
+        game = practice_start(player=player, actor=request.user, interface=INTERFACE, **data)
+        return self._full(game, 201)
+
+    @extend_schema(methods=["GET"], responses=AnalysisSerializer)
+    @extend_schema(methods=["POST"], request=None, responses={202: AnalysisSerializer, 200: AnalysisSerializer})
+    @action(detail=True, methods=["get", "post"])
+    def analysis(self, request: Request, pk: str) -> Response:
+        """The engine's analysis of a finished game: forced wins missed and allowed, move by move.
+
+        GET: as stored (404 if none was asked for). POST (the game's players, referees, organizers):
+        ask for it; 200 with the stored one if it read this record, else 202 while a worker computes it."""
+        game = self.get_object()
+        if request.method == "POST":
+            if not concerns(request.user, game):
+                raise services.GameError(
+                    "not_allowed", _("Only the game's players, its referees and organizers can ask for it."), 403
+                )
+            analysis = analysis_request(game=game, actor=request.user, interface=INTERFACE)
+            done = analysis.status == Analysis.Status.DONE
+            return Response(AnalysisSerializer(analysis).data, status=200 if done else 202)
+        stored = Analysis.objects.filter(game=game).first()
+        if stored is None:
+            raise NotFound(_("This game has not been analysed."))
+        return Response(AnalysisSerializer(stored).data)
+
+    @extend_schema(request=PositionInputSerializer, responses=PositionAnalysisSerializer)
+    @action(detail=False, methods=["post"], url_path="analyse-position")
+    def analyse_position(self, request: Request) -> Response:
+        """Referees and organizers: the forced wins (VCF, VCT within limits) of both sides in a position."""
+        if not (is_organizer(request.user) or request.user.groups.filter(name="referee").exists()):
+            raise services.GameError("not_allowed", _("Only referees and organizers can analyse a position."), 403)
+        data = self._input(PositionInputSerializer)
+        return Response(position_analysis(moves=data["moves"], rules=data["rules"]))
 
     @extend_schema(request=ImportInputSerializer, responses={201: GameDetailSerializer})
     @action(detail=False, methods=["post"], url_path="import")

@@ -100,3 +100,4 @@ class Interface(models.TextChoices):
     WEB = "web", _("web page")
     ADMIN = "admin", _("admin")
     SYSTEM = "system", _("system")
+    COMPUTER = "computer", _("computer opponent")

@@ -97,8 +97,13 @@ def _header(game: Game, record: Recorded) -> dict[str, str]:
 
 
 def export_plain(game: Game) -> str:
+    """The plain record; the engine's analysis, when there is one for this record, as ``#`` comments after it."""
+    from games.services.analysis import analysis_comments
+
     record = recorded(game)
-    return format_plain(_header(game, record), record.body)
+    text = format_plain(_header(game, record), record.body)
+    comments = analysis_comments(game)
+    return text + "\n".join(comments) + "\n" if comments else text
 
 
 def _rif_extra(game: Game, record: Recorded, header: dict[str, str]) -> dict[str, str]:

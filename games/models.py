@@ -34,6 +34,13 @@ class Player(models.Model):
     country = models.CharField(_("country"), max_length=60, blank=True)
     city = models.CharField(_("city"), max_length=100, blank=True)
     renjunet_id = models.PositiveIntegerField(_("RenjuNet id"), null=True, blank=True, unique=True)
+    computer_level = models.PositiveSmallIntegerField(
+        _("computer level"),
+        null=True,
+        blank=True,
+        unique=True,
+        help_text=_("set for the computer opponent of that level (1 to 5); such a player never enters a tournament"),
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -92,6 +99,11 @@ class Game(models.Model):
         _("over-the-board record"), blank=True, help_text=_("the stones of an over-the-board game, as settled")
     )
     is_public = models.BooleanField(default=True, verbose_name=_("is public"))
+    practice = models.BooleanField(
+        default=False,
+        verbose_name=_("practice game"),
+        help_text=_("a game against the computer: unrated, never in a tournament's tables"),
+    )
     referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="refereed_games", verbose_name=_("referees")
     )
@@ -245,3 +257,28 @@ class GameEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {self.kind}"
+
+
+class Analysis(models.Model):
+    """The engine's analysis of a finished game, computed once per record (a Celery task)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis", verbose_name=_("game"))
+    record = models.CharField(_("record analysed"), max_length=64, help_text=_("hash of the moves analysed"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    marks = models.JSONField(_("marks"), default=list, blank=True)
+    limits = models.JSONField(_("limits"), default=dict, blank=True)
+    error = models.CharField(_("error"), max_length=200, blank=True)
+    requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("analysis")
+        verbose_name_plural = _("analyses")
+
+    def __str__(self) -> str:
+        return f"analysis of #{self.game_id} ({self.status})"

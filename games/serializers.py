@@ -357,3 +357,51 @@ class ClockInputSerializer(serializers.Serializer[Any]):
 
 class ImportInputSerializer(serializers.Serializer[Any]):
     text = serializers.CharField(max_length=20000, help_text='the plain record: [Key "value"] lines, then moves')
+
+
+class PracticeInputSerializer(serializers.Serializer[Any]):
+    level = serializers.IntegerField(min_value=1, max_value=5, default=3, help_text="1 beginner … 5 master")
+    rules = serializers.ChoiceField(choices=["renju", "freestyle", "standard"], default="renju")
+    protocol = serializers.ChoiceField(choices=list(PROTOCOLS), default="none")
+    time_control = serializers.ChoiceField(choices=list(PRESETS), default="quick")
+    seat = serializers.IntegerField(
+        min_value=1,
+        max_value=2,
+        default=1,
+        help_text="1: you begin (Black without an opening protocol); 2: the computer begins",
+    )
+
+
+class WinSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=["vcf", "vct"])
+    line = serializers.ListField(child=serializers.CharField())
+
+
+class MarkSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField(help_text="the stone's move number")
+    point = serializers.CharField()
+    color = serializers.CharField()
+    win = WinSerializer(allow_null=True, help_text="the mover's forced win before the move")
+    missed = serializers.BooleanField(help_text="the mover had a forced win and the move gave it away")
+    allowed = WinSerializer(allow_null=True, help_text="the opponent's forced win this move allowed")
+
+
+class AnalysisSerializer(serializers.Serializer[Any]):
+    status = serializers.CharField()
+    marks = MarkSerializer(many=True)
+    limits = serializers.DictField()
+    error = serializers.CharField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class PositionInputSerializer(serializers.Serializer[Any]):
+    moves = serializers.CharField(allow_blank=True, help_text="the stones in order, like h8 h9 j10")
+    rules = serializers.ChoiceField(choices=RULE_SETS, default="renju")
+
+
+class PositionAnalysisSerializer(serializers.Serializer[Any]):
+    to_move = serializers.CharField()
+    win = WinSerializer(allow_null=True, help_text="the side to move's forced win")
+    threat = WinSerializer(allow_null=True, help_text="the other side's forced win if it were to move")
+    best = serializers.CharField(allow_null=True, help_text="the computer's move (level 4)")
+    limits = serializers.DictField()

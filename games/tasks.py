@@ -147,3 +147,30 @@ def forfeit_no_show(game_id: int) -> None:
 def _sweep_on_start(**_kwargs: Any) -> None:
     """A restarted worker settles what fell due while it was down, before waiting for beat."""
     sweep_overdue.delay()
+
+
+@shared_task(name="games.computer_move", acks_late=True, ignore_result=True)
+def computer_move(game_id: int, ply: int) -> str:
+    """The computer's turn in a practice game (idempotent: a stale ply changes nothing)."""
+    from games.services.computer import computer_turn
+
+    return computer_turn(game_id, ply)
+
+
+@shared_task(name="games.analyse_game", acks_late=True, ignore_result=True)
+def analyse_game(game_id: int) -> str:
+    from games.services.analysis import analysis_run
+
+    return analysis_run(game_id)
+
+
+@worker_ready.connect
+def _computer_on_start(**_kwargs: Any) -> None:
+    """A restarted worker sends again the computer turns that were waiting (a stale one changes nothing)."""
+    from games.services.computer import computer_games_due
+
+    try:
+        for game_id, ply in computer_games_due():
+            computer_move.apply_async((game_id, ply), queue="computer", retry=False)
+    except Exception:
+        logger.warning("could not resume the computer's turns", exc_info=True)

@@ -183,6 +183,10 @@ class Solver:
             known = self._counter[key] = self._vcf(you) is not None
         return known
 
+    def defends_fail(self, me: int) -> bool:
+        """With the defender to move after ``me``'s last stone: does every defence lose? (Raises Budget.)"""
+        return self._defend(me, self.depth) is not None
+
     def solve_as(self, me: int) -> list[int] | None:
         try:
             return self._attack(me, self.depth)

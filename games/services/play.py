@@ -32,6 +32,7 @@ from games.services.base import (
     seat_of,
     sync_colours,
 )
+from games.services.computer import call_computer
 from games.services.timing import clock_turn, game_settle, settle_locked
 
 
@@ -87,6 +88,7 @@ def game_create(
         )
         game.save()
         schedule(game)
+    call_computer(game)
     return game
 
 
@@ -299,6 +301,7 @@ def _after_turn(game: Game, actor: Any, interface: str) -> Game:
             game=game, result=GameResult.DRAW, reason=ResultReason.OVERTIME_EXHAUSTED, actor=actor, interface=interface
         )
     schedule(game)
+    call_computer(game)
     return game
 
 

@@ -246,6 +246,9 @@ def game_offer_draw(
         game.save()
         log_event(game, "draw_offer", actor, interface, seat=int(seat))
         schedule(game)
+        from games.services.computer import call_computer
+
+        call_computer(game)  # a computer opponent answers the offer
     return game
 
 

@@ -1,0 +1,141 @@
+"""The engine's analysis of games and positions (engine.search.analysis), kept per record.
+
+A finished game's analysis is computed once by a Celery task on the
+``computer`` queue and stored with a hash of the moves it read: asking again
+returns it, and a record corrected afterwards is analysed afresh. The search
+runs outside any transaction; its result is written only if the record is
+still the one analysed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import asdict
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine import Board, EngineError, find_rules, parse_moves
+from engine.search import analysis as engine_analysis
+from engine.search.players import ComputerPlayer
+from games.enums import GameStatus
+from games.models import Analysis, Game
+from games.services.base import GameError, log_event
+
+logger = logging.getLogger(__name__)
+LIMITS = engine_analysis.Limits()
+
+
+def _stones(game: Game) -> str:
+    from games.exports import game_moves
+
+    return game_moves(game)
+
+
+def _digest(stones: str, rules: str) -> str:
+    return hashlib.sha256(f"{rules}|{stones}".encode()).hexdigest()
+
+
+def analysis_request(*, game: Game, actor: Any = None, interface: str = "api") -> Analysis:
+    """The game's analysis: the stored one if it read this record, else a new one queued."""
+    if game.status != GameStatus.FINISHED:
+        raise GameError("not_finished", _("Only a finished game can be analysed."), 409)
+    digest = _digest(_stones(game), game.rules)
+    with transaction.atomic():
+        analysis, created = Analysis.objects.select_for_update().get_or_create(
+            game=game, defaults={"record": digest, "limits": asdict(LIMITS)}
+        )
+        if not created and analysis.record == digest and analysis.status != Analysis.Status.FAILED:
+            return analysis
+        if not created:
+            analysis.record, analysis.status, analysis.marks, analysis.error = digest, Analysis.Status.PENDING, [], ""
+            analysis.finished_at = None
+            analysis.limits = asdict(LIMITS)
+            analysis.save()
+        log_event(game, "analysis_requested", actor, interface)
+        game_id = game.pk
+
+        def send() -> None:
+            from games.tasks import analyse_game
+
+            try:
+                analyse_game.apply_async((game_id,), queue="computer", retry=False)
+            except Exception:
+                logger.warning("could not queue the analysis of game %s", game_id, exc_info=True)
+
+        transaction.on_commit(send)
+    return analysis
+
+
+def analysis_run(game_id: int) -> str:
+    """Compute a queued analysis (the task's body); idempotent."""
+    analysis = Analysis.objects.select_related("game").filter(game_id=game_id).first()
+    if analysis is None or analysis.status == Analysis.Status.DONE:
+        return "nothing"
+    game = analysis.game
+    stones = _stones(game)
+    digest = _digest(stones, game.rules)
+    if digest != analysis.record:
+        return "stale"
+    try:
+        notes = engine_analysis.analyse(parse_moves(stones), find_rules(game.rules), LIMITS)
+    except EngineError as exc:
+        Analysis.objects.filter(pk=analysis.pk, record=digest).update(
+            status=Analysis.Status.FAILED, error=str(exc)[:200], finished_at=timezone.now()
+        )
+        return "failed"
+    marks = [note.to_dict() for note in notes if note.win is not None or note.allowed is not None]
+    updated = Analysis.objects.filter(pk=analysis.pk, record=digest).update(
+        status=Analysis.Status.DONE, marks=marks, finished_at=timezone.now()
+    )
+    return "done" if updated else "stale"
+
+
+def analysis_comments(game: Game) -> list[str]:
+    """The stored analysis as record comments (``# 23. k8 missed a VCF: …``), if it read this record."""
+    analysis = Analysis.objects.filter(game=game, status=Analysis.Status.DONE).first()
+    if analysis is None or analysis.record != _digest(_stones(game), game.rules):
+        return []
+    lines = []
+    for mark in analysis.marks:
+        note = engine_analysis.MoveNote(
+            number=mark["number"],
+            point=mark["point"],
+            color=mark["color"],
+            win=engine_analysis.Win(**mark["win"]) if mark.get("win") else None,
+            missed=mark.get("missed", False),
+            allowed=engine_analysis.Win(**mark["allowed"]) if mark.get("allowed") else None,
+        )
+        if note.comment:
+            lines.append(f"# {note.number}. {note.point} {note.comment}")
+    return lines
+
+
+def position_analysis(*, moves: str, rules: str = "renju") -> dict[str, Any]:
+    """For a referee or organizer: the forced wins of both sides in a position, and a suggested move."""
+    try:
+        rule_set = find_rules(rules)
+        board = Board.replay(parse_moves(moves))
+    except (EngineError, ValueError) as exc:
+        from games.messages import translate
+
+        raise GameError("bad_position", translate(exc)) from None
+    if rule_set.outcome(board) is not None:
+        raise GameError("game_over", _("The game is already over in this position."))
+    to_move = engine_analysis.forced_win(board, rule_set, LIMITS)
+    other = None
+    if board.stone_count:
+        passed = board.copy()
+        passed.push_pass()  # the side not to move, as if it were its turn: what it threatens
+        other = engine_analysis.forced_win(passed, rule_set, LIMITS)
+    best = ComputerPlayer(rule_set, 4, seed=0).best_move(board) if not board.is_full() else None
+    return {
+        "to_move": str(board.turn),
+        "win": asdict(to_move) if to_move else None,
+        "threat": asdict(other) if other else None,
+        "best": str(best) if best else None,
+        "limits": asdict(LIMITS),
+    }
