@@ -137,7 +137,8 @@ def build_vcf_set(count: int, seed: int) -> None:
                     if check_vcf(replay, rules, points) is None:
                         seen.add(key)
                         side = "black" if replay.turn is Color.BLACK else "white"
-                        found.append(f"{key} | {' '.join(map(str, points))}  # {side} to move, {len(line) // 2 + 1} fours")
+                        fours = len(line) // 2 + 1
+                        found.append(f"{key} | {' '.join(map(str, points))}  # {side} to move, {fours} fours")
                         break  # one position per game keeps the set varied
             replay.push(move)
     header = [
@@ -200,13 +201,15 @@ def main() -> int:
 
     positions = plausible_positions(args.positions, args.seed)
     rates = [nodes_per_second(positions) for _ in range(args.runs)]
-    print(f"alpha-beta nodes/s per run ({len(positions)} positions, 3,000 nodes each): " + ", ".join(f"{r:,.0f}" for r in rates))
+    per_run = ", ".join(f"{r:,.0f}" for r in rates)
+    print(f"alpha-beta nodes/s per run ({len(positions)} positions, 3,000 nodes each): {per_run}")
 
     rows = read_vcf_set()
     runs = [solve_set(rows) for _ in range(args.runs)]
     solved = runs[0][0]
     p50 = statistics.median(ms for _s, ms in runs)
-    print(f"VCF set: {solved}/{len(rows)} proved and checked; ms per position (median) per run: " + ", ".join(f"{ms:.1f}" for _s, ms in runs))
+    per_run = ", ".join(f"{ms:.1f}" for _s, ms in runs)
+    print(f"VCF set: {solved}/{len(rows)} proved and checked; ms per position (median) per run: {per_run}")
 
     scores = ladder(args.games, args.workers, [int(x) for x in args.levels.split(",")]) if args.games else {}
     text = ",".join(f"{level}:{score:.2f}" for level, score in scores.items()) or "-"

@@ -174,9 +174,7 @@ def test_practice_over_the_api(django_capture_on_commit_callbacks: Any, sent: li
     client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     client.force_authenticate(me.user)
     with django_capture_on_commit_callbacks(execute=True):
-        reply = client.post(
-            "/api/games/practice/", {"level": 3, "seat": 2, "time_control": "untimed"}, format="json"
-        )
+        reply = client.post("/api/games/practice/", {"level": 3, "seat": 2, "time_control": "untimed"}, format="json")
     assert reply.status_code == 201, reply.content
     game_id = reply.json()["id"]
     assert [s[1] for s in sent] == [(game_id, 0)]  # the computer begins
@@ -266,9 +264,7 @@ def test_analysis_api_permissions_and_position_analysis(
     assert position.status_code == 200, position.content
     body = position.json()
     assert body["to_move"] == "white" and body["win"] == {"kind": "vcf", "line": ["l4"]}
-    assert Board.replay("g8 i7 i8 j6 h9 k5 h10 a1 m3 a3 g9").is_empty(
-        __import__("engine").Point.parse(body["best"])
-    )
+    assert Board.replay("g8 i7 i8 j6 h9 k5 h10 a1 m3 a3 g9").is_empty(__import__("engine").Point.parse(body["best"]))
     bad = referee.post("/api/games/analyse-position/", {"moves": "h8 h8"}, format="json")
     assert bad.status_code == 400 and "occupied" in bad.json()["message"]
     player = APIClient(HTTP_ACCEPT_LANGUAGE="en")
