@@ -41,6 +41,7 @@ urlpatterns = [
     path("g/<int:pk>/", game_views.game_page, name="game"),
     path("g/<int:pk>/claim/", game_views.claim_tool, name="game-claim"),
     path("me/", pages.player_console, name="player-console"),
+    path("me/practice/", game_views.practice, name="practice"),
     path("me/live/", pages.player_console_live, name="player-console-live"),
     path("referee/", pages.referee_console, name="referee-console"),
     path("organizer/", control.control_home, name="control-home"),

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
 
-from games.access import may_rule, player_of, visible_games
-from games.enums import REPORTABLE_REASONS, GameResult, GameStatus, ResultReason
+from games.access import concerns, may_rule, player_of, visible_games
+from games.enums import REPORTABLE_REASONS, GameResult, GameStatus, Interface, ResultReason
+from games.messages import protocol_label, rules_label
+from games.services import GameError
+from games.services.computer import practice_start
 
 
 def labels() -> dict[str, str]:
@@ -86,6 +92,13 @@ def labels() -> dict[str, str]:
         "offered": _("fifth move offered on %(points)s"),
         "colour_chosen": _("chose %(colour)s"),
         "branch_chosen": _("chose option %(n)s"),
+        "analysis_none": _("This game has not been analysed yet."),
+        "analysis_pending": _("The engine is analysing the game…"),
+        "analysis_done": _("Marked moves below: step to one to see the winning line."),
+        "analysis_clean": _("No forced win was missed or allowed (within the search limits)."),
+        "analysis_failed": _("The analysis failed; ask again."),
+        "missed_win": _("missed a forced win"),
+        "allowed_win": _("let the opponent force a win"),
     }
 
 
@@ -100,6 +113,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "seat": seat,
         "player": player.pk if player else None,
         "referee": may_rule(request.user, game),
+        "can_analyse": concerns(request.user, game),
         "players": {"1": str(game.player_one), "2": str(game.player_two)},
         "ids": {"1": game.player_one_id, "2": game.player_two_id},
         "labels": labels(),
@@ -114,6 +128,53 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "cancelled": game.status == GameStatus.CANCELLED,
     }
     return render(request, "games/game.html", context)
+
+
+LEVEL_NAMES = {
+    1: gettext_lazy("1 · beginner"),
+    2: gettext_lazy("2 · novice"),
+    3: gettext_lazy("3 · club player"),
+    4: gettext_lazy("4 · expert"),
+    5: gettext_lazy("5 · master"),
+}
+
+
+def practice_options() -> dict[str, Any]:
+    """The choices of the console's practice form."""
+    from engine.protocols import PROTOCOLS
+    from games.clock import PRESETS
+
+    return {
+        "levels": list(LEVEL_NAMES.items()),
+        "rules": [(r, rules_label(r)) for r in ("renju", "freestyle", "standard")],
+        "protocols": [(p, protocol_label(p)) for p in PROTOCOLS],
+        "time_controls": list(PRESETS),
+    }
+
+
+@login_required
+@require_POST
+def practice(request: HttpRequest) -> HttpResponse:
+    """Start a practice game against the computer from the console's form, then open it."""
+    player = player_of(request.user)
+    if player is None:
+        raise Http404
+    form = request.POST
+    try:
+        game = practice_start(
+            player=player,
+            level=int(form.get("level", "3")),
+            rules=form.get("rules", "renju"),
+            protocol=form.get("protocol", "none"),
+            time_control=form.get("time_control", "quick"),
+            seat=int(form.get("seat", "1")),
+            actor=request.user,
+            interface=Interface.WEB,
+        )
+    except (GameError, ValueError) as exc:
+        messages.error(request, exc.message if isinstance(exc, GameError) else _("Choose a level and a seat."))
+        return redirect("player-console")
+    return redirect("game", pk=game.pk)
 
 
 @login_required

@@ -73,6 +73,19 @@ def main() -> int:
             env["REDIS_URL"] = redis_server.url
         env.setdefault("LIVE_URL", f":{LIVE_PORT}/ws/live/")  # where pages open their socket
         services.append(supervisor.watch(celery_worker(env, log=logs / "celery-worker.log").start()))
+        # The computer opponent and game analysis: searches hold a CPU, so processes, apart from the clock's threads.
+        services.append(
+            supervisor.watch(
+                celery_worker(
+                    env,
+                    log=logs / "computer-worker.log",
+                    pool="prefork",
+                    concurrency=int(env.get("COMPUTER_WORKERS", "1")),
+                    hostname="computer@%h",
+                    queues="computer",
+                ).start()
+            )
+        )
         services.append(
             supervisor.watch(celery_beat(env, var / "celerybeat-schedule", log=logs / "celery-beat.log").start())
         )

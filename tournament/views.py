@@ -218,8 +218,11 @@ def player_console_context(player: Player | None) -> dict[str, Any]:
 
 @login_required
 def player_console(request: HttpRequest) -> HttpResponse:
+    from games.views import practice_options
+
     player = Player.objects.filter(user=account(request.user)).first()
-    return render(request, "tournament/player_console.html", player_console_context(player))
+    context = {**player_console_context(player), "practice": practice_options()}
+    return render(request, "tournament/player_console.html", context)
 
 
 @login_required

@@ -57,7 +57,7 @@ def practice_start(
     level: int,
     rules: str = "renju",
     protocol: str = "none",
-    time_control: str = "quick",
+    time_control: str | dict[str, Any] = "quick",
     seat: int = 1,
     actor: Any = None,
     interface: str = "web",

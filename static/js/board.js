@@ -155,6 +155,16 @@
       svg.appendChild(el("line", { x1: u.x, y1: u.y, x2: v.x, y2: v.y, class: "shape " + line.kind,
                                    "data-shape": line.kind }));
     });
+    // Hints: a sequence of moves to show (an analysis' winning line), as numbered ghost stones.
+    (this.state.hints || []).forEach(function (h) {
+      var p = parsePoint(h.point, size);
+      if (!p) return;
+      var s = self.xy(p.col, p.row);
+      var g = el("g", { class: "hint " + h.colour, "data-hint": h.point });
+      g.appendChild(el("circle", { cx: s.x, cy: s.y, r: 15 }));
+      g.appendChild(el("text", { x: s.x, y: s.y + 5 }, h.label));
+      svg.appendChild(g);
+    });
     var cur = this.xy(this.cursor.col, this.cursor.row);
     svg.appendChild(el("rect", { x: cur.x - 19, y: cur.y - 19, width: 38, height: 38, class: "cursor" }));
   };

@@ -8,6 +8,7 @@
   var L = config.labels;
   var url = "/api/games/" + config.game + "/";
   var data = null, fetchedAt = 0, upto = null, selected = [], busy = false, etag = null, controlsKey = null;
+  var analysis = null, analysisAsked = false;  // the engine's analysis of a finished game, once loaded
   var preview = null;  // touch screens: the first tap shows the stone, a second tap on it places it
   var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
   var board = new window.GomokuBoard(document.getElementById("board"), { labels: L, onPoint: clicked });
@@ -60,7 +61,12 @@
         etag = r.headers.get("ETag");
         return r.json();
       })
-      .then(function (json) { if (json && json.position) { data = json; fetchedAt = Date.now(); noteTurn(); draw(); } })
+      .then(function (json) {
+        if (json && json.position) {
+          data = json; fetchedAt = Date.now(); noteTurn(); draw();
+          if (data.status === "finished" && !analysisAsked) { analysisAsked = true; loadAnalysis(); }
+        }
+      })
       .catch(function () {});
   }
 
@@ -126,7 +132,7 @@
     (pos.offers || []).forEach(function (p) { marks[p] = "offer"; });
     selected.forEach(function (p) { marks[p] = "selected"; });
     if (preview && mySeatActs()) marks[preview] = "preview"; else preview = null;
-    board.render({ stones: stones, upto: upto, marks: marks });
+    board.render({ stones: stones, upto: upto, marks: marks, hints: hints(stones) });
     $("show-forbidden-row").hidden = !/^renju/.test(data.rules || "");  // only renju has forbidden points
     drawRecord(stones);
     drawStatus();
@@ -134,11 +140,66 @@
     drawControls();
   }
 
+  // The analysis' marks by move number, and the winning line of the side to move in the position shown.
+  function marksByMove() {
+    var by = {};
+    if (analysis && analysis.status === "done") analysis.marks.forEach(function (m) { by[m.number] = m; });
+    return by;
+  }
+
+  function hints(stones) {
+    var by = marksByMove(), shown = upto === null ? stones.length : upto, line = null;
+    if (by[shown + 1] && by[shown + 1].win) line = by[shown + 1].win;
+    else if (by[shown] && by[shown].allowed) line = by[shown].allowed;
+    if (!line) return [];
+    return line.line.map(function (p, i) {
+      var number = shown + 1 + i;
+      return { point: p, label: String(number), colour: number % 2 === 1 ? "black" : "white" };
+    });
+  }
+
+  function loadAnalysis() {
+    fetch(url + "analysis/", { credentials: "same-origin", headers: { "Accept-Language": document.documentElement.lang } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (json) {
+        analysis = json;
+        if (json && json.status === "pending") setTimeout(loadAnalysis, 2000);
+        drawAnalysis();
+        draw();
+      }).catch(function () {});
+  }
+
+  function drawAnalysis() {
+    var box = $("analysis");
+    if (!box || !data || data.status !== "finished") return;
+    box.hidden = false;
+    var status = $("analysis-status"), ask = $("analysis-ask");
+    var state = analysis ? analysis.status : "none";
+    status.textContent = state === "done" ? (analysis.marks.length ? L.analysis_done : L.analysis_clean)
+      : state === "pending" ? L.analysis_pending : state === "failed" ? L.analysis_failed : L.analysis_none;
+    ask.hidden = !config.can_analyse || state === "done" || state === "pending";
+  }
+
+  if ($("analysis-ask")) {
+    $("analysis-ask").addEventListener("click", function () {
+      fetch(url + "analysis/", {
+        method: "POST", credentials: "same-origin",
+        headers: { "X-CSRFToken": csrf(), "Accept-Language": document.documentElement.lang }
+      }).then(function (r) { return r.json().catch(function () { return {}; }).then(function (json) {
+        if (!r.ok) { $("message").textContent = json.message || ("HTTP " + r.status); return; }
+        analysis = json;
+        if (json.status === "pending") setTimeout(loadAnalysis, 2000);
+        drawAnalysis(); draw();
+      }); });
+    });
+  }
+
   // One entry per stone, numbered and coloured by the stone (black plays the odd stones); the opening
   // protocol's other steps (swaps, declarations, offers, colour choices) as notes between them.
   function drawRecord(stones) {
     var list = $("record");
     list.innerHTML = "";
+    var marks = marksByMove();
     var entries = data.moves.length ? data.moves : stones.map(function (p, i) {
       return { kind: "place", text: "place " + p, move_number: i + 1 };
     });
@@ -150,6 +211,17 @@
         li.className = "stone " + colour;
         li.textContent = m.move_number + ". " + (colour === "black" ? "● " : "○ ") + point +
           (m.foul ? " (" + (L[m.foul] || m.foul) + ")" : "");
+        var note = marks[m.move_number];
+        if (note && (note.missed || note.allowed)) {
+          var tag = document.createElement("span");
+          tag.className = "analysis-mark " + (note.allowed ? "allowed" : "missed");
+          tag.textContent = note.allowed ? " ??" : " ?";
+          tag.title = (note.missed ? L.missed_win + " (" + note.win.kind.toUpperCase() + ": " + note.win.line.join(" ") + ")" : "") +
+            (note.missed && note.allowed ? " · " : "") +
+            (note.allowed ? L.allowed_win + " (" + note.allowed.kind.toUpperCase() + ": " + note.allowed.line.join(" ") + ")" : "");
+          tag.setAttribute("aria-label", tag.title);
+          li.appendChild(tag);
+        }
         li.setAttribute("data-move", m.move_number);
         li.tabIndex = 0;
         li.addEventListener("click", function () { upto = m.move_number === stones.length ? null : m.move_number; draw(); });

@@ -1,0 +1,97 @@
+"""Practice against the computer and the analysis marks, in Chromium (Playwright).
+
+The computer's turn runs inline here (the task's body called where the worker
+would run it) so the page shows the reply without a worker; the worker itself
+is tested in test_computer_worker.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from games import tasks
+from games.models import Game, Player
+from games.services import game_import
+from games.services.analysis import analysis_request, analysis_run
+from games.services.computer import computer_turn
+from tournament.tests.test_browser import account, open_page
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def inline_computer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tasks.computer_move, "apply_async", lambda args, **_kw: computer_turn(*args))
+    monkeypatch.setattr(tasks.analyse_game, "apply_async", lambda args, **_kw: analysis_run(*args))
+
+
+def test_a_player_starts_a_practice_game_on_a_phone_and_the_computer_replies(
+    live_server: Any, browser: Any, inline_computer: None
+) -> None:
+    user = account("practiser", "player")
+    Player.objects.create(name="Practiser", user=user)
+    page = open_page(browser, live_server.url, user, viewport=PHONE)
+    form = page.locator("#practice-form")
+    form.locator("select[name=level]").select_option("2")
+    form.locator("select[name=time_control]").select_option("untimed")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(f"{live_server.url}/g/*/")
+    game = Game.objects.get()
+    assert game.practice and game.player_two.computer_level == 2
+    expect(page.locator("#status")).to_contain_text("Your turn")
+    board = page.locator("svg.board-svg")
+    box = board.bounding_box()
+    assert box is not None
+    centre = {"x": box["width"] / 2, "y": box["height"] / 2}  # h8
+    board.tap(position=centre)
+    board.tap(position=centre)  # a phone: the first tap shows the stone, the second places it
+    expect(page.locator("#record li")).to_have_count(2, timeout=10_000)  # the computer's reply arrived
+    expect(page.locator("#status")).to_contain_text("Your turn")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_practice_form_keeps_the_players_choice_and_says_what_is_wrong(
+    live_server: Any, browser: Any, inline_computer: None
+) -> None:
+    user = account("nolevel", "player")
+    Player.objects.create(name="No Level", user=user)
+    page = open_page(browser, live_server.url, user)
+    page.evaluate("document.querySelector('#practice-form select[name=level]').innerHTML = '<option>9</option>'")
+    page.locator("#practice-form button[type=submit]").click()
+    expect(page.locator("#practice-form").locator("xpath=..").locator(".message")).to_contain_text("1 to 5")
+    assert not Game.objects.exists()
+
+
+def test_the_game_page_marks_a_missed_win_and_draws_the_line_when_stepping(
+    live_server: Any, browser: Any, inline_computer: None
+) -> None:
+    one_user = account("analyst", "player")
+    one = Player.objects.create(name="Analyst", user=one_user)
+    two = Player.objects.create(name="Other")
+    text = (
+        f'[Black "{one.name}"]\n[White "{two.name}"]\n[Result "0-1"]\n[Reason "resignation"]\n\n'
+        "h8 g8 i8 a1 j8 a3 k9 a5 k10 o15 b2 n14\n"
+    )
+    game = game_import(text=text)
+    Game.objects.filter(pk=game.pk).update(is_public=True)
+    page = open_page(browser, live_server.url, one_user)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    expect(page.locator("#analysis-ask")).to_be_visible()
+    page.locator("#analysis-ask").click()
+    mark = page.locator('#record li[data-move="11"] .analysis-mark.missed')
+    expect(mark).to_have_count(1, timeout=10_000)
+    assert "VCF: k8 l8 k7 k6 k11" in (mark.get_attribute("title") or "")
+    page.locator('#record li[data-move="10"]').click()  # the position before move 11: Black to move, a win on
+    hints = page.locator("svg.board-svg .hint")
+    expect(hints).to_have_count(5)
+    expect(page.locator('svg.board-svg .hint.black[data-hint="k8"]')).to_have_count(1)
+    page.locator('#record li[data-move="11"]').click()  # after b2, White to move: no forced win for White
+    expect(hints).to_have_count(0)
+    page.locator('#record li[data-move="12"]').click()  # White's n14 ignored it: Black's win is on the board again
+    expect(page.locator('#record li[data-move="12"] .analysis-mark.allowed')).to_have_count(1)
+    expect(hints).to_have_count(5)
+    assert analysis_request(game=game).status == "done"  # the stored analysis is reused
