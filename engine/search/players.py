@@ -8,10 +8,10 @@ level  name          what it does
 2      novice        one ply with tactics: completes a five, blocks one, plays
                      a short VCF, answers an open three; a little randomness
 3      club          alpha-beta to 3 plies (1,500 nodes) and a VCF of 10 fours
-4      expert        alpha-beta to 5 plies (6,000 nodes); its own VCF (16) and
-                     VCT (4 threats); avoids moves that let the opponent VCF
-5      master        alpha-beta to 7 plies (20,000 nodes), VCF 24, VCT 6,
-                     guards against the opponent's VCF; a time limit as given
+4      expert        alpha-beta to 4 plies (4,000 nodes) and a VCF of 12 fours
+5      master        alpha-beta to 7 plies (20,000 nodes), its own VCF (24)
+                     and VCT (6 threats); refuses moves after which the
+                     opponent has a VCF or a VCT; a time limit as given
 =====  ============  ==========================================================
 
 Every level is deterministic for a seed while its node limits bind (a time
@@ -44,7 +44,10 @@ class Level:
     nodes: int = 0
     vcf: int = 0  # own VCF depth (attacker moves); 0: none
     vct: int = 0  # own VCT depth; 0: none
-    guard: bool = False  # refuse moves after which the opponent has a VCF
+    guard: int = 0  # refuse moves after which the opponent has a VCF (1) or a VCT (2)
+    vct_nodes: int = 0  # the own VCT's node limit (default 2,000 per level)
+    guard_nodes: int = 1_500  # the opponent VCT's node limit per candidate (guard 2)
+    roots: int = 14  # candidate moves searched at the root
     tactics: bool = False  # fives, blocks, open threes answered
     pick: int = 1  # choose at random among this many of the best moves
     margin: int = 0  # ... that are within this margin of the best score
@@ -54,8 +57,8 @@ LEVELS: dict[int, Level] = {
     1: Level(1, "beginner", pick=6),
     2: Level(2, "novice", vcf=4, tactics=True, pick=3, margin=60),
     3: Level(3, "club", depth=3, nodes=1_500, vcf=10, tactics=True, pick=2, margin=20),
-    4: Level(4, "expert", depth=5, nodes=6_000, vcf=16, vct=4, guard=True, tactics=True, pick=2, margin=8),
-    5: Level(5, "master", depth=7, nodes=20_000, vcf=24, vct=6, guard=True, tactics=True, pick=2, margin=4),
+    4: Level(4, "expert", depth=4, nodes=4_000, vcf=12, tactics=True, pick=2, margin=10),
+    5: Level(5, "master", depth=7, nodes=20_000, vcf=24, vct=6, guard=2, tactics=True, pick=2, margin=4),
 }
 
 
@@ -74,13 +77,13 @@ class ComputerPlayer:
     def __init__(
         self,
         rules: Rules,
-        level: int = 3,
+        level: int | Level = 3,
         seed: int = 0,
         seconds: float | None = None,
         clock: Callable[[], float] | None = None,
     ) -> None:
         self.rules = rules
-        self.level = find_level(level)
+        self.level = level if isinstance(level, Level) else find_level(level)
         self.rng = random.Random(seed)
         self.seconds = seconds
         self.clock = clock
@@ -127,15 +130,20 @@ class ComputerPlayer:
             if line and line[0] in legal_set:
                 return line[0]
         if level.vct:
-            line = Solver(work, self.rules, threes=True, depth=level.vct, nodes=2_000 * level.number).solve()
+            vct_nodes = level.vct_nodes or 2_000 * level.number
+            line = Solver(work, self.rules, threes=True, depth=level.vct, nodes=vct_nodes).solve()
             if line and line[0] in legal_set:
                 return line[0]
         if level.depth == 0:
             candidates = self._answers(work, t, me, scored)
             return self._pick(candidates)
-        roots = [i for _s, i in scored[:14]]
+        roots = [i for _s, i in scored[: level.roots]]
         if level.guard:
-            roots = self._guarded(work, me, roots) or roots
+            roots = (
+                self._guarded(work, me, roots, level.guard)
+                or self._guarded(work, me, [i for _s, i in scored[level.roots : level.roots * 2]], level.guard)
+                or roots
+            )
         search = AlphaBeta(
             work,
             self.rules,
@@ -168,14 +176,18 @@ class ComputerPlayer:
                 work.remove(i)
         return stop or scored
 
-    def _guarded(self, work: Board, me: int, roots: list[int]) -> list[int]:
-        """The root moves after which the opponent has no VCF."""
+    def _guarded(self, work: Board, me: int, roots: list[int], guard: int) -> list[int]:
+        """The root moves after which the opponent has no VCF (and, with ``guard`` 2, no VCT)."""
         safe = []
         for i in roots:
             work.place(i, me)
             try:
-                if Solver(work, self.rules, depth=12, nodes=600).solve() is None:
-                    safe.append(i)
+                if Solver(work, self.rules, depth=12, nodes=600).solve() is not None:
+                    continue
+                nodes = self.level.guard_nodes
+                if guard >= 2 and Solver(work, self.rules, threes=True, depth=5, nodes=nodes).solve() is not None:
+                    continue
+                safe.append(i)
             finally:
                 work.remove(i)
         return safe
