@@ -165,6 +165,37 @@ def clock_workers(
         worker.stop()
 
 
+@pytest.fixture
+def computer_worker(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_path: Path) -> Iterator[Service]:
+    """A real worker on the ``computer`` queue (prefork, as ``make run`` starts it), against this test's database."""
+    celery_app_on_redis.control.purge()
+    env = dict(
+        os.environ,
+        REDIS_URL=redis_server.url,
+        DATABASE_URL=test_database_url(),
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONPATH=str(ROOT),
+    )
+    log = tmp_path / "computer.log"
+    worker = celery_worker(
+        env, log=log, pool="prefork", concurrency=1, hostname="computer-test@%h", queues="computer"
+    ).start()
+
+    def answers() -> bool:
+        if not worker.running():
+            raise RuntimeError("computer worker died:\n" + log.read_text())
+        replies = celery_app_on_redis.control.ping(timeout=0.5) or []
+        return any(next(iter(r)).startswith("computer-test") for r in replies)
+
+    try:
+        wait_until(answers, 60, "the computer worker")
+    except BaseException:
+        worker.stop()
+        raise
+    yield worker
+    worker.stop()
+
+
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", ROOT / "var" / "test-artifacts"))
 CHROMIUM_ARGS = [
