@@ -104,6 +104,8 @@ def register(*, tournament: Tournament, player: Player, seed: int | None = None,
         return existing
     if tournament.stages.exclude(status=Stage.Status.PENDING).exists():
         raise TournamentError("draw_made", _("Entries close when the first draw is made."), 409)
+    if player.computer_level is not None:
+        raise TournamentError("computer", _("The computer opponent plays practice games only."))
     if tournament.max_per_unit and player.unit:
         count = Entry.objects.filter(tournament=tournament, player__unit=player.unit).count()
         if count >= tournament.max_per_unit:

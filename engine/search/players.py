@@ -8,7 +8,8 @@ level  name          what it does
 2      novice        one ply with tactics: completes a five, blocks one, plays
                      a short VCF, answers an open three; a little randomness
 3      club          alpha-beta to 3 plies (1,500 nodes) and a VCF of 10 fours
-4      expert        alpha-beta to 4 plies (4,000 nodes) and a VCF of 12 fours
+4      expert        alpha-beta to 4 plies (4,000 nodes) and a VCF of 12 fours;
+                     refuses moves after which the opponent has a VCF
 5      master        alpha-beta to 7 plies (20,000 nodes), its own VCF (24)
                      and VCT (6 threats); refuses moves after which the
                      opponent has a VCF or a VCT; a time limit as given
@@ -57,7 +58,7 @@ LEVELS: dict[int, Level] = {
     1: Level(1, "beginner", pick=6),
     2: Level(2, "novice", vcf=4, tactics=True, pick=3, margin=60),
     3: Level(3, "club", depth=3, nodes=1_500, vcf=10, tactics=True, pick=2, margin=20),
-    4: Level(4, "expert", depth=4, nodes=4_000, vcf=12, tactics=True, pick=2, margin=10),
+    4: Level(4, "expert", depth=4, nodes=4_000, vcf=12, guard=1, tactics=True, pick=2, margin=10),
     5: Level(5, "master", depth=7, nodes=20_000, vcf=24, vct=6, guard=2, tactics=True, pick=2, margin=4),
 }
 

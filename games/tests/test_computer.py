@@ -167,6 +167,12 @@ def test_practice_games_stay_out_of_tournaments_and_ratings(sent: list[Any]) -> 
     assert not MatchGame.objects.filter(game=game).exists()
     assert computer_player(1).computer_level == 1
     assert computer_player(1).pk == computer_player(1).pk  # one player per level
+    from tournament import services as tournament_services
+    from tournament.services import TournamentError
+
+    tournament = tournament_services.tournament_create(name="open", boards=2)
+    with translation.override("en"), pytest.raises(TournamentError, match="practice games only"):
+        tournament_services.register(tournament=tournament, player=computer_player(3))
 
 
 def test_practice_over_the_api(django_capture_on_commit_callbacks: Any, sent: list[Any]) -> None:
