@@ -201,7 +201,6 @@ class Solver:
         """
         board = self.board
         geo = board.geometry
-        size = board.size
         candidates: set[int] = set(open_fours)
         for q in open_fours:
             for d in range(4):
@@ -219,7 +218,6 @@ class Solver:
                     result.append(r)
             finally:
                 board.remove(r)
-        del size
         return result
 
     def _order(self, me: int, moves: list[int]) -> list[int]:

@@ -10,6 +10,7 @@ MODULES = [
     "engine.renju",
     "engine.openings",
     "engine.protocols",
+    "engine.search",
     "engine.search.solver",
 ]
 
