@@ -201,7 +201,12 @@ def cmd_best(args: argparse.Namespace) -> int:
     except EngineError as exc:
         print(f"error: {exc}")
         return 2
-    print(player.best_move(board))
+    try:
+        print(player.best_move(board))
+    except EngineError as exc:
+        if exc.code != "no_legal_move":
+            raise
+        print("pass")  # every empty point is forbidden to Black: passing is the only move
     return 0
 
 

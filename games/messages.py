@@ -226,6 +226,8 @@ def _templates() -> dict[str, Callable[[dict[str, Any]], str]]:
         ),
         "unknown_protocol": lambda p: _("Unknown opening protocol %(name)s; choose one of %(choices)s.") % p,
         "unknown_rules": lambda p: _("Unknown rule set %(name)s; choose one of %(choices)s.") % p,
+        "bad_level": lambda p: _("The computer's level is 1 to 5, not %(level)s.") % p,
+        "no_legal_move": lambda p: _("No legal move is left: every empty point is forbidden to Black."),
         "empty_action": lambda p: _("empty action"),
         "at_move": lambda p: (
             _("move %(n)s ('%(token)s' at character %(char)s): %(rest)s") % {**p, "rest": translate(p["inner"])}

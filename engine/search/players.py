@@ -109,7 +109,9 @@ class ComputerPlayer:
         t = Threats(work, self.rules)
         legal = self._legal_points(work, t, me, only)
         if not legal:
-            raise ValueError("no legal move")
+            from engine.errors import EngineError
+
+            raise EngineError("no legal move is left", "no_legal_move")
         legal_set = set(legal)
         if work.stone_count == 0:
             centre = (work.size // 2) * work.size + work.size // 2

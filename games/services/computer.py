@@ -18,8 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine import find_rules
-from engine.protocols import Action
+from engine import EngineError, find_rules
+from engine.protocols import Action, Kind
 from engine.search.players import LEVELS, ComputerPlayer
 from games import clock
 from games.models import Game, Player
@@ -170,7 +170,12 @@ def computer_turn(game_id: int, ply: int) -> str:
     started = time.monotonic()
     player = ComputerPlayer(rules, level, seed=game.pk * 1000 + ply, seconds=think_budget(game, level))
     opening = state.opening
-    action = player.decide(opening) if not opening.finished else Action.place(player.best_move(state.board))
+    try:
+        action = player.decide(opening) if not opening.finished else Action.place(player.best_move(state.board))
+    except EngineError as exc:
+        if exc.code != "no_legal_move":
+            raise
+        action = Action(Kind.PASS)  # every empty point is forbidden to Black
     try:
         game_act(game_id=game_id, player=computer, action=action, expected_ply=ply, interface="computer")
     except GameError as exc:  # the game moved on (resigned, flagged) while the computer thought
