@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Position, expect
 
 from games import tasks
 from games.models import Game, Player
@@ -46,7 +46,7 @@ def test_a_player_starts_a_practice_game_on_a_phone_and_the_computer_replies(
     board = page.locator("svg.board-svg")
     box = board.bounding_box()
     assert box is not None
-    centre = {"x": box["width"] / 2, "y": box["height"] / 2}  # h8
+    centre: Position = {"x": box["width"] / 2, "y": box["height"] / 2}  # h8
     board.tap(position=centre)
     board.tap(position=centre)  # a phone: the first tap shows the stone, the second places it
     expect(page.locator("#record li")).to_have_count(2, timeout=10_000)  # the computer's reply arrived
