@@ -255,6 +255,8 @@ SPECTACULAR_SETTINGS = {
         "StageKindEnum": "tournament.models.Stage.Kind",
         "MatchStatusEnum": "tournament.models.Match.Status",
         "TournamentStatusEnum": "tournament.models.Tournament.Status",
+        "RulesEnum": ["freestyle", "standard", "renju", "renju-a"],  # engine.rules.RULES
+        "PracticeRulesEnum": ["renju", "freestyle", "standard"],
     },
 }
 

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from games.access import concerns, may_rule, player_of, visible_games
 from games.enums import REPORTABLE_REASONS, GameResult, GameStatus, Interface, ResultReason
-from games.messages import protocol_label, rules_label
+from games.messages import protocol_label, rules_label, time_control_label
 from games.services import GameError
 from games.services.computer import practice_start
 
@@ -148,7 +148,7 @@ def practice_options() -> dict[str, Any]:
         "levels": list(LEVEL_NAMES.items()),
         "rules": [(r, rules_label(r)) for r in ("renju", "freestyle", "standard")],
         "protocols": [(p, protocol_label(p)) for p in PROTOCOLS],
-        "time_controls": list(PRESETS),
+        "time_controls": [(name, time_control_label(name)) for name in PRESETS],
     }
 
 

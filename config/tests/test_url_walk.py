@@ -110,6 +110,12 @@ class World:
         assert self.played_game is not None
         return game_rule(game_id=self.played_game.pk, result="white", reason="referee", note="walk")
 
+    def finished(self) -> Game:
+        """The player's tournament game, finished (by a referee's ruling, made once)."""
+        assert self.played_game is not None
+        game = Game.objects.get(pk=self.played_game.pk)
+        return game if game.status == "finished" else self.ruled_game()
+
     def appeal(self) -> Any:
         return appeals.appeal_file(game=self.ruled_game(), appellant=self.me, reason="walk")
 
@@ -398,6 +404,27 @@ CASES: dict[str, Case] = {
         lambda w: f"/api/swiss/{w.swiss_stage.pk}/return/",
         lambda w: {"entry": w.swiss_entry.pk},
         WRITE,
+    ),
+    # the computer opponent and the engine's analysis (games/tests/test_computer.py covers what they do)
+    "practice": ("post", lambda w: "/me/practice/", lambda w: {"level": "2"}, matrix(302, 302, 302, 404, 404)),
+    "game-practice": (
+        "post",
+        lambda w: "/api/games/practice/",
+        lambda w: {"level": 2, "time_control": "untimed"},
+        matrix(401, 201, 201, 403, 403),  # a player account; the referee and organizer here have none
+    ),
+    "game-analysis": (
+        "post",
+        lambda w: f"/api/games/{w.finished().pk}/analysis/",
+        NONE,
+        matrix(401, 202, 403, 403, 202),  # its players, its referees and organizers ask for it
+    ),
+    "game-analysis-read": ("get", lambda w: f"/api/games/{w.finished().pk}/analysis/", NONE, same(404)),
+    "game-analyse-position": (
+        "post",
+        lambda w: "/api/games/analyse-position/",
+        lambda w: {"moves": "h8 g8 i8 a1 j8 a3 k9 a5 k10 o15"},
+        matrix(401, 403, 403, 200, 200),
     ),
     "swiss-import-trf": (
         "post",

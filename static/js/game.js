@@ -271,27 +271,30 @@
     return Math.floor(s / 60) + ":" + ("0" + (s % 60)).slice(-2);
   }
 
+  // The two clocks are updated in place (four times a second): rebuilding them would detach the elements
+  // a reader, a screen reader or a test is looking at.
   function drawClocks() {
     var c = data.clock, box = $("clocks");
-    box.innerHTML = "";
-    if (data.mode !== "online") return;  // over the board, the clock on the table counts
-    if (!c || !c.time_control || (c.time_control.main_ms === null && c.time_control.move_ms === null)) return;
+    var shown = data.mode === "online" && c && c.time_control &&
+      !(c.time_control.main_ms === null && c.time_control.move_ms === null);
+    if (!shown) { box.innerHTML = ""; return; }  // over the board, the clock on the table counts
     var elapsed = c.status === "running" && !c.paused ? Date.now() - fetchedAt : 0;
     [0, 1].forEach(function (seat) {
       var acting = c.status === "running" && c.actor === seat + 1;
       var main = c.main_left[seat];
       if (main !== null && acting && c.time_control.main_scope === "player") main -= elapsed;
       if (main !== null && c.time_control.main_scope === "game" && c.status === "running") main -= elapsed;
-      var div = document.createElement("div");
+      var div = box.children[seat];
+      if (!div) { div = document.createElement("div"); box.appendChild(div); }
       var left = acting && c.turn_left !== null ? c.turn_left - elapsed : main;
       div.className = "clock" + (acting ? " acting" : "") + (acting && left !== null && left < 10000 ? " low" : "") +
         (config.seat === seat + 1 ? " mine" : "");
       div.setAttribute("data-seat", seat + 1);
       var turn = acting && c.turn_left !== null ? " · " + L.turn + " " + ms(c.turn_left - elapsed) : "";
       var phase = c.phase[seat] === "overtime" ? L.overtime + " (" + c.overtime_left[seat] + " " + L.stones_left + ")" : L.main + " " + ms(main);
-      div.textContent = config.players[String(seat + 1)] + ": " + phase + turn +
+      var text = config.players[String(seat + 1)] + ": " + phase + turn +
         (c.paused ? " · " + L.paused : "") + " · " + c.offers_left[seat] + " " + L.offers_left;
-      box.appendChild(div);
+      if (div.textContent !== text) div.textContent = text;
     });
   }
 

@@ -91,7 +91,9 @@ def test_a_finished_game_page_stops_polling_and_says_who_won(live_server: Any, b
     expect(page.locator("#status")).to_contain_text("黑胜")
     expect(page.locator("#status")).to_contain_text("认输")
     page.wait_for_timeout(2500)  # two polling intervals: a page still polling would have asked again
-    assert len(fetched) == 1, fetched
+    assert [u for u in fetched if u.endswith(f"/api/games/{game.pk}/")] == fetched[:1], fetched
+    # the engine's analysis is read once (none is pending, so it is not polled either)
+    assert len([u for u in fetched if u.endswith(f"/api/games/{game.pk}/analysis/")]) == 1, fetched
     expect(page.locator("#show-forbidden-row")).to_be_hidden()  # free-style has no forbidden points
 
 
