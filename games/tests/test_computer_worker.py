@@ -31,11 +31,11 @@ def test_the_worker_plays_the_computers_turns_within_the_clock(computer_worker: 
     game = practice_start(player=me, level=3, protocol="rif", time_control="quick", seat=2)
     # The computer is player one of RIF: its three opening stones, then player two's swap decision.
     assert wait_for(lambda: Game.objects.get(pk=game.pk).ply == 3, 30), Move.objects.filter(game=game).count()
-    game_act(game_id=game.pk, player=me, action="no-swap", expected_ply=3)
+    game_act(game_id=game.pk, player=me, action="swap", expected_ply=3)  # the human takes black
     assert wait_for(lambda: Game.objects.get(pk=game.pk).ply == 5, 30)  # white's fourth stone: the computer's
     moves = list(Move.objects.filter(game=game).order_by("ply").values_list("player_number", "kind"))
-    assert moves[:3] == [(1, "place")] * 3 and moves[3] == (2, "no-swap") and moves[4] == (1, "place")
-    assert GameEvent.objects.filter(game=game, interface="computer").count() == 4
+    assert moves[:3] == [(1, "place")] * 3 and moves[3] == (2, "swap") and moves[4] == (1, "place")
+    assert GameEvent.objects.filter(game=game, interface="computer", kind="action").count() == 4
     game.refresh_from_db()
     assert game.status == "opening" or game.status == "playing"
     assert all(
