@@ -202,3 +202,19 @@ def test_a_time_limit_cuts_the_search_short() -> None:
     player = ComputerPlayer(Renju(), 5, seconds=0.5, clock=lambda: float(next(ticks)))
     point = player.best_move(board)  # every clock reading is a second later: only depth 1 finishes
     assert board.is_empty(point)
+
+
+def test_the_public_vcf_set_holds_and_the_solver_proves_it() -> None:
+    """engine/tests/data/vcf.txt (bench/ai.py's vcf_solved): every stored solution is a forced win by the
+    brute-force checker, and the solver with its default limits proves a checked win in each position."""
+    path = ROOT / "engine" / "tests" / "data" / "vcf.txt"
+    rows = [line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines()]
+    rows = [row for row in rows if row]
+    assert len(rows) >= 200
+    rules = Renju()
+    for row in rows[::4]:
+        moves, solution = (part.strip() for part in row.split("|"))
+        board = Board.replay(moves)
+        assert check_vcf(board, rules, [Point.parse(p) for p in solution.split()]) is None, row
+        found = find_vcf(board, rules)
+        assert found is not None and check_vcf(board, rules, found) is None, row
