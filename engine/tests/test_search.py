@@ -66,11 +66,15 @@ def test_a_double_four_is_no_win_for_black() -> None:
 
 
 def test_a_four_three_whose_three_is_false_is_no_win() -> None:
-    # Black's k8 makes the four g8..k8 (f8 White) and the three k9 k10 ... but both ends of
-    # that column are closed for a straight four: k11 is White and k6..k7 lead into k5 White.
-    board = Board.replay("h8 f8 i8 k11 j8 k5 k9 a1 k10 a3")
+    # k8 makes the four h8..k8 (f8 and l8 White: only g8 completes it) and a "three" k8 k9 k10 whose
+    # column is closed by k11 and k5: its only extension k7 gives a four, never a straight four.
+    # White blocks g8, Black's k7 four is blocked at k6, and nothing is left.
+    board = Board.replay("h8 f8 i8 l8 j8 k11 k9 k5 k10 a1")
+    assert find_vcf(board, Renju()) is None
+    # Open the column (no White k11) and the same k8 is a real four-three: the VCF exists.
+    board = Board.replay("h8 f8 i8 l8 j8 a15 k9 k5 k10 a1")
     line = find_vcf(board, Renju())
-    assert line is None or check_vcf(board, Renju(), line) is None
+    assert line is not None and check_vcf(board, Renju(), line) is None
 
 
 def test_the_defenders_five_comes_first() -> None:
