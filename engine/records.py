@@ -18,7 +18,7 @@ fifth-move offers and the choice among them, Swap2's colour choice)::
     [Result "1-0"]
     [Reason "five"]
 
-    h8 h9 j10 {no-swap} h6 {offer g8 j11} {choose g8} k11 …
+    h8 h9 j10 {no-swap} h6 {offer g8 j11} g8 {chosen} k11 …
 
 ``Times`` gives the seconds each action took, ``-`` where unknown. A record
 of stones only (no braces) is read as before: the stones as settled.
@@ -210,23 +210,40 @@ def parse_plain(text: str) -> PlainRecord:
 ACTION_TOKEN = re.compile(r"\{(?P<action>[^{}]*)\}|(?P<word>[^\s{}]+)|(?P<bad>[{}])")
 
 
+CHOSEN = "{chosen}"  # the note after a stone chosen among the fifth-move offers
+
+
 def format_actions(actions: list[str]) -> str:
-    """A record's actions in the plain format: ``h8 h9 j10 {swap} … pass …``."""
+    """A record's actions in the plain format: ``h8 h9 j10 {swap} … pass …``.
+
+    Every stone is in the move list, as in PGN: the fifth stone chosen among the offers is written as a
+    stone followed by the note ``{chosen}`` (``{offer g8 j11} g8 {chosen}``), so a reader that skips the
+    notes still has every stone."""
     tokens = []
     for text in actions:
         kind, _space, rest = text.partition(" ")
-        tokens.append(rest if kind == "place" else "pass" if kind == "pass" else "{" + text + "}")
+        if kind == "choose":
+            tokens += [rest, CHOSEN]
+        else:
+            tokens.append(rest if kind == "place" else "pass" if kind == "pass" else "{" + text + "}")
     return " ".join(tokens)
 
 
 def parse_actions(body: str) -> list[str]:
-    """The actions of a plain record body (see :func:`format_actions`), as ``place h8``, ``swap`` …"""
-    actions = []
+    """The actions of a plain record body (see :func:`format_actions`), as ``place h8``, ``swap`` …
+    (``g8 {chosen}`` and the older ``{choose g8}`` both read as ``choose g8``)."""
+    actions: list[str] = []
     for match in ACTION_TOKEN.finditer(body):
         if match["bad"]:
             raise RecordError("the moves have an unmatched brace", "unmatched_brace")
         if match["action"] is not None:
-            actions.append(" ".join(match["action"].split()))
+            text = " ".join(match["action"].split())
+            if text.lower() == CHOSEN[1:-1]:
+                if not actions or not actions[-1].startswith("place "):
+                    raise RecordError("{chosen} follows the stone that was chosen", "chosen_without_stone")
+                actions[-1] = "choose " + actions[-1].removeprefix("place ")
+            else:
+                actions.append(text)
         else:
             word = match["word"]
             actions.append("pass" if word.lower() == "pass" else f"place {word}")

@@ -122,6 +122,7 @@ def protocol_label(name: str) -> str:
 
 
 PLAYERS = {"player one": gettext_lazy("player one"), "player two": gettext_lazy("player two")}
+POINT_ERRORS = frozenset({"off_board", "not_a_point", "text_off_board"})
 
 
 def ending_text(kind: str, winner: str = "") -> str:
@@ -217,7 +218,10 @@ def _templates() -> dict[str, Callable[[dict[str, Any]], str]]:
         "choose_branch": lambda p: _("choose branch %(branches)s, got %(got)s") % p,
         "unknown_action": lambda p: _("unknown action '%(word)s'") % p,
         "malformed_action": lambda p: (
-            _("malformed action '%(text)s': %(rest)s") % {"text": p["text"], "rest": translate(p["inner"])}
+            # A bad point is said as such: the action's internal word ("place") is never shown.
+            translate(p["inner"])
+            if getattr(p["inner"], "code", "") in POINT_ERRORS
+            else _("malformed action '%(text)s': %(rest)s") % {"text": p["text"], "rest": translate(p["inner"])}
         ),
         "needs_points": lambda p: _("an offer needs points, like: offer h10 j10"),
         "needs_point": lambda p: _("%(kind)s needs one point, like: %(kind)s h8") % p,
@@ -252,6 +256,7 @@ def _templates() -> dict[str, Callable[[dict[str, Any]], str]]:
         "header_after_moves": lambda p: _("Line %(n)s: header lines come before the moves.") % {"n": p["line"]},
         "bad_header": lambda p: _('Line %(n)s: a header line reads [Key "value"].') % {"n": p["line"]},
         "unmatched_brace": lambda p: _("The moves have an unmatched brace."),
+        "chosen_without_stone": lambda p: _("{chosen} follows the stone chosen among the offers, like: g8 {chosen}."),
         "bad_times": lambda p: _("Times lists seconds per action, like 2.5, or - where unknown."),
         "unknown_result": lambda p: _("Unknown result %(code)s; use 1-0, 0-1, 1/2-1/2 or *.") % p,
         "bad_xml": lambda p: _("The .rif file is not well-formed XML: %(error)s") % p,

@@ -23,6 +23,7 @@ picks a forbidden point; an opening stone always lies in the protocol's region.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -105,6 +106,13 @@ class ComputerPlayer:
 
     def _choose(self, work: Board, only: set[int] | None) -> int:
         level = self.level
+        clock = self.clock or time.monotonic
+        # One deadline for the whole move: the solvers, the guard and the alpha-beta share it.
+        deadline = None if self.seconds is None else clock() + self.seconds
+
+        def left() -> float | None:
+            return None if deadline is None else max(0.0, deadline - clock())
+
         me = 1 if work.stone_count % 2 == 0 else 2
         t = Threats(work, self.rules)
         legal = self._legal_points(work, t, me, only)
@@ -129,12 +137,16 @@ class ComputerPlayer:
         if theirs:
             return theirs[0]
         if level.vcf:
-            line = Solver(work, self.rules, depth=level.vcf, nodes=4_000 * level.number).solve()
+            line = Solver(
+                work, self.rules, depth=level.vcf, nodes=4_000 * level.number, deadline=deadline, clock=clock
+            ).solve()
             if line and line[0] in legal_set:
                 return line[0]
         if level.vct:
             vct_nodes = level.vct_nodes or 2_000 * level.number
-            line = Solver(work, self.rules, threes=True, depth=level.vct, nodes=vct_nodes).solve()
+            line = Solver(
+                work, self.rules, threes=True, depth=level.vct, nodes=vct_nodes, deadline=deadline, clock=clock
+            ).solve()
             if line and line[0] in legal_set:
                 return line[0]
         if level.depth == 0:
@@ -143,8 +155,10 @@ class ComputerPlayer:
         roots = [i for _s, i in scored[: level.roots]]
         if level.guard:
             roots = (
-                self._guarded(work, me, roots, level.guard)
-                or self._guarded(work, me, [i for _s, i in scored[level.roots : level.roots * 2]], level.guard)
+                self._guarded(work, me, roots, level.guard, deadline)
+                or self._guarded(
+                    work, me, [i for _s, i in scored[level.roots : level.roots * 2]], level.guard, deadline
+                )
                 or roots
             )
         search = AlphaBeta(
@@ -152,10 +166,9 @@ class ComputerPlayer:
             self.rules,
             max_depth=level.depth,
             nodes=level.nodes,
-            seconds=self.seconds,
+            seconds=left(),
         )
-        if self.clock is not None:
-            search.clock = self.clock
+        search.clock = clock
         result = search.run(roots)
         ranked = sorted(result.scores.items(), key=lambda item: (-item[1], roots.index(item[0])))
         if not ranked:
@@ -179,16 +192,21 @@ class ComputerPlayer:
                 work.remove(i)
         return stop or scored
 
-    def _guarded(self, work: Board, me: int, roots: list[int], guard: int) -> list[int]:
-        """The root moves after which the opponent has no VCF (and, with ``guard`` 2, no VCT)."""
+    def _guarded(self, work: Board, me: int, roots: list[int], guard: int, deadline: float | None = None) -> list[int]:
+        """The root moves after which the opponent has no VCF (and, with ``guard`` 2, no VCT); past the
+        deadline the moves not yet checked are kept unchecked."""
         safe = []
-        for i in roots:
+        clock = self.clock or time.monotonic
+        for n, i in enumerate(roots):
+            if deadline is not None and clock() > deadline:
+                return safe + roots[n:] if safe else []
             work.place(i, me)
             try:
-                if Solver(work, self.rules, depth=12, nodes=600).solve() is not None:
+                if Solver(work, self.rules, depth=12, nodes=600, deadline=deadline, clock=clock).solve() is not None:
                     continue
                 nodes = self.level.guard_nodes
-                if guard >= 2 and Solver(work, self.rules, threes=True, depth=5, nodes=nodes).solve() is not None:
+                vct = Solver(work, self.rules, threes=True, depth=5, nodes=nodes, deadline=deadline, clock=clock)
+                if guard >= 2 and vct.solve() is not None:
                     continue
                 safe.append(i)
             finally:

@@ -19,6 +19,8 @@ rules, checked move by move. ``None`` means "no win found within the limits"
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.board import Board
@@ -28,7 +30,7 @@ from engine.search.threats import Threats
 
 
 class Budget(Exception):
-    """The node limit ran out."""
+    """The node limit (or the time limit) ran out."""
 
 
 @dataclass
@@ -36,7 +38,9 @@ class Solver:
     """One search over a borrowed board (left as found).
 
     ``threes``: VCT (fours and threes) instead of VCF (fours only).
-    ``depth``: the attacker's moves at most; ``nodes``: positions visited at most.
+    ``depth``: the attacker's moves at most; ``nodes``: positions visited at most; ``deadline``: a time on
+    ``clock`` after which the search gives up (checked every 64 positions), so a search in a dense position
+    keeps the caller's time budget whatever a node costs there.
     """
 
     board: Board
@@ -44,6 +48,8 @@ class Solver:
     threes: bool = False
     depth: int = 30
     nodes: int = 200_000
+    deadline: float | None = None
+    clock: Callable[[], float] = time.monotonic
     visited: int = 0
     threats: Threats = field(init=False)
     _failed: dict[tuple[int, int], int] = field(default_factory=dict)
@@ -56,6 +62,8 @@ class Solver:
     def _tick(self) -> None:
         self.visited += 1
         if self.visited > self.nodes:
+            raise Budget
+        if self.deadline is not None and self.visited % 64 == 0 and self.clock() > self.deadline:
             raise Budget
 
     def solve(self) -> list[int] | None:
@@ -166,13 +174,21 @@ class Solver:
 
     def _vcf(self, me: int, depth: int = 12) -> list[int] | None:
         """A VCF for ``me`` (to move) inside this search's budget (fours only, shared threat reader)."""
-        sub = Solver(self.board, self.rules, threes=False, depth=depth, nodes=max(500, self.nodes - self.visited))
+        sub = Solver(
+            self.board,
+            self.rules,
+            threes=False,
+            depth=depth,
+            nodes=max(500, self.nodes - self.visited),
+            deadline=self.deadline,
+            clock=self.clock,
+        )
         sub.threats = self.threats
         sub._failed = self._vcf_failed
         line = sub.solve_as(me)
         self.visited += sub.visited
-        if self.visited > self.nodes:
-            raise Budget
+        if self.visited > self.nodes or (self.deadline is not None and self.clock() > self.deadline):
+            raise Budget  # the sub-search may have given up: its None is no answer
         return line
 
     def _defender_vcf(self, you: int) -> bool:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
 import pytest
+
+from engine.records import format_actions, parse_actions
 
 T01 = "g8 a1 i8 c1 h9 e1 h10 k1"
 T36 = "g8 a1 i8 c1 h9 e1 h11 k1 d10 m1 e10 o1 f10 o15 g10 a3"
@@ -79,7 +82,7 @@ RIF_GAME = """[Black "Li Lei"]
 [Result "0-1"]
 [Reason "forbidden"]
 
-h8 h9 j10 {no-swap} h6 {offer g8 j11} {choose g8} k11
+h8 h9 j10 {no-swap} h6 {offer g8 j11} g8 {chosen} k11
 """
 
 
@@ -87,6 +90,16 @@ def test_record_reads_a_protocol_record_and_names_its_opening() -> None:
     result = engine("record", stdin=RIF_GAME.replace('[Reason "forbidden"]', '[Reason "resignation"]'))
 
     assert (result.returncode, result.stdout) == (0, "ok stones=6 opening=3D end=open result=0-1 reason=resignation\n")
+
+
+def test_the_chosen_fifth_stone_is_in_the_move_list_and_the_older_note_still_reads() -> None:
+    actions = parse_actions(RIF_GAME.split("\n\n", 1)[1])
+    skipping_notes = re.sub(r"\{[^}]*\}", " ", RIF_GAME.split("\n\n", 1)[1]).split()
+
+    assert actions[-2:] == ["choose g8", "place k11"]
+    assert format_actions(actions) == "h8 h9 j10 {no-swap} h6 {offer g8 j11} g8 {chosen} k11"
+    assert skipping_notes == ["h8", "h9", "j10", "h6", "g8", "k11"]  # a reader that skips notes keeps every stone
+    assert parse_actions("h8 h9 j10 {no-swap} h6 {offer g8 j11} {choose g8} k11") == actions
 
 
 @pytest.mark.parametrize(
@@ -108,7 +121,8 @@ def test_record_says_how_the_board_ended(record: str, expected: str) -> None:
     [
         ('[Result "0-1"]\n\nh8 a1 h9 a2 h10 a3 h11 a4 h12\n', "error: the record ends with a five by black at move 9"),
         (RIF_GAME, "error: the record has no forbidden move by black"),
-        (RIF_GAME.replace("{choose g8}", "{choose m2}"), "error: action 7 (choose m2): choose one of the offered"),
+        (RIF_GAME.replace("g8 {chosen}", "m2 {chosen}"), "error: action 7 (choose m2): choose one of the offered"),
+        (RIF_GAME.replace("g8 {chosen}", "{chosen} g8"), "error: {chosen} follows the stone that was chosen"),
         ("h8 a1 h9 a2 h10 a3 h11 a4 h12 a5\n", "error: move 10 is played after the game ended at move 9"),
         ('[Black "A"\nh8\n', 'error: line 1: a header line reads [Key "value"]'),
         ("<database><games>", "error: the .rif file is not well-formed XML"),

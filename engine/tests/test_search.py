@@ -14,6 +14,7 @@ from engine import Board, Color, Freestyle, Point, Renju, find_rules
 from engine.protocols import PROTOCOLS, Options, apply, start
 from engine.search import find_vcf, find_vct
 from engine.search.players import LEVELS, ComputerPlayer, play_out
+from engine.search.solver import Solver
 from engine.search.verify import check_vcf
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -200,12 +201,43 @@ def test_play_is_deterministic_for_a_seed() -> None:
     assert other.stone_count > 3
 
 
-def test_a_time_limit_cuts_the_search_short() -> None:
+def test_a_time_limit_cuts_the_search_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every phase of a move (VCF, VCT, the guard, alpha-beta) shares one deadline: with a clock that is a
+    second later at every reading and half a second to think, each phase gives up at its first check."""
+    import engine.search.players as players
+
+    visited: list[int] = []
+
+    class Counted(Solver):
+        def solve(self) -> list[int] | None:
+            try:
+                return super().solve()
+            finally:
+                visited.append(self.visited)
+
+    monkeypatch.setattr(players, "Solver", Counted)
     ticks = iter(range(0, 10**6, 1))
-    board = Board.replay("h8 h9 j10 i9 j9 j8")
+    board = Board.replay("h8 i7 g7 i9 i8 g8 h7 h9 j9 k10 g6 f5 f7 d7 h5 i4 h6 h4 d9 e8 g4 g5")
     player = ComputerPlayer(Renju(), 5, seconds=0.5, clock=lambda: float(next(ticks)))
-    point = player.best_move(board)  # every clock reading is a second later: only depth 1 finishes
+    point = player.best_move(board)
+    readings = next(ticks)
+
     assert board.is_empty(point)
+    assert visited and max(visited) <= 64  # each solver stopped at its first time check
+    assert readings <= 12  # and nothing read the clock again and again past the deadline
+
+
+def test_the_solver_keeps_a_deadline_whatever_a_position_costs() -> None:
+    board = Board.replay("h8 i7 g7 i9 i8 g8 h7 h9 j9 k10 g6 f5 f7 d7 h5 i4 h6 h4 d9 e8 g4 g5")  # no VCT in reach
+    ticks = iter(range(0, 10**6, 1))
+    unlimited = Solver(board.copy(), Renju(), threes=True, depth=8, nodes=20_000)
+    limited = Solver(board.copy(), Renju(), threes=True, depth=8, nodes=20_000, deadline=3.0, clock=lambda: next(ticks))
+
+    unlimited.solve()
+    limited.solve()
+
+    assert unlimited.visited > 64 * 4  # the search has real work to do here
+    assert limited.visited <= 64 * 4  # the clock read 0, 1, 2, 3, 4 at nodes 64 … 256: stop
 
 
 def test_the_public_vcf_set_holds_and_the_solver_proves_it() -> None:

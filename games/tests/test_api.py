@@ -263,6 +263,8 @@ def test_an_assigned_opening_in_another_orientation_is_played_online(seats: tupl
 
     assert [r.status_code for r in responses] == [200, 200, 200]
     assert wrong.status_code == 400 and "z99" in wrong.json()["message"] and "board" not in wrong.json()["message"]
+    assert "place" not in wrong.json()["message"] and "动作格式" not in wrong.json()["message"]  # no internal word
+    assert "棋盘" in wrong.json()["message"]
 
 
 def test_a_game_scheduled_to_start_is_lost_on_time_by_a_player_who_never_comes(seats: tuple[Any, Any]) -> None:

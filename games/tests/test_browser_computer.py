@@ -95,3 +95,35 @@ def test_the_game_page_marks_a_missed_win_and_draws_the_line_when_stepping(
     expect(page.locator('#record li[data-move="12"] .analysis-mark.allowed')).to_have_count(1)
     expect(hints).to_have_count(5)
     assert analysis_request(game=game).status == "done"  # the stored analysis is reused
+
+
+FAKE_SOCKET = """
+window.__sockets = [];
+window.WebSocket = function (url) { this.url = url; window.__sockets.push(this);
+  var self = this; setTimeout(function () { if (self.onopen) self.onopen(); }, 0); };
+window.WebSocket.prototype.close = function () {};
+"""
+
+
+def test_the_analysis_appears_when_the_computers_winning_move_arrives_by_push(
+    live_server: Any, browser: Any, settings: Any
+) -> None:
+    settings.LIVE_PUSH, settings.LIVE_URL = True, ":1/ws/live/"  # the page opens a (fake) socket, polls rarely
+    user = account("pushed", "player")
+    me = Player.objects.create(name="Pushed", user=user)
+    computer = Player.objects.create(name="Computer 1", computer_level=1)
+    text = f'[Black "{me.name}"]\n[White "{computer.name}"]\n\nh8 a1 i8 a2 j8 a3 k8 a4\n'
+    game = game_import(text=text)
+    Game.objects.filter(pk=game.pk).update(is_public=True, practice=True)
+    page = open_page(browser, live_server.url, user)
+    page.context.add_init_script(FAKE_SOCKET)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    expect(page.locator("#record li")).to_have_count(8)
+    expect(page.locator("#analysis")).to_be_hidden()
+    finished = page.evaluate(
+        "fetch(location.pathname.replace('/g/', '/api/games/'), {credentials: 'same-origin'}).then(r => r.json())"
+    )
+    # The computer's five, as the socket would push it: the game's new state, finished.
+    finished.update(status="finished", result="white")
+    page.evaluate("(game) => window.__sockets[0].onmessage({data: JSON.stringify({game: game})})", finished)
+    expect(page.locator("#analysis")).to_be_visible(timeout=5_000)

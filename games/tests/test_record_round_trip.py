@@ -105,7 +105,7 @@ def test_the_plain_export_shows_swaps_declarations_and_offers() -> None:
     text = export_plain(played(*case[:3]))
 
     assert '[Protocol "yamaguchi"]' in text and '[Round "1.2.1"]' in text and '[Event "校际赛"]' in text
-    assert "{declare" in text and "{offer" in text and "{choose" in text and "swap}" in text
+    assert "{declare" in text and "{offer" in text and " {chosen}" in text and "swap}" in text
     assert '[Times "1.3 1.4 1.5' in text
 
 

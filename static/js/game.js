@@ -52,6 +52,13 @@
     }).finally(function () { busy = false; load(); });
   }
 
+  // A new state, fetched or pushed: drawn, and once the game is over its analysis is read (the computer's
+  // winning move arrives by push, a resignation by the fetch after the button: both must show it).
+  function received() {
+    noteTurn(); draw();
+    if (data.status === "finished" && !analysisAsked) { analysisAsked = true; loadAnalysis(); }
+  }
+
   function load() {
     var headers = { "Accept-Language": document.documentElement.lang };
     if (etag) headers["If-None-Match"] = etag;
@@ -62,10 +69,7 @@
         return r.json();
       })
       .then(function (json) {
-        if (json && json.position) {
-          data = json; fetchedAt = Date.now(); noteTurn(); draw();
-          if (data.status === "finished" && !analysisAsked) { analysisAsked = true; loadAnalysis(); }
-        }
+        if (json && json.position) { data = json; fetchedAt = Date.now(); received(); }
       })
       .catch(function () {});
   }
@@ -76,7 +80,7 @@
   if (window.LivePush) {
     window.LivePush.watch(topic, {
       message: function (m) {
-        if (m.game && m.game.position) { data = m.game; etag = null; fetchedAt = Date.now(); noteTurn(); draw(); }
+        if (m.game && m.game.position) { data = m.game; etag = null; fetchedAt = Date.now(); received(); }
       },
       open: function () { load(); }
     });
