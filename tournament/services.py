@@ -24,7 +24,7 @@ from games.services import GameError, game_create, player_find_or_create
 from tournament import formats
 from tournament.models import AuditLog, Entry, Group, GroupMember, Match, MatchGame, Stage, Tournament
 from tournament.signals import tournament_finished, tournament_starting
-from tournament.stage_formats import format_of
+from tournament.stage_formats import format_of, stage_name
 from tournament.standings import decided
 
 
@@ -86,12 +86,12 @@ def tournament_create(
         Stage.objects.create(
             tournament=tournament,
             order=1,
-            name="瑞士制 Swiss",
+            name=stage_name("swiss"),
             kind=Stage.Kind.SWISS,
             options=check_options(stage_options or {}),
         )
     else:
-        Stage.objects.create(tournament=tournament, order=1, name="初赛 Preliminary", kind=Stage.Kind.GROUPS)
+        Stage.objects.create(tournament=tournament, order=1, name=stage_name("preliminary"), kind=Stage.Kind.GROUPS)
     audit(tournament, "create", actor, preset=preset)
     return tournament
 

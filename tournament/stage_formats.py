@@ -13,7 +13,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import pgettext_lazy
 
 from tournament import formats
 from tournament.models import Entry, Group, Stage, Tournament, entry_rating
@@ -69,11 +73,27 @@ def format_of(stage: Stage) -> StageFormat:
     return FORMATS[stage.kind]
 
 
+STAGE_NAMES = {
+    "preliminary": pgettext_lazy("stage name", "Preliminary"),
+    "second": pgettext_lazy("stage name", "Second stage, round %(n)s"),
+    "final": pgettext_lazy("stage name", "Final"),
+    "swiss": pgettext_lazy("stage name", "Swiss"),
+    "knockout": pgettext_lazy("stage name", "Knockout %(n)s"),
+}
+
+
+def stage_name(key: str, **params: Any) -> str:
+    """A new stage's name, in the site's language (LANGUAGE_CODE) whoever's action made the stage, so one
+    tournament's stages read alike; the organizer may rename a stage."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return str(STAGE_NAMES[key]) % params if params else str(STAGE_NAMES[key])
+
+
 def _elimination_or_final(stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage:
     """More best-of-N rounds until few enough remain (``final_max``), then the final round robin."""
     if len(qualifiers) > tournament.final_max:
-        return NextStage(Stage.Kind.KNOCKOUT, f"复赛 Round {stage.order}")
-    return NextStage(Stage.Kind.ROUND_ROBIN, "决赛 Final")
+        return NextStage(Stage.Kind.KNOCKOUT, stage_name("second", n=stage.order))
+    return NextStage(Stage.Kind.ROUND_ROBIN, stage_name("final"))
 
 
 @register
@@ -100,7 +120,7 @@ class GroupRoundRobin(StageFormat):
         if len(qualifiers) < 2:
             return None
         if len(qualifiers) >= 4:  # the seed always has a 复赛 after the groups
-            return NextStage(Stage.Kind.KNOCKOUT, f"复赛 Round {stage.order}")
+            return NextStage(Stage.Kind.KNOCKOUT, stage_name("second", n=stage.order))
         return _elimination_or_final(stage, qualifiers, tournament)
 
 
@@ -168,5 +188,5 @@ class SwissSystem(StageFormat):
         if not then or len(qualifiers) < 2:
             return None
         if then == Stage.Kind.KNOCKOUT:
-            return NextStage(Stage.Kind.KNOCKOUT, f"淘汰赛 Knockout {stage.order + 1}")
-        return NextStage(Stage.Kind.ROUND_ROBIN, "决赛 Final")
+            return NextStage(Stage.Kind.KNOCKOUT, stage_name("knockout", n=stage.order + 1))
+        return NextStage(Stage.Kind.ROUND_ROBIN, stage_name("final"))

@@ -251,8 +251,8 @@ def standings(stage: Stage, data: SwissData | None = None) -> dict[str, Any]:
                 "score_text": _tenths(row.score),
                 "tiebreaks": {name: row.values.get(name, 0) for name in order},
                 "tiebreak_texts": [_value_text(name, row.values.get(name, 0)) for name in order],
-                "decided_by": row.decided_by,
-                "decided_by_text": labels.get(row.decided_by, ""),
+                "decided_by": "" if i["withdrawn"] else row.decided_by,  # a withdrawn player's place is no tie
+                "decided_by_text": "" if i["withdrawn"] else labels.get(row.decided_by, ""),
                 "withdrawn": i["withdrawn"],
                 "played": sum(1 for r in numbers[row.number].rounds if r.played),
             }
@@ -357,6 +357,10 @@ def rounds_view(stage: Stage, data: SwissData | None = None, only: int | None = 
                 if record and board_has_second(rnd, index)
                 else "",
             }
+            if second is None and record is not None and rnd.status != SwissRound.Status.DRAFT:
+                # The allocated bye: the points it gave (configurable), e.g. "1 (bye)".
+                after = numbers[a].score(data.state.points, rnd.number)
+                item["result"] = _("%(points)s (bye)") % {"points": _tenths(after - before)}
             if b is not None:
                 item["second"] = {
                     "entry": second,

@@ -36,7 +36,7 @@ class Standing:
     score: int  # tenths
     values: dict[str, int]
     rank: int = 0
-    decided_by: str = ""  # the tie-break that put this player below the one above on equal points; "lot"; ""
+    decided_by: str = ""  # on equal points, the tie-break (or "lot") that placed this player; "" when not tied
 
 
 @dataclass
@@ -174,4 +174,8 @@ def standings(state: SwissState, order: list[str], lot_seed: str = "") -> list[S
         above = out[-1] if out else None
         row.decided_by = split_by.get(number, "") if above is not None and above.score == row.score else ""
         out.append(row)
+    # Every tied row names what decided its place: the first of a tie, what put it above the next.
+    for first, second in zip(out, out[1:], strict=False):
+        if first.score == second.score and not first.decided_by:
+            first.decided_by = second.decided_by
     return out

@@ -319,4 +319,4 @@ def test_simulate_command_prints_every_stage_and_the_ranking() -> None:
     call_command("simulate_tournament", "--players", "7", "--seed", "2", stdout=out)
 
     text = out.getvalue()
-    assert "初赛 Preliminary" in text and "决赛 Final" in text and "Final ranking" in text
+    assert "== 初赛 ==" in text and "== 决赛 ==" in text and "Final ranking" in text  # the site's language names stages

@@ -80,3 +80,19 @@ def test_a_swiss_is_created_set_up_paired_edited_and_published_from_the_control_
     page = organizer.post(f"{room}swiss-settings/", {"stage": stage.pk, "rounds": 9}, follow=True).content.decode()
     assert "Once a round is paired" in page
     assert AuditLog.objects.filter(action="swiss_edit", data__reason="asked for").exists()
+
+
+def test_the_round_sheet_gives_the_allocated_bye_its_points(organizer: Client) -> None:
+    tournament = services.tournament_create(name="Odd field", preset="swiss", stage_options={"rounds": 3})
+    stage = tournament.stages.get()
+    for n in range(5):
+        services.register(tournament=tournament, player=Player.objects.create(name=f"P{n}", rating=2000 - n))
+    room = f"/organizer/t/{tournament.pk}/"
+    for step in ("draw", "start", "swiss-pair"):
+        organizer.post(f"{room}{step}/", {"stage": stage.pk})
+    organizer.post(f"{room}swiss-publish/", {"stage": stage.pk, "round": 1})
+
+    sheet = organizer.get(f"/t/{tournament.pk}/swiss/{stage.pk}/round/1/").content.decode()
+    bye_row = next(row for row in sheet.split("<tr>") if ">bye<" in row)
+
+    assert "1 (bye)" in bye_row

@@ -371,7 +371,7 @@ def test_ties_are_broken_in_the_chosen_order_and_the_deciding_tie_break_is_named
     top = [(r.number, r.score, r.decided_by) for r in rows[:3]]
     # DE does not apply (B and D never met). BH: A 10.0, B and D 8.5. SB: B 0 + 1.5 + 1 + dummy 3 = 5.5;
     # D 1 + dummy 3 × ½ + 1.5 × ½ + 3 = 6.25.
-    assert top == [(1, 30, ""), (4, 30, "buchholz"), (2, 30, "sonneborn_berger")]
+    assert top == [(1, 30, "buchholz"), (4, 30, "buchholz"), (2, 30, "sonneborn_berger")]  # every tied row says
     assert all(r.values["direct_encounter"] == 0 for r in rows[:3])
     assert (rows[1].values["sonneborn_berger"], rows[2].values["sonneborn_berger"]) == (625, 550)
 
@@ -392,7 +392,7 @@ def test_direct_encounter_decides_when_the_tied_players_met() -> None:
     rows = tiebreaks.standings(state, ["direct_encounter"], "x")
     assert [(r.number, r.score, r.decided_by) for r in rows] == [
         (3, 20, ""),
-        (1, 10, ""),
+        (1, 10, "direct_encounter"),
         (2, 10, "direct_encounter"),
         (4, 0, ""),
     ]
