@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 DEV_STAMP := $(VENV)/.installed-dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install install-dev system-deps run test test-fast lint fmt typecheck bench load drills clean
+.PHONY: install install-dev system-deps run venue test test-fast lint fmt typecheck bench load drills clean
 
 # The runtime set only (make run); the tests and tools on top of it (make test).
 $(STAMP): requirements.txt
@@ -24,10 +24,19 @@ install: $(STAMP)
 install-dev: $(DEV_STAMP)
 
 run: install
+	scripts/system_deps.sh --run
 	$(PY) manage.py migrate --no-input
 	STATIC_MANIFEST=1 $(PY) manage.py collectstatic --no-input --verbosity 0
 	$(PY) manage.py load_demo
 	STATIC_MANIFEST=1 $(PY) scripts/run.py
+
+# The same system for the hall: every interface, LAN URLs with QR codes, a backup every 10 minutes.
+venue: install
+	scripts/system_deps.sh --run
+	$(PY) manage.py migrate --no-input
+	STATIC_MANIFEST=1 $(PY) manage.py collectstatic --no-input --verbosity 0
+	$(PY) manage.py load_demo
+	STATIC_MANIFEST=1 $(PY) scripts/run.py --venue
 
 system-deps:
 	scripts/system_deps.sh

@@ -112,6 +112,12 @@ def _default_language() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _backups_in_a_temporary_folder(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Backups made by tests (the control room's download, the backup tests) never land in var/backups/."""
+    settings.BACKUP_DIR = tmp_path_factory.mktemp("backups")
+
+
+@pytest.fixture(autouse=True)
 def _no_clock_tasks(settings: Any) -> None:
     """In-process tests adjudicate clocks lazily; tests about the worker turn the tasks back on."""
     settings.CLOCK_ETA_TASKS = False

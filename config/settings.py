@@ -31,6 +31,19 @@ VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
 SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key(VAR_DIR / "secret_key")
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+# LAN mode (`make venue`): the machine's own addresses are hosts too, so phones on the venue's Wi-Fi reach it
+# by the URL its QR code gives; any other Host is still refused.
+VENUE = env_bool("VENUE", False)
+if VENUE:
+    from tournament.lan import addresses, host_of  # no Django in it: safe to import from settings
+
+    ALLOWED_HOSTS += [host_of(a) for a in addresses() if host_of(a) not in ALLOWED_HOSTS]
+# Backups (manage.py backup; make venue makes one every BACKUP_EVERY_S seconds): the newest BACKUP_KEEP are kept.
+BACKUP_KEEP = env_int("BACKUP_KEEP", 24)
+BACKUP_DIR = Path(env_str("BACKUP_DIR", str(VAR_DIR / "backups")))
+BACKUP_EVERY_S = env_int("BACKUP_EVERY_S", 600)
+# The port the web server listens on (set by make run / make venue), for the URLs the control room shows.
+PUBLIC_PORT = env_int("PORT", 8000)
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -62,6 +75,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournament.middleware.PrivateLinkMiddleware",  # a revoked private link signs its sessions out
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.DependencyDownMiddleware",

@@ -8,7 +8,7 @@ from config.schema import SchemaView
 from config.security import AdminLoginForm, LoginForm
 from games import views as game_views
 from ratings import views as rating_views
-from tournament import control
+from tournament import control, registration_views
 from tournament import views as pages
 
 admin.site.login_form = AdminLoginForm
@@ -30,22 +30,40 @@ urlpatterns = [
     path("accounts/password_change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("t/<int:pk>/", pages.tournament_page, name="tournament"),
     path("t/<int:pk>/standings/", pages.standings_fragment, name="page-standings"),
+    path("t/<int:pk>/screen/", pages.screen, name="tournament-screen"),
     path("t/<int:pk>/schedule/", pages.schedule_fragment, name="page-schedule"),
     path("t/<int:pk>/call-sheet/", pages.call_sheet, name="tournament-call-sheet"),
     path("t/<int:pk>/result-sheets/", pages.result_sheets, name="tournament-result-sheets"),
     path("t/<int:pk>/standings.csv", pages.standings_csv, name="tournament-standings-csv"),
+    path("t/<int:pk>/pdf/<str:kind>.pdf", pages.tournament_pdf, name="tournament-pdf"),
     path("t/<int:pk>/games.<str:fmt>", pages.records_export, name="tournament-records"),
     path("t/<int:pk>/swiss/<int:stage_id>.trf", pages.swiss_trf, name="swiss-trf"),
     path("t/<int:pk>/swiss/<int:stage_id>/round/<int:number>/", pages.swiss_round_sheet, name="swiss-round-sheet"),
     path("t/<int:pk>/swiss/<int:stage_id>/crosstable/", pages.swiss_crosstable, name="swiss-crosstable"),
+    path("t/<int:pk>/swiss/<int:stage_id>/round/<int:number>.pdf", pages.swiss_round_pdf, name="swiss-round-pdf"),
     path("g/<int:pk>/", game_views.game_page, name="game"),
     path("g/<int:pk>/claim/", game_views.claim_tool, name="game-claim"),
+    path("g/<int:pk>/call-arbiter/", game_views.call_arbiter, name="game-call-arbiter"),
+    path("referee/calls/<int:pk>/answer/", game_views.answer_call, name="arbiter-answer"),
     path("me/", pages.player_console, name="player-console"),
+    path("me/check-in/<int:entry_id>/", registration_views.console_check_in, name="console-check-in"),
+    path("t/<int:pk>/register/", registration_views.self_register, name="self-register"),
+    path("p/<str:key>/", registration_views.private_link, name="private-link"),
+    path("p/<str:key>/check-in/", registration_views.private_link_check_in, name="private-link-check-in"),
     path("me/practice/", game_views.practice, name="practice"),
     path("me/live/", pages.player_console_live, name="player-console-live"),
     path("referee/", pages.referee_console, name="referee-console"),
     path("organizer/", control.control_home, name="control-home"),
+    path("organizer/backup/", control.backup_download, name="backup-download"),
     path("organizer/t/<int:pk>/", control.control_room, name="control-room"),
+    path("organizer/t/<int:pk>/waiting/", control.control_waiting, name="control-waiting"),
+    path("organizer/t/<int:pk>/players/", registration_views.control_players, name="control-players"),
+    path("organizer/t/<int:pk>/players/slips/", registration_views.player_slips, name="player-slips"),
+    path(
+        "organizer/t/<int:pk>/players/<str:action>/",
+        registration_views.control_players_action,
+        name="control-players-action",
+    ),
     path("organizer/t/<int:pk>/<str:action>/", control.control_action, name="control-action"),
     path("referee/live/", pages.referee_console_live, name="referee-console-live"),
     path("ratings/", rating_views.lists, name="rating-lists"),

@@ -35,10 +35,13 @@ from games.access import (
 )
 from games.enums import Interface
 from games.exports import export_plain, export_rif
-from games.models import Analysis, Game, GameEvent, Player
+from games.models import Analysis, ArbiterCall, Game, GameEvent, Player
 from games.serializers import (
     AnalysisSerializer,
     AnswerInputSerializer,
+    ArbiterAnswerInputSerializer,
+    ArbiterCallInputSerializer,
+    ArbiterCallSerializer,
     ClaimInputSerializer,
     ClaimSerializer,
     ClockInputSerializer,
@@ -63,7 +66,9 @@ from games.serializers import (
     SeatSerializer,
     validated,
 )
+from games.services import GameError
 from games.services.analysis import analysis_request, position_analysis
+from games.services.arbiter import game_answer_arbiter, game_call_arbiter
 from games.services.computer import practice_start
 
 T = TypeVar("T")
@@ -189,6 +194,29 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             AnswerInputSerializer, services.game_answer_draw, timed=True, inputs=lambda data: {"accept": data["accept"]}
         )
         return self._detail(game)
+
+    @extend_schema(request=ArbiterCallInputSerializer, responses={201: ArbiterCallSerializer})
+    @action(detail=True, methods=["post"], url_path="call-arbiter")
+    def call_arbiter(self, request: Request, pk: str) -> Response:
+        """A player calls an arbiter to the board: the referees and the control room are alerted, and an
+        online game's clocks stop until a referee answers (logged in the game's events)."""
+        call = self._player_action(
+            ArbiterCallInputSerializer, game_call_arbiter, inputs=lambda data: {"note": data.get("note", "")}
+        )
+        return Response(ArbiterCallSerializer(call).data, status=201)
+
+    @extend_schema(request=ArbiterAnswerInputSerializer, responses=ArbiterCallSerializer)
+    @action(detail=True, methods=["post"], url_path="answer-arbiter")
+    def answer_arbiter(self, request: Request, pk: str) -> Response:
+        """Referees and organizers: the open arbiter call of this game is answered; the clocks run again."""
+        game = self.get_object()
+        require_referee(request.user, game)
+        call = ArbiterCall.objects.filter(game=game, answered_at__isnull=True).first()
+        if call is None:
+            raise GameError("no_call", _("This game has no open arbiter call."), 404)
+        answer = self._input(ArbiterAnswerInputSerializer).get("answer", "")
+        call = game_answer_arbiter(call_id=call.pk, actor=request.user, answer=answer, interface=INTERFACE)
+        return Response(ArbiterCallSerializer(call).data)
 
     @extend_schema(request=ClockInputSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"], url_path="clock")

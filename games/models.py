@@ -7,6 +7,7 @@ to games. Nothing is deleted: corrections are new events.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -23,12 +24,17 @@ from games.enums import (
     WrongClaimPenalty,
 )
 
+NAME_MAX = 50  # characters in a player's name (a name longer than this stretches every table)
+UNIT_MAX = 60
+
 
 class Player(models.Model):
     """A person who plays; an account is optional."""
 
-    name = models.CharField(_("name"), max_length=100)
-    unit = models.CharField(_("unit (club, school or class)"), max_length=100, blank=True)
+    name = models.CharField(_("name"), max_length=100, validators=[MaxLengthValidator(NAME_MAX)])
+    unit = models.CharField(
+        _("unit (club, school or class)"), max_length=100, blank=True, validators=[MaxLengthValidator(UNIT_MAX)]
+    )
     rating = models.IntegerField(_("rating"), null=True, blank=True)
     native_name = models.CharField(_("name in the player's own script"), max_length=100, blank=True)
     country = models.CharField(_("country"), max_length=60, blank=True)
@@ -282,3 +288,37 @@ class Analysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of #{self.game_id} ({self.status})"
+
+
+class ArbiterCall(models.Model):
+    """A player's call for an arbiter at their board; an online game's clocks stop until a referee answers."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="arbiter_calls", verbose_name=_("game"))
+    caller = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("caller"))
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    board = models.PositiveIntegerField(_("board"), null=True, blank=True)
+    paused_clock = models.BooleanField(_("paused the clock"), default=False)
+    created_at = models.DateTimeField(_("called at"), auto_now_add=True)
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("answered by"),
+    )
+    answer = models.CharField(_("answer"), max_length=200, blank=True)
+
+    class Meta:
+        verbose_name = _("arbiter call")
+        verbose_name_plural = _("arbiter calls")
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"], condition=Q(answered_at__isnull=True), name="one_open_arbiter_call_per_game"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.created_at:%H:%M}"

@@ -156,11 +156,24 @@ class ClockSerializer(serializers.Serializer[Any]):
     time_control = serializers.DictField()
 
 
+class ArbiterCallSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    game = serializers.IntegerField(source="game_id")
+    board = serializers.IntegerField(allow_null=True)
+    caller = serializers.CharField(source="caller.name")
+    note = serializers.CharField()
+    paused_clock = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    answered_at = serializers.DateTimeField(allow_null=True)
+    answer = serializers.CharField()
+
+
 class GameStateSerializer(ResultTextMixin, serializers.ModelSerializer[Game]):
     """What an action changes: status, result, colours, the position and the clock (no record)."""
 
     position = serializers.SerializerMethodField()
     clock = serializers.SerializerMethodField()
+    arbiter_call = serializers.SerializerMethodField()
 
     class Meta:
         model = Game
@@ -176,7 +189,14 @@ class GameStateSerializer(ResultTextMixin, serializers.ModelSerializer[Game]):
             "white",
             "position",
             "clock",
+            "arbiter_call",
         ]
+
+    @extend_schema_field(ArbiterCallSerializer(allow_null=True))
+    def get_arbiter_call(self, game: Game) -> dict[str, Any] | None:
+        """The open call for an arbiter at this game, if any (the clocks of an online game are stopped)."""
+        call = game.arbiter_calls.filter(answered_at__isnull=True).select_related("caller").first()
+        return ArbiterCallSerializer(call).data if call is not None else None
 
     @extend_schema_field(ClockSerializer)
     def get_clock(self, game: Game) -> dict[str, Any]:
@@ -218,6 +238,7 @@ class GameDetailSerializer(GameSummarySerializer, GameStateSerializer):
             "record_text",
             "position",
             "clock",
+            "arbiter_call",
             "moves",
             "claims",
             "reports",
@@ -405,3 +426,11 @@ class PositionAnalysisSerializer(serializers.Serializer[Any]):
     threat = WinSerializer(allow_null=True, help_text="the other side's forced win if it were to move")
     best = serializers.CharField(allow_null=True, help_text="the computer's move (level 4)")
     limits = serializers.DictField()
+
+
+class ArbiterCallInputSerializer(SeatSerializer):
+    note = serializers.CharField(required=False, allow_blank=True, max_length=200, help_text="what it is about")
+
+
+class ArbiterAnswerInputSerializer(serializers.Serializer[Any]):
+    answer = serializers.CharField(required=False, allow_blank=True, max_length=200)

@@ -17,6 +17,7 @@ from games.access import concerns, may_rule, player_of, visible_games
 from games.enums import REPORTABLE_REASONS, GameResult, GameStatus, Interface, ResultReason
 from games.messages import protocol_label, rules_label, time_control_label
 from games.services import GameError
+from games.services.arbiter import game_answer_arbiter, game_call_arbiter
 from games.services.computer import practice_start
 
 
@@ -92,6 +93,12 @@ def labels() -> dict[str, str]:
         "offered": _("fifth move offered on %(points)s"),
         "colour_chosen": _("chose %(colour)s"),
         "branch_chosen": _("chose option %(n)s"),
+        "arbiter_call": _("Call the arbiter"),
+        "arbiter_note": _("What is it about? (optional)"),
+        "arbiter_called": _("An arbiter has been called to this board."),
+        "arbiter_called_paused": _("An arbiter has been called: the clocks are stopped until a referee comes."),
+        "arbiter_called_by": _("%(name)s called an arbiter to this board."),
+        "arbiter_answer": _("Answered: resume the game"),
         "analysis_none": _("This game has not been analysed yet."),
         "analysis_pending": _("The engine is analysing the game…"),
         "analysis_done": _("Marked moves below: step to one to see the winning line."),
@@ -184,3 +191,36 @@ def claim_tool(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404
     config: dict[str, Any] = {"game": game.pk, "labels": labels(), "record": game.record_text}
     return render(request, "games/claim.html", {"game": game, "config": config, "reasons": [r for r in ResultReason]})
+
+
+@login_required
+@require_POST
+def call_arbiter(request: HttpRequest, pk: int) -> HttpResponse:
+    """The console's "call the arbiter" button for the player's game on a board."""
+    player = player_of(request.user)
+    if player is None:
+        raise Http404
+    try:
+        game_call_arbiter(
+            game_id=pk, player=player, note=request.POST.get("note", ""), actor=request.user, interface=Interface.WEB
+        )
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The arbiter has been called to your board."))
+    return redirect(request.POST.get("next") or "player-console")
+
+
+@login_required
+@require_POST
+def answer_call(request: HttpRequest, pk: int) -> HttpResponse:
+    """A referee (or the organizer) answers an arbiter call: the game's clocks run again."""
+    try:
+        call = game_answer_arbiter(
+            call_id=pk, actor=request.user, answer=request.POST.get("answer", ""), interface=Interface.WEB
+        )
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The call from board %(board)s is answered.") % {"board": call.board or "—"})
+    return redirect("referee-console")

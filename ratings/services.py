@@ -9,8 +9,10 @@ import logging
 from datetime import date
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import pgettext_lazy
 
 from games.enums import GameResult, GameStatus, ResultReason
 from ratings.compute import EloRule, Result, date_of, day_of, elo_ratings, whr_ratings
@@ -167,6 +169,36 @@ def after_tournament(tournament: Any) -> None:
     transaction.on_commit(publish)
 
 
+DEFAULT_LISTS = {
+    (Category.RENJU, RatingList.Method.WHR): pgettext_lazy("rating list", "Renju (WHR)"),
+    (Category.RENJU, RatingList.Method.ELO): pgettext_lazy("rating list", "Renju (Elo)"),
+    (Category.GOMOKU, RatingList.Method.WHR): pgettext_lazy("rating list", "Gomoku (WHR)"),
+    (Category.GOMOKU, RatingList.Method.ELO): pgettext_lazy("rating list", "Gomoku (Elo)"),
+}
+
+
+@transaction.atomic
+def ensure_default_lists(category: str) -> list[RatingList]:
+    """The category's lists, made if it has none (a WHR list and an Elo list, named in the site's language):
+    a rated tournament always has a list to feed, on a fresh install too."""
+    existing = list(RatingList.objects.select_for_update().filter(category=category, organization=""))
+    if existing:
+        return existing
+    with translation.override(settings.LANGUAGE_CODE):
+        return [
+            RatingList.objects.create(name=str(name), method=method, category=category)
+            for (cat, method), name in DEFAULT_LISTS.items()
+            if cat == category
+        ]
+
+
+def lists_fed_by(tournament: Any) -> list[RatingList]:
+    """The lists a rated tournament's games go to when it finishes: every list of its category."""
+    if not tournament.rated:
+        return []
+    return list(RatingList.objects.filter(category=category_of(tournament.rules)).order_by("-method", "name"))
+
+
 def list_for(tournament: Any) -> RatingList | None:
     """The rating list a rated tournament's players are seeded and rated by: its category's, WHR first."""
     if not tournament.rated:
@@ -180,6 +212,8 @@ def fix_start_ratings(tournament: Any) -> None:
     unrated there or when the tournament is not rated); fixed once, at the first draw."""
     from tournament.models import Entry
 
+    if tournament.rated:
+        ensure_default_lists(category_of(tournament.rules))
     rating_list = list_for(tournament)
     start = tournament.start_date or timezone.localdate()
     for entry in Entry.objects.filter(tournament=tournament, rating__isnull=True).select_related("player"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from ratings.models import RatingList
-from ratings.services import category_of, rate_tournament, recompute
+from ratings.services import category_of, ensure_default_lists, rate_tournament, recompute
 
 
 @shared_task(name="ratings.rate_and_recompute", ignore_result=True)
@@ -14,6 +14,8 @@ def rate_and_recompute(tournament_id: int) -> int:
 
     tournament = Tournament.objects.get(pk=tournament_id)
     rate_tournament(tournament=tournament)
+    if tournament.rated:
+        ensure_default_lists(category_of(tournament.rules))  # rated after its start: the lists may not exist yet
     lists = RatingList.objects.filter(category=category_of(tournament.rules))
     for rating_list in lists:
         recompute(rating_list=rating_list)

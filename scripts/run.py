@@ -1,11 +1,17 @@
 """``make run``: Redis (embedded unless REDIS_URL is set), a Celery worker,
-Celery beat, the web server and the live-push socket server, until Ctrl-C stops them all."""
+Celery beat, the web server and the live-push socket server, until Ctrl-C stops them all.
+
+``make venue`` (``--venue``): the same, listening on every interface for the phones on the venue's Wi-Fi
+(the machine's own addresses accepted as hosts, any other refused), each LAN URL printed with a QR code,
+and a backup of the database every BACKUP_EVERY_S seconds (600) into var/backups/, the newest 24 kept."""
 
 from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -21,14 +27,15 @@ from devtools.processes import (  # noqa: E402
     live_push_server,
 )
 
-HOST, PORT = "127.0.0.1", int(os.environ.get("PORT", "8000"))
+VENUE = "--venue" in sys.argv[1:]
+HOST, PORT = ("0.0.0.0" if VENUE else "127.0.0.1"), int(os.environ.get("PORT", "8000"))
 LIVE_PORT = int(os.environ.get("LIVE_PORT", str(PORT + 1)))
 
 
 def banner(redis_url: str) -> str:
     from tournament.demo import DEMO_PASSWORD, PLAYER_COUNT
 
-    base = f"http://{HOST}:{PORT}"
+    base = f"http://127.0.0.1:{PORT}"
     return "\n".join(
         [
             "",
@@ -37,7 +44,7 @@ def banner(redis_url: str) -> str:
             f"  admin       {base}/admin/",
             f"  API docs    {base}/api/docs/   (schema: {base}/api/schema/)",
             f"  health      {base}/healthz",
-            f"  live push   ws://{HOST}:{LIVE_PORT}/ws/live/",
+            f"  live push   ws://127.0.0.1:{LIVE_PORT}/ws/live/",
             f"  redis       {redis_url}",
             f"Demo logins (password {DEMO_PASSWORD}):",
             "  organizer   organizer",
@@ -47,6 +54,27 @@ def banner(redis_url: str) -> str:
             "",
         ]
     )
+
+
+def venue_banner() -> str:
+    from tournament.lan import addresses, qr_terminal
+
+    urls = [f"http://{a}:{PORT}/" for a in addresses() if ":" not in a]  # the server listens on IPv4
+    if not urls:
+        return "LAN mode: no network address found; phones cannot reach this machine yet (join the Wi-Fi first).\n"
+    lines = ["LAN mode: players and referees on the venue's network open", *(f"  {u}" for u in urls), ""]
+    return "\n".join(lines) + qr_terminal(urls[0])
+
+
+def backups(env: dict[str, str], stopped: threading.Event, logs: Path) -> None:
+    """Every BACKUP_EVERY_S seconds a backup into var/backups/, keeping BACKUP_KEEP (LAN mode)."""
+    every = int(env.get("BACKUP_EVERY_S", "600"))
+    keep = env.get("BACKUP_KEEP", "24")
+    while not stopped.wait(every):
+        with open(logs / "backup.log", "a") as log:
+            subprocess.run(
+                [sys.executable, "manage.py", "backup", "--keep", keep], cwd=ROOT, env=env, stdout=log, stderr=log
+            )
 
 
 def main() -> int:
@@ -72,6 +100,9 @@ def main() -> int:
             services.append(supervisor.watch(redis_server.start()))
             env["REDIS_URL"] = redis_server.url
         env.setdefault("LIVE_URL", f":{LIVE_PORT}/ws/live/")  # where pages open their socket
+        env["PORT"] = str(PORT)
+        if VENUE:
+            env["VENUE"] = "1"  # settings accept the machine's own addresses as hosts
         services.append(supervisor.watch(celery_worker(env, log=logs / "celery-worker.log").start()))
         # The computer opponent and game analysis: searches hold a CPU, so processes, apart from the clock's threads.
         services.append(
@@ -119,6 +150,10 @@ def main() -> int:
         # Pages receive changes over WebSockets from here (config/live.py); gunicorn serves the rest.
         services.append(supervisor.watch(live_push_server(env, HOST, LIVE_PORT, log=logs / "live.log").start()))
         print(banner(env["REDIS_URL"]), flush=True)
+        stopped = threading.Event()
+        if VENUE:
+            print(venue_banner(), flush=True)
+            threading.Thread(target=backups, args=(env, stopped, logs), daemon=True).start()
         print(f"Logs: {logs}/", flush=True)
         while not stopping:
             try:
@@ -129,6 +164,8 @@ def main() -> int:
                 stopping = True
             time.sleep(0.5)
     finally:
+        if "stopped" in locals():
+            stopped.set()
         for service in reversed(services):
             service.stop()
         print("stopped: " + ", ".join(s.name for s in services), flush=True)

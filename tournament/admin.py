@@ -18,6 +18,7 @@ from games.services import GameError
 from tournament import services
 from tournament.models import AuditLog, Entry, Group, Match, Stage, SwissBye, SwissRound, Tournament
 from tournament.outcomes import group_sync
+from tournament.registration import import_entries, import_summary
 from tournament.withdrawals import entry_withdraw
 
 
@@ -92,13 +93,11 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         form = CsvForm(request.POST or None)
         if form.is_valid():
             try:
-                entries = services.import_players(
-                    tournament=tournament, text=form.cleaned_data["csv"], actor=request.user
-                )
+                report = import_entries(tournament=tournament, text=form.cleaned_data["csv"], actor=request.user)
             except GameError as exc:
                 form.add_error("csv", exc.message)
             else:
-                self.message_user(request, _("%(n)s players registered.") % {"n": len(entries)}, messages.SUCCESS)
+                self.message_user(request, import_summary(report), messages.SUCCESS)
                 return redirect("admin:tournament_tournament_change", pk)
         return render(
             request,

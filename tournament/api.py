@@ -21,6 +21,7 @@ from games.services import player_find_or_create
 from tournament import appeals, selectors, services
 from tournament.models import Appeal, Group, Match, Stage, Tournament, WithdrawalPolicy
 from tournament.outcomes import playoff_decide
+from tournament.registration import import_entries, import_summary
 from tournament.standings import stage_standings
 from tournament.withdrawals import entry_withdraw, match_mark_absent, match_mark_present
 
@@ -311,10 +312,18 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @action(detail=True, methods=["post"], url_path="import-players")
     def import_players(self, request: Request, pk: str) -> Response:
         require_organizer(request.user)
-        entries = services.import_players(
+        report = import_entries(
             tournament=self.get_object(), text=self._input(CsvSerializer)["csv"], actor=request.user
         )
-        return Response({"entries": [e.pk for e in entries]}, status=201)
+        return Response(
+            {
+                "entries": [e.pk for e in report.entered],
+                "already": report.already,
+                "repeated": report.repeated,
+                "message": import_summary(report),
+            },
+            status=201,
+        )
 
     def _stage(self, tournament: Tournament, data: dict[str, Any]) -> Stage:
         stage = tournament.stages.filter(pk=data["stage"]).first()

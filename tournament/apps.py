@@ -12,7 +12,9 @@ class TournamentConfig(AppConfig):
 
         post_migrate.connect(sync_roles_after_migrate, dispatch_uid="tournament.sync_roles")
 
-        from games.signals import game_finished
+        from games.signals import arbiter_call_changed, game_finished
         from tournament.outcomes import on_game_finished
+        from tournament.receivers import on_arbiter_call
 
         game_finished.connect(on_game_finished, dispatch_uid="tournament.outcomes")
+        arbiter_call_changed.connect(on_arbiter_call, dispatch_uid="tournament.arbiter_call")

@@ -9,10 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -23,8 +25,11 @@ from games.enums import ClaimStatus, ForbiddenMode, GameMode, GameResult, Interf
 from games.messages import protocol_label, rules_label, time_control_label
 from games.models import ForbiddenClaim, Game, ResultReport
 from games.services import GameError, game_override
-from tournament import services
-from tournament.models import Entry, Stage, Tournament, WithdrawalPolicy
+from games.services.arbiter import game_answer_arbiter, open_calls_for
+from tournament import backup, services
+from tournament.checkin import check_in_round
+from tournament.models import CheckIn, Entry, Stage, Tournament, WithdrawalPolicy
+from tournament.registration_views import public_url, qr
 from tournament.selectors import schedule_context
 from tournament.swiss.control import SWISS_ACTIONS, swiss_control
 from tournament.withdrawals import entry_withdraw
@@ -64,6 +69,14 @@ class TournamentForm(forms.Form):
     rounds = forms.IntegerField(
         label=gettext_lazy("Swiss rounds"), min_value=1, max_value=30, initial=7, required=False
     )
+    rated = forms.BooleanField(
+        label=gettext_lazy("Rated"),
+        required=False,
+        help_text=gettext_lazy("its games count for the rating lists of its rules (renju or gomoku) when it finishes"),
+    )
+    check_in = forms.ChoiceField(
+        label=gettext_lazy("Check-in"), choices=CheckIn.choices, initial=CheckIn.OFF, required=False
+    )
 
 
 class OverrideForm(forms.Form):
@@ -98,6 +111,9 @@ def control_home(request: HttpRequest) -> HttpResponse:
         data["preset"] = data.get("preset") or "seed"
         rounds = data.pop("rounds", None) or 7
         options = {"rounds": rounds} if data.get("preset") == "swiss" else None
+        data["check_in"] = data.get("check_in") or CheckIn.OFF
+        if data["check_in"] == CheckIn.EACH_ROUND and data["preset"] != "swiss":
+            data["check_in"] = CheckIn.FIRST  # the seed's format has no rounds to check in for one by one
         tournament = services.tournament_create(actor=user, stage_options=options, **data)
         messages.success(request, _("Tournament created."))
         return redirect("control-room", pk=tournament.pk)
@@ -109,15 +125,18 @@ def control_home(request: HttpRequest) -> HttpResponse:
 def control_room(request: HttpRequest, pk: int) -> HttpResponse:
     _organizer(request)
     tournament = get_object_or_404(Tournament, pk=pk)
+    screen = reverse("tournament-screen", args=[tournament.pk])
+    hall_url = public_url(request, reverse("tournament", args=[tournament.pk]))
     context = {
         "tournament": tournament,
+        "entries": tournament.entries.filter(withdrawn=False).count(),
+        "check_in_round": check_in_round(tournament),
+        "hall_url": hall_url,
+        "hall_qr": qr(hall_url),
+        "venue": settings.VENUE,
+        "screen_url": screen,
         "stages": tournament.stages.order_by("order"),
-        "disputes": ResultReport.objects.filter(
-            game__match_game__match__tournament=tournament, status=ReportStatus.DISPUTED
-        ).select_related("game"),
-        "claims": ForbiddenClaim.objects.filter(
-            game__match_game__match__tournament=tournament, status=ClaimStatus.OPEN
-        ).select_related("game"),
+        **waiting_context(tournament),
         "override_form": OverrideForm(),
         "withdraw_form": WithdrawForm(tournament),
         "stage_actions": [(name, label) for name, label in ACTION_LABELS.items()],
@@ -130,6 +149,45 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         **schedule_context(tournament),
     }
     return render(request, "tournament/control_room.html", context)
+
+
+def waiting_context(tournament: Tournament) -> dict[str, Any]:
+    """What waits for the organizer: arbiter calls, disputed results, open 禁手 claims."""
+    return {
+        "tournament": tournament,
+        "arbiter_calls": open_calls_for(Game.objects.filter(match_game__match__tournament=tournament)),
+        "disputes": ResultReport.objects.filter(
+            game__match_game__match__tournament=tournament, status=ReportStatus.DISPUTED
+        ).select_related("game"),
+        "claims": ForbiddenClaim.objects.filter(
+            game__match_game__match__tournament=tournament, status=ClaimStatus.OPEN
+        ).select_related("game"),
+    }
+
+
+@login_required
+def backup_download(request: HttpRequest) -> HttpResponse:
+    """A fresh backup of the whole database (kept in var/backups/ with the others), as a download."""
+    _organizer(request)
+    try:
+        path = backup.backup()
+    except backup.BackupError as exc:
+        messages.error(request, str(exc))
+        return redirect("control-home")
+    backup.rotate(settings.BACKUP_KEEP)
+    if path.stat().st_size <= 32 * 1024 * 1024:
+        response = HttpResponse(path.read_bytes(), content_type="application/octet-stream")
+        response["Content-Disposition"] = f'attachment; filename="{path.name}"'
+        return response
+    return FileResponse(open(path, "rb"), as_attachment=True, filename=path.name)  # noqa: SIM115 - closed by Django
+
+
+@login_required
+def control_waiting(request: HttpRequest, pk: int) -> HttpResponse:
+    """The control room's "waiting for you" part, fetched when the tournament changes (or polled)."""
+    _organizer(request)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return render(request, "tournament/_control_waiting.html", waiting_context(tournament))
 
 
 @login_required
@@ -185,6 +243,12 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, stage: Stage
             confirm=data["note"] if data["confirm"] else "",
         )
         return _("Result of game %(n)s corrected.") % {"n": game.pk}
+    if action == "answer-call":
+        call_id = request.POST.get("call", "")
+        if not call_id.isdigit():
+            raise Http404
+        call = game_answer_arbiter(call_id=int(call_id), actor=user, answer=request.POST.get("answer", ""))
+        return _("The call from board %(board)s is answered; its clocks run again.") % {"board": call.board or "—"}
     if action == "withdraw":
         withdraw = WithdrawForm(tournament, request.POST)
         if not withdraw.is_valid():

@@ -26,6 +26,12 @@ class TieDecider(models.TextChoices):
     ORGANIZER = "organizer", _("by the organizer")
 
 
+class CheckIn(models.TextChoices):
+    OFF = "off", _("no check-in")
+    FIRST = "first", _("before the first round")
+    EACH_ROUND = "each", _("before each Swiss round")
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("draft")
@@ -98,6 +104,17 @@ class Tournament(models.Model):
     rated = models.BooleanField(
         _("rated"), default=False, help_text=_("its games count for the rating lists of its rules when it finishes")
     )
+    check_in = models.CharField(
+        _("check-in"),
+        max_length=5,
+        choices=CheckIn.choices,
+        default=CheckIn.OFF,
+        help_text=_("players not checked in are left out of the draw (or, in a Swiss, of the round: a zero-point bye)"),
+    )
+    self_registration = models.BooleanField(
+        _("players may register themselves"), default=False, help_text=_("through the tournament's public page")
+    )
+    registration_closes = models.DateTimeField(_("self-registration closes"), null=True, blank=True)
     referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments", verbose_name=_("referees")
     )
@@ -136,6 +153,18 @@ class Entry(models.Model):
     )
     withdrawal = models.JSONField(
         default=dict, blank=True, help_text=_("when, why, which policy"), verbose_name=_("withdrawal")
+    )
+    checked_in_round = models.PositiveSmallIntegerField(
+        _("checked in for round"), default=0, help_text=_("0: not checked in")
+    )
+    checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    access_key = models.CharField(
+        _("private link key"),
+        max_length=40,
+        null=True,
+        blank=True,
+        unique=True,
+        help_text=_("the player's private link (/p/<key>/) logs them in without a password; a new key revokes it"),
     )
 
     class Meta:
@@ -477,6 +506,9 @@ class SwissBye(models.Model):
     kind = models.CharField(max_length=1, choices=Kind.choices, verbose_name=_("kind"))
     requested = models.BooleanField(default=False, verbose_name=_("requested"))
     late = models.BooleanField(default=False, help_text=_("a round missed before a late entry"), verbose_name=_("late"))
+    absent = models.BooleanField(
+        default=False, help_text=_("not checked in when the round was paired"), verbose_name=_("absent")
+    )
 
     class Meta:
         verbose_name = _("Swiss bye")

@@ -7,8 +7,6 @@ Standings are computed from the games (see :mod:`tournament.standings`).
 
 from __future__ import annotations
 
-import csv
-import io
 import random
 import secrets
 from typing import Any
@@ -20,9 +18,20 @@ from django.utils.translation import gettext as _
 from games import live
 from games.enums import GameMode, GameStatus, Interface
 from games.models import Game, Player
-from games.services import GameError, game_create, player_find_or_create
+from games.services import GameError, game_create
 from tournament import formats
-from tournament.models import AuditLog, Entry, Group, GroupMember, Match, MatchGame, Stage, Tournament
+from tournament.checkin import absent
+from tournament.models import (
+    AuditLog,
+    CheckIn,
+    Entry,
+    Group,
+    GroupMember,
+    Match,
+    MatchGame,
+    Stage,
+    Tournament,
+)
 from tournament.signals import tournament_finished, tournament_starting
 from tournament.stage_formats import format_of, stage_name
 from tournament.standings import decided
@@ -118,29 +127,6 @@ def register(*, tournament: Tournament, player: Player, seed: int | None = None,
     return entry
 
 
-@transaction.atomic
-def import_players(*, tournament: Tournament, text: str, actor: Any = None) -> list[Entry]:
-    """CSV rows ``name,unit,rating`` (a header row is optional); all or nothing."""
-    entries = []
-    for number, row in enumerate(csv.reader(io.StringIO(text)), start=1):
-        if not row or not "".join(row).strip() or (number == 1 and row[0].strip().lower() in ("name", "姓名")):
-            continue
-        name = row[0].strip()
-        unit = row[1].strip() if len(row) > 1 else ""
-        rating_text = row[2].strip() if len(row) > 2 else ""
-        if not name:
-            raise TournamentError("bad_csv", _("Row %(n)s has no name.") % {"n": number})
-        try:
-            rating = int(rating_text) if rating_text else None
-        except ValueError:
-            raise TournamentError(
-                "bad_csv", _("Row %(n)s: the rating %(value)s is not a number.") % {"n": number, "value": rating_text}
-            ) from None
-        player = player_find_or_create(name=name, unit=unit, rating=rating)
-        entries.append(register(tournament=tournament, player=player, actor=actor))
-    return entries
-
-
 # -- draws ------------------------------------------------------------------------
 
 
@@ -160,6 +146,7 @@ def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> S
         )
     tournament = stage.tournament
     if stage.order == 1:  # seeding and pairing numbers use the ratings at the start (ratings app)
+        _leave_out_absent(tournament, actor)
         tournament_starting.send(sender=Tournament, tournament=tournament)
     if seed is None:
         seed = stage.options.get("seed", secrets.randbelow(2**31))
@@ -172,6 +159,21 @@ def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> S
     stage.save(update_fields=["status", "draw_seed"])
     audit(tournament, "draw", actor, stage=stage.pk, seed=seed)
     return stage
+
+
+def _leave_out_absent(tournament: Tournament, actor: Any) -> None:
+    """With check-in on, the players not checked in when the first stage is drawn are left out of it:
+    withdrawn before the start, saying why (in a Swiss they may still come back as late entries)."""
+    if tournament.check_in == CheckIn.OFF:
+        return
+    missing = list(absent(tournament.entries.all(), 1).select_related("player"))
+    now = timezone.now().isoformat()
+    for entry in missing:
+        entry.withdrawn = True
+        entry.withdrawal = {"at": now, "reason": "did not check in", "policy": "", "applied": "", "stage": None}
+        entry.save(update_fields=["withdrawn", "withdrawal"])
+    if missing:
+        audit(tournament, "absent_at_check_in", actor, entries=[e.pk for e in missing])
 
 
 def _stage_entries(stage: Stage) -> list[Entry]:

@@ -23,8 +23,10 @@ from games.enums import GameStatus, ReportStatus
 from games.exports import export_plain, export_rif
 from games.models import Game, GameEvent, Player, ResultReport
 from games.selectors import awaiting_move
+from games.services.arbiter import open_calls_for
 from tournament import selectors
 from tournament.models import Match, Stage, Tournament
+from tournament.pdf import pdf_response
 from tournament.selectors import schedule_context, standings_context
 from tournament.standings import stage_standings
 
@@ -74,6 +76,25 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def screen(request: HttpRequest, pk: int) -> HttpResponse:
+    """The hall's projector: the boards and pairings now, then the standings, in turn, large and live
+    (``?seconds=`` each part, 15 by default)."""
+    from tournament.registration_views import public_url, qr
+
+    tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
+    seconds = request.GET.get("seconds", "15")
+    hall_url = public_url(request, f"/t/{tournament.pk}/")
+    context = {
+        "tournament": tournament,
+        "seconds": int(seconds) if seconds.isdigit() and 5 <= int(seconds) <= 600 else 15,
+        "hall_url": hall_url,
+        "hall_qr": qr(hall_url, 3),
+        **_standings(tournament),
+        **schedule_context(tournament),
+    }
+    return render(request, "tournament/screen.html", context)
+
+
 def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
     return render(request, "tournament/_standings.html", {"tournament": tournament, **_standings(tournament)})
@@ -112,6 +133,58 @@ def result_sheets(request: HttpRequest, pk: int) -> HttpResponse:
     """Printable result slips for the games on the boards, to be signed by both players."""
     tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
     return render(request, "tournament/result_sheets.html", {"tournament": tournament, **schedule_context(tournament)})
+
+
+def ranking(tournament: Tournament) -> list[dict[str, Any]]:
+    """The tournament's order of places as far as it is known: the final round robin's table, or the last
+    Swiss stage's standings (withdrawn players left out)."""
+    context = standings_context(tournament, STATE_LABELS)
+    if context["final"] is not None:
+        return [
+            {"rank": r["rank"], "player": r["player"], "unit": r["unit"], "points": r["points"]}
+            for r in context["final"]["rows"]
+        ]
+    swiss = next((s["swiss"] for s in reversed(context["stages"]) if s["swiss"] is not None), None)
+    if swiss is None:
+        return []
+    return [
+        {"rank": r["rank"], "player": r["player"], "unit": r["unit"], "points": r["score_text"]}
+        for r in swiss["table"]["rows"]
+        if not r["withdrawn"]
+    ]
+
+
+PDF_SHEETS = {
+    "call-sheet": "tournament/call_sheet.html",
+    "result-sheets": "tournament/result_sheets.html",
+    "standings": "tournament/standings_print.html",
+    "certificates": "tournament/certificates.html",
+    "slips": "tournament/player_slips.html",
+}
+
+
+def tournament_pdf(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
+    """The printable sheets as PDF files: call sheet (pairings by board), result slips, standings with
+    crosstables, certificates for the top places (``?places=3``), and the players' QR slips (organizer)."""
+    tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
+    if kind not in PDF_SHEETS:
+        raise Http404
+    context: dict[str, Any] = {"tournament": tournament}
+    if kind in ("call-sheet", "result-sheets"):
+        context.update(schedule_context(tournament))
+    elif kind == "standings":
+        context.update(_standings(tournament))
+    elif kind == "certificates":
+        places = request.GET.get("places", "3")
+        count = int(places) if places.isdigit() and 0 < int(places) <= 64 else 3
+        context["places"] = [row for row in ranking(tournament) if row["rank"] <= count]
+    else:
+        from tournament.registration_views import slips_context
+
+        if not is_organizer(request.user):
+            raise Http404
+        context.update(slips_context(request, tournament))
+    return pdf_response(request, PDF_SHEETS[kind], context, f"{kind}-{tournament.pk}.pdf")
 
 
 def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
@@ -246,7 +319,8 @@ def referee_console_context(user: Any) -> dict[str, Any]:
     active = games.filter(status__in=GameStatus.active()).order_by("board_number", "pk")[:60]
     disputes = ResultReport.objects.filter(game__in=games, status=ReportStatus.DISPUTED).select_related("game")
     log = GameEvent.objects.filter(actor=user).select_related("game").order_by("-id")[:50]
-    return {"tournaments": tournaments, "active": active, "disputes": disputes, "log": log}
+    calls = open_calls_for(games)
+    return {"tournaments": tournaments, "active": active, "disputes": disputes, "log": log, "calls": calls}
 
 
 @login_required
@@ -293,6 +367,15 @@ def swiss_trf(request: HttpRequest, pk: int, stage_id: int) -> HttpResponse:
 
 def swiss_round_sheet(request: HttpRequest, pk: int, stage_id: int, number: int) -> HttpResponse:
     """Printable: a published round's pairings by board and by name, and a result slip for each board."""
+    return render(request, "tournament/swiss_round.html", _swiss_round_context(request, pk, stage_id, number))
+
+
+def swiss_round_pdf(request: HttpRequest, pk: int, stage_id: int, number: int) -> HttpResponse:
+    context = _swiss_round_context(request, pk, stage_id, number)
+    return pdf_response(request, "tournament/swiss_round.html", context, f"round-{pk}-{stage_id}-{number}.pdf")
+
+
+def _swiss_round_context(request: HttpRequest, pk: int, stage_id: int, number: int) -> dict[str, Any]:
     from tournament.swiss import selectors as swiss
 
     tournament, stage = _swiss_stage(request, pk, stage_id)
@@ -316,11 +399,7 @@ def swiss_round_sheet(request: HttpRequest, pk: int, stage_id: int, number: int)
                 {"name": second["name"], "board": board["board"], "role": _("second"), "opponent": first["name"]}
             )
     by_name.sort(key=lambda row: row["name"])
-    return render(
-        request,
-        "tournament/swiss_round.html",
-        {"tournament": tournament, "stage": stage, "round": rnd, "by_name": by_name},
-    )
+    return {"tournament": tournament, "stage": stage, "round": rnd, "by_name": by_name}
 
 
 def swiss_crosstable(request: HttpRequest, pk: int, stage_id: int) -> HttpResponse:

@@ -143,6 +143,27 @@ class World:
             game_act(game_id=game.pk, player=self.me, action="place h8", expected_ply=0)
         return game
 
+    def called(self) -> Game:
+        """An online game whose player has called the arbiter (its clock stopped)."""
+        from games.services.arbiter import game_call_arbiter
+
+        game = self.game("timed")
+        game_call_arbiter(game_id=game.pk, player=self.me)
+        return game
+
+    def call(self) -> Any:
+        return self.called().arbiter_calls.get()
+
+    def private_key(self) -> str:
+        from tournament.registration import access_key_new
+
+        key = access_key_new(entry=self.swiss_entry).access_key
+        assert key is not None
+        return key
+
+    def my_entry(self) -> Any:
+        return self.played.entries.get(player=self.me)
+
     def client(self, role: str) -> Client:
         client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
         if role != "anonymous":
@@ -425,6 +446,43 @@ CASES: dict[str, Case] = {
         lambda w: "/api/games/analyse-position/",
         lambda w: {"moves": "h8 g8 i8 a1 j8 a3 k9 a5 k10 o15"},
         matrix(401, 403, 403, 200, 200),
+    ),
+    # the event day: registration, check-in, private links, arbiter calls, projector, PDF sheets, backups
+    "tournament-screen": ("get", t("/t/{t}/screen/"), NONE, same(200)),
+    "tournament-pdf": ("get", t("/t/{t}/pdf/standings.pdf"), NONE, same(200)),
+    "swiss-round-pdf": ("get", lambda w: f"/t/{w.swiss.pk}/swiss/{w.swiss_stage.pk}/round/1.pdf", NONE, same(200)),
+    "self-register": ("get", t("/t/{t}/register/"), NONE, same(200)),
+    "private-link": ("get", lambda w: f"/p/{w.private_key()}/", NONE, same(200)),
+    "private-link-check-in": ("post", lambda w: f"/p/{w.private_key()}/check-in/", NONE, same(302)),
+    "console-check-in": (
+        "post",
+        lambda w: f"/me/check-in/{w.my_entry().pk}/",
+        NONE,
+        matrix(302, 302, 404, 404, 404),  # the player's own entry (closed: a message); nobody else's
+    ),
+    "control-waiting": ("get", t("/organizer/t/{t}/waiting/"), NONE, matrix(302, 404, 404, 404, 200)),
+    "control-players": ("get", t("/organizer/t/{t}/players/"), NONE, matrix(302, 404, 404, 404, 200)),
+    "player-slips": ("get", t("/organizer/t/{t}/players/slips/"), NONE, matrix(302, 404, 404, 404, 200)),
+    "control-players-action": (
+        "post",
+        t("/organizer/t/{t}/players/links/"),
+        NONE,
+        matrix(302, 404, 404, 404, 302),
+    ),
+    "backup-download": ("get", lambda w: "/organizer/backup/", NONE, matrix(302, 404, 404, 404, 200)),
+    "game-call-arbiter": (
+        "post",
+        lambda w: f"/g/{w.game('online').pk}/call-arbiter/",
+        NONE,
+        matrix(302, 302, 302, 404, 404),  # players (someone else's game: a message); no player account: 404
+    ),
+    "arbiter-answer": ("post", lambda w: f"/referee/calls/{w.call().pk}/answer/", NONE, same(302)),
+    "game-call-arbiter-api": game_action("call-arbiter", "online", {"seat": 1}, matrix(401, 201, 403, 403, 201)),
+    "game-answer-arbiter": (
+        "post",
+        lambda w: f"/api/games/{w.called().pk}/answer-arbiter/",
+        NONE,
+        matrix(401, 403, 403, 403, 200),
     ),
     "swiss-import-trf": (
         "post",

@@ -3,8 +3,31 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
-from games.models import Player
+from games.models import NAME_MAX, UNIT_MAX, Player
+from games.services.base import GameError
+
+
+def check_name(name: str, unit: str = "") -> tuple[str, str]:
+    """A player's name and unit, stripped, or a clear refusal: a name is needed, and both have limits
+    (a name of a hundred characters stretches every table and sheet it is printed on)."""
+    name, unit = " ".join(name.split()), " ".join(unit.split())
+    if not name:
+        raise GameError("bad_name", _("A player needs a name."))
+    if len(name) > NAME_MAX:
+        raise GameError(
+            "bad_name",
+            _("The name %(start)s… is %(n)s characters long; at most %(max)s are allowed.")
+            % {"start": name[:20], "n": len(name), "max": NAME_MAX},
+        )
+    if len(unit) > UNIT_MAX:
+        raise GameError(
+            "bad_name",
+            _("The unit %(start)s… is %(n)s characters long; at most %(max)s are allowed.")
+            % {"start": unit[:20], "n": len(unit), "max": UNIT_MAX},
+        )
+    return name, unit
 
 
 @transaction.atomic
@@ -14,7 +37,7 @@ def player_find_or_create(*, name: str, unit: str = "", rating: int | None = Non
     A name and a unit identify a player across records, imports and forms. A
     given ``rating`` fills in one the player lacks, never replaces one.
     """
-    name, unit = name.strip(), unit.strip()
+    name, unit = check_name(name, unit)
     player = Player.objects.select_for_update().filter(name=name, unit=unit).order_by("pk").first()
     if player is None:
         return Player.objects.create(name=name, unit=unit, rating=rating)

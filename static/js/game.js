@@ -307,7 +307,8 @@
     var c = data.clock || {}, pos = data.position;
     return JSON.stringify([data.status, data.mode, data.ply, pos.expects, pos.actor, pos.last_black_move,
       pos.offer_count, Object.keys(pos.declare_verdicts || {}), c.status, c.paused, c.offer_by, c.offers_left,
-      c.actor, selected.length, data.reports.map(function (r) { return [r.id, r.status]; })]);
+      c.actor, selected.length, data.reports.map(function (r) { return [r.id, r.status]; }),
+      data.arbiter_call ? data.arbiter_call.id : null]);
   }
 
   function drawControls() {
@@ -340,7 +341,29 @@
       box.appendChild(button(L.resign, function () { if (window.confirm(L.confirm_resign)) post("resign", {}); }, "danger"));
     }
     if (seat !== null && data.mode === "otb") drawReport(box);
+    if (seat !== null) drawArbiterCall(box);
+    if (config.referee && data.arbiter_call) {
+      box.appendChild(para(fmt(L.arbiter_called_by, { name: data.arbiter_call.caller })));
+      box.appendChild(button(L.arbiter_answer, function () { post("answer-arbiter", {}); }, "arbiter"));
+    }
     if (config.referee) drawReferee(box);
+  }
+
+  // A player calls an arbiter to the board (over the board or online); online, the clocks stop until a
+  // referee answers.
+  function drawArbiterCall(box) {
+    var call = data.arbiter_call;
+    if (call) {
+      var p = para(call.paused_clock ? L.arbiter_called_paused : L.arbiter_called);
+      p.className = "notice arbiter-called";
+      box.appendChild(p);
+      return;
+    }
+    box.appendChild(button(L.arbiter_call, function () {
+      var note = window.prompt(L.arbiter_note, "");
+      if (note === null) return;
+      post("call-arbiter", { note: note });
+    }, "arbiter"));
   }
 
   function drawTurn(box, pos) {

@@ -42,6 +42,7 @@
         nodes.forEach(function (node) {
           var name = node.getAttribute("data-live-name");
           if (name && m.fragments[name] !== undefined) apply(node, m.fragments[name]);
+          else refresh(node);  // a part the push does not carry (the control room's): fetched on the news
         });
       },
       open: function () { nodes.forEach(refresh); }

@@ -12,13 +12,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.enums import GameStatus
 from games.forfeits import game_cancel
 from games.models import Player
-from tournament.models import Entry, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound
+from tournament.checkin import absent
+from tournament.models import CheckIn, Entry, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound
 from tournament.services import TournamentError, audit, call_matches
 from tournament.swiss import explain, trf
 from tournament.swiss.pairing import Board, PairingError, pairer, unit_prohibitions
@@ -153,6 +155,7 @@ def swiss_pair(*, stage: Stage, actor: Any = None, isolated: bool = False) -> Sw
         locked = _stage(stage)
         close_finished_rounds(locked, actor)
         check_can_pair(locked)
+        _mark_absent(locked, actor)
         _fix_once(locked, load(locked))
     for _attempt in range(3):
         prepared = _prepare(stage, isolated)
@@ -181,6 +184,23 @@ def swiss_pair(*, stage: Stage, actor: Any = None, isolated: bool = False) -> Sw
             )
             return rnd
     raise TournamentError("busy", _("The results kept changing while the round was being paired; try again."), 409)
+
+
+def _mark_absent(stage: Stage, actor: Any) -> None:
+    """With check-in before each round, a player not checked in for the round to pair gets a zero-point
+    bye for it (``absent``) instead of a board; a bye already asked for stands."""
+    tournament = stage.tournament
+    if tournament.check_in != CheckIn.EACH_ROUND:
+        return
+    number = _paired_rounds(stage) + 1
+    members = Entry.objects.filter(groupmember__group__stage=stage).distinct()
+    taken = set(SwissBye.objects.filter(stage=stage, round=number).values_list("entry_id", flat=True))
+    missing = [e for e in absent(members, number) if e.pk not in taken]
+    SwissBye.objects.bulk_create(
+        [SwissBye(stage=stage, round=number, entry=e, kind=SwissBye.Kind.ZERO, absent=True) for e in missing]
+    )
+    if missing:
+        audit(tournament, "absent_at_check_in", actor, stage=stage.pk, round=number, entries=[e.pk for e in missing])
 
 
 def edit_warnings(
@@ -352,7 +372,7 @@ def swiss_unpair(*, stage: Stage, number: int, actor: Any = None) -> None:
         if link.game.status != GameStatus.CANCELLED:
             game_cancel(game_id=link.game_id, note=_("The round was unpaired."), actor=actor)
     Match.objects.filter(pk__in=[m.pk for m in matches]).update(status=Match.Status.CANCELLED, board=None)
-    SwissBye.objects.filter(stage=stage, round=number, kind=SwissBye.Kind.PAIRING).delete()
+    SwissBye.objects.filter(Q(kind=SwissBye.Kind.PAIRING) | Q(absent=True), stage=stage, round=number).delete()
     rnd.delete()
     audit(stage.tournament, "swiss_unpair", actor, stage=stage.pk, round=number)
     call_matches(tournament=stage.tournament)

@@ -7,11 +7,13 @@ from typing import Any
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from games.models import Game, Player
 from games.services import game_confirm_result, game_report_result
 from tournament import appeals, selectors, services
 from tournament.models import AuditLog, Group, Match, Stage, Tournament
+from tournament.registration import import_entries, import_summary
 from tournament.simulate import simulate
 from tournament.standings import stage_standings
 
@@ -182,14 +184,43 @@ def test_draw_is_recorded_can_be_undone_and_players_swapped_before_the_start() -
 def test_unit_limit_and_csv_import() -> None:
     tournament = services.tournament_create(name="csv", max_per_unit=2)
 
-    entries = services.import_players(tournament=tournament, text="name,unit,rating\n张三,一中,1500\n李四,一中,\n")
-    assert [e.player.name for e in entries] == ["张三", "李四"]
+    report = import_entries(tournament=tournament, text="name,unit,rating\n张三,一中,1500\n李四,一中,\n")
+    assert [e.player.name for e in report.entered] == ["张三", "李四"]
     with pytest.raises(services.TournamentError) as info:
-        services.import_players(tournament=tournament, text="王五,一中,1600\n")
+        import_entries(tournament=tournament, text="王五,一中,1600\n")
     assert info.value.code == "unit_full"
     with pytest.raises(services.TournamentError) as bad:
-        services.import_players(tournament=tournament, text="赵六,二中,strong\n")
+        import_entries(tournament=tournament, text="赵六,二中,strong\n")
     assert bad.value.code == "bad_csv" and tournament.entries.count() == 2
+
+
+def test_a_csv_import_names_every_problem_row_and_enters_nobody() -> None:
+    tournament = services.tournament_create(name="csv rows")
+    text = "姓名,单位,等级分\n张三,一中,1500\n,一中,\n李四,一中,strong\n" + "王" * 51 + ",二中\n赵六,二中,1400,x\n"
+
+    with translation.override("en"), pytest.raises(services.TournamentError) as bad:
+        import_entries(tournament=tournament, text=text)
+
+    message = bad.value.message
+    for row in (3, 4, 5, 6):
+        assert f"Row {row}: " in message
+    assert "Row 2" not in message and "51 characters" in message and "strong" in message
+    assert not tournament.entries.exists() and not Player.objects.filter(name="张三").exists()
+
+
+def test_a_csv_import_enters_a_repeated_row_once_and_says_so() -> None:
+    tournament = services.tournament_create(name="csv twice")
+    services.register(tournament=tournament, player=Player.objects.create(name="周七", unit="三中"))
+    text = "\n".join(["张三,一中,1500", "李四,一中", "周七,三中", "张三,一中,1500", "张三,二中"]) + "\n"
+
+    with translation.override("en"):
+        report = import_entries(tournament=tournament, text=text)
+        summary = import_summary(report)
+
+    assert sorted(e.player.name for e in report.entered) == ["张三", "张三", "李四"]  # 张三 of 二中 is another person
+    assert report.already == ["周七 (三中)"] and report.repeated == ["row 4 repeats row 1 (张三 (一中))"]
+    assert summary.startswith("3 players entered.") and "周七" in summary and "row 4 repeats row 1" in summary
+    assert tournament.entries.count() == 4
 
 
 @pytest.mark.parametrize("players", [8, 40])

@@ -61,7 +61,7 @@ def test_the_organizer_runs_rounds_and_the_public_reads_them() -> None:
     assert [c["key"] for c in public["standings"]["columns"]][:2] == ["buchholz_cut1", "buchholz"]
     assert public["crosstable"][0]["cells"][0]["text"]
     boards = public["rounds"][0]["boards"]
-    assert [b["result"] for b in boards] == ["1–0"] * 3 + [""]  # black (the first move) won each game; the bye
+    assert [b["result"] for b in boards] == ["1–0"] * 3 + ["1 (bye)"]  # black (the first move) won each game; the bye
 
 
 def test_refusals_come_in_the_users_language() -> None:

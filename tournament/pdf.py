@@ -1,0 +1,73 @@
+"""PDF sheets rendered on the server (WeasyPrint) from the same templates the pages print from: pairings,
+result slips, standings and crosstables, certificates, the players' QR slips.
+
+WeasyPrint lays the page out for print media, so the pages' ``@media print`` rules apply (no header, no
+buttons). It never reaches the network: stylesheets are read from the static files on disk, anything else
+is refused. Chinese is set in a CJK font found through fontconfig (Noto Sans CJK or WenQuanYi, installed
+with the system packages), and the fonts are embedded, subset, in the PDF."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+
+PDF_CSS = """
+@page { size: A4; margin: 14mm 12mm; }
+body { font-family: "Noto Sans CJK SC", "WenQuanYi Micro Hei", "Source Han Sans SC", "Droid Sans Fallback",
+       sans-serif; font-size: 10.5pt; }
+main table { display: table; overflow: visible; }
+.slip, .certificate, .player-slip { break-inside: avoid; }
+"""
+
+
+def _static_file(path: str) -> str | None:
+    relative = path[len(settings.STATIC_URL) :] if path.startswith(settings.STATIC_URL) else None
+    if relative is None:
+        return None
+    relative = relative.split("?", 1)[0]
+    found = finders.find(relative)
+    if isinstance(found, list):
+        found = found[0] if found else None
+    if found is None and settings.STATIC_ROOT:
+        candidate = settings.STATIC_ROOT / relative  # a hashed name written by collectstatic
+        found = str(candidate) if candidate.exists() else None
+    return str(found) if found else None
+
+
+def local_fetcher() -> Any:
+    """A WeasyPrint URL fetcher that reads only our own static files (and data: URLs): nothing is fetched
+    over the network, so a PDF renders the same in a hall with no internet."""
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class LocalFetcher(URLFetcher):  # type: ignore[misc]  # weasyprint is untyped
+        def fetch(self, url: str, headers: Any = None) -> Any:
+            if url.startswith("data:"):
+                return super().fetch(url, headers)
+            found = _static_file(urlsplit(url).path)
+            if found is None:
+                raise ValueError(f"not fetched: {url}")
+            with open(found, "rb") as handle:
+                body = handle.read()
+            kind = "text/css" if found.endswith(".css") else "application/octet-stream"
+            return URLFetcherResponse(url, body, {"Content-Type": kind})
+
+    return LocalFetcher(allowed_protocols=("http", "https", "data"))
+
+
+def pdf_bytes(request: HttpRequest, template: str, context: dict[str, Any]) -> bytes:
+    from weasyprint import CSS, HTML
+
+    html = render_to_string(template, {**context, "pdf": True}, request=request)
+    document = HTML(string=html, base_url=request.build_absolute_uri("/"), url_fetcher=local_fetcher())
+    return document.write_pdf(stylesheets=[CSS(string=PDF_CSS)])  # type: ignore[no-any-return]
+
+
+def pdf_response(request: HttpRequest, template: str, context: dict[str, Any], filename: str) -> HttpResponse:
+    response = HttpResponse(pdf_bytes(request, template, context), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response

@@ -1,0 +1,303 @@
+"""Pages for registration and check-in: the control room's players page (add, edit, import, remove, check
+in, private links, the registration and check-in settings), the players' slips with their QR codes, the
+public self-registration form, and the private link a player scans (it signs them in and checks them in).
+
+Each form calls one service of :mod:`tournament.registration`; a refusal comes back as a message in the
+user's language and changes nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login, logout
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.access import account, is_organizer, player_of
+from games.models import NAME_MAX, UNIT_MAX
+from games.services import GameError
+from tournament import lan, registration
+from tournament.checkin import check_in_round
+from tournament.middleware import SESSION_LINK  # the key a session was signed in with; a new key ends it
+from tournament.models import CheckIn, Entry, Stage, Tournament
+
+
+class EntryForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=NAME_MAX)
+    unit = forms.CharField(label=gettext_lazy("Unit (club, school or class)"), max_length=UNIT_MAX, required=False)
+    rating = forms.IntegerField(label=gettext_lazy("Rating"), min_value=0, max_value=4000, required=False)
+
+
+class ImportForm(forms.Form):
+    csv = forms.CharField(
+        label=gettext_lazy("Players, one a line: name, unit, rating"),
+        widget=forms.Textarea(attrs={"rows": 8, "placeholder": "张三,一中,1500"}),
+        required=False,
+    )
+    file = forms.FileField(label=gettext_lazy("or a CSV file"), required=False)
+
+
+class RegistrationSettingsForm(forms.Form):
+    check_in = forms.ChoiceField(label=gettext_lazy("Check-in"), choices=CheckIn.choices)
+    self_registration = forms.BooleanField(label=gettext_lazy("Players may register themselves"), required=False)
+    registration_closes = forms.DateTimeField(
+        label=gettext_lazy("Self-registration closes"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+
+
+def _organizer(request: HttpRequest) -> Any:
+    user = account(request.user)
+    if not is_organizer(user):
+        raise Http404
+    return user
+
+
+def public_url(request: HttpRequest, path: str) -> str:
+    """The URL a phone in the hall can open: on the venue's network address in LAN mode, else this host."""
+    if settings.VENUE:
+        found = lan.urls(settings.PUBLIC_PORT, path)
+        if found:
+            return found[0]
+    return request.build_absolute_uri(path)
+
+
+def qr(url: str, scale: int = 4) -> str:
+    return mark_safe(lan.qr_svg(url, scale))  # noqa: S308 - segno's own SVG of a URL we built
+
+
+@login_required
+def control_players(request: HttpRequest, pk: int) -> HttpResponse:
+    _organizer(request)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    entries = list(tournament.entries.select_related("player").order_by("withdrawn", "player__name", "pk"))
+    number = check_in_round(tournament)
+    drawn = tournament.stages.exclude(status=Stage.Status.PENDING).exists()
+    register_url = public_url(request, reverse("self-register", args=[tournament.pk]))
+    rows = [
+        {
+            "entry": e,
+            "here": number is not None and e.checked_in_round >= number,
+            "link": public_url(request, reverse("private-link", args=[e.access_key])) if e.access_key else "",
+        }
+        for e in entries
+    ]
+    context = {
+        "tournament": tournament,
+        "rows": rows,
+        "active": sum(1 for e in entries if not e.withdrawn),
+        "check_in_round": number,
+        "missing": [r["entry"] for r in rows if number is not None and not r["here"] and not r["entry"].withdrawn],
+        "drawn": drawn,
+        "add_form": EntryForm(),
+        "import_form": ImportForm(),
+        "settings_form": RegistrationSettingsForm(
+            initial={
+                "check_in": tournament.check_in,
+                "self_registration": tournament.self_registration,
+                "registration_closes": tournament.registration_closes,
+            }
+        ),
+        "register_url": register_url,
+        "register_qr": qr(register_url) if tournament.self_registration else "",
+        "registration_open": registration.registration_open(tournament),
+    }
+    return render(request, "tournament/control_players.html", context)
+
+
+@login_required
+def control_players_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """One form of the players page: the service runs; its answer (or refusal) becomes a message."""
+    user = _organizer(request)
+    if request.method != "POST":
+        return redirect("control-players", pk=pk)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    entry = None
+    if action in ENTRY_ACTIONS:
+        entry_id = request.POST.get("entry", "")
+        if not entry_id.isdigit():
+            raise Http404
+        entry = get_object_or_404(Entry, pk=int(entry_id), tournament=tournament)
+    try:
+        done = _run(action, request, tournament, entry, user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        if done:
+            messages.success(request, done)
+    anchor = f"#entry-{entry.pk}" if entry is not None and action != "remove" else ""
+    return redirect(reverse("control-players", args=[pk]) + anchor)
+
+
+def _form_error(form: forms.Form) -> str:
+    return " ".join(f"{form.fields[name].label}: {' '.join(errors)}" for name, errors in form.errors.items())
+
+
+def _run(action: str, request: HttpRequest, tournament: Tournament, entry: Entry | None, user: Any) -> str:
+    if action == "add":
+        form = EntryForm(request.POST)
+        if not form.is_valid():
+            raise GameError("bad_form", _form_error(form))
+        added = registration.entry_add(tournament=tournament, actor=user, **form.cleaned_data)
+        return _("%(name)s entered.") % {"name": added.player.name}
+    if action == "import":
+        imported = ImportForm(request.POST, request.FILES)
+        if not imported.is_valid():
+            raise GameError("bad_form", _form_error(imported))
+        text = imported.cleaned_data["csv"] or ""
+        upload = imported.cleaned_data["file"]
+        if upload is not None:
+            raw = upload.read(2_000_001)
+            if len(raw) > 2_000_000:
+                raise GameError("bad_csv", _("The file is larger than 2 MB."))
+            try:
+                text = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                try:
+                    text = raw.decode("gb18030")  # a spreadsheet saved on a Chinese Windows
+                except UnicodeDecodeError:
+                    raise GameError("bad_csv", _("The file is not text in UTF-8 or GB18030.")) from None
+        if not text.strip():
+            raise GameError("bad_csv", _("Paste the players or choose a file."))
+        return registration.import_summary(registration.import_entries(tournament=tournament, text=text, actor=user))
+    if action == "settings":
+        form = RegistrationSettingsForm(request.POST)
+        if not form.is_valid():
+            raise GameError("bad_form", _form_error(form))
+        registration.registration_configure(tournament=tournament, actor=user, **form.cleaned_data)
+        return _("Registration and check-in settings saved.")
+    if action == "links":
+        made = registration.access_keys_fill(tournament=tournament, actor=user)
+        return _("%(n)s private links made.") % {"n": made}
+    assert entry is not None
+    name = entry.player.name
+    if action == "edit":
+        form = EntryForm(request.POST)
+        if not form.is_valid():
+            raise GameError("bad_form", _form_error(form))
+        registration.entry_edit(entry=entry, actor=user, **form.cleaned_data)
+        return _("%(name)s changed.") % {"name": form.cleaned_data["name"]}
+    if action == "remove":
+        registration.entry_remove(entry=entry, actor=user)
+        return _("%(name)s removed.") % {"name": name}
+    if action == "check-in":
+        registration.check_in(entry=entry, actor=user)
+        return _("%(name)s checked in.") % {"name": name}
+    if action == "check-out":
+        registration.check_in_undo(entry=entry, actor=user)
+        return _("%(name)s is no longer checked in.") % {"name": name}
+    if action == "link":
+        registration.access_key_new(entry=entry, actor=user)
+        return _("A new private link for %(name)s; the old one no longer works.") % {"name": name}
+    if action == "unlink":
+        registration.access_key_revoke(entry=entry, actor=user)
+        return _("%(name)s's private link no longer works.") % {"name": name}
+    raise Http404
+
+
+ENTRY_ACTIONS = {"edit", "remove", "check-in", "check-out", "link", "unlink"}
+
+
+@login_required
+def player_slips(request: HttpRequest, pk: int) -> HttpResponse:
+    """One slip per player with their private link as a QR code: scanned at the door, it checks them in."""
+    _organizer(request)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return render(
+        request, "tournament/player_slips.html", {"tournament": tournament, **slips_context(request, tournament)}
+    )
+
+
+def slips_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    entries = tournament.entries.filter(withdrawn=False, access_key__isnull=False).select_related("player")
+    slips = []
+    for entry in entries.order_by("player__name"):
+        url = public_url(request, reverse("private-link", args=[entry.access_key]))
+        slips.append({"entry": entry, "url": url, "qr": qr(url, 3)})
+    missing = tournament.entries.filter(withdrawn=False, access_key__isnull=True).count()
+    return {"slips": slips, "missing": missing}
+
+
+# -- the players' side -------------------------------------------------------------------
+
+
+def self_register(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    is_open = registration.registration_open(tournament)
+    form = EntryForm(request.POST or None)
+    if request.method == "POST":
+        if not is_open:
+            messages.error(request, _("Registration for this tournament is closed."))
+        elif form.is_valid():
+            try:
+                entry = registration.self_register(tournament=tournament, **form.cleaned_data)
+            except GameError as exc:
+                messages.error(request, exc.message)
+            else:
+                assert entry.access_key is not None
+                return redirect("private-link", key=entry.access_key)
+    return render(request, "tournament/register.html", {"tournament": tournament, "form": form, "open": is_open})
+
+
+def private_link(request: HttpRequest, key: str) -> HttpResponse:
+    """A player's private link: signs them in (no password) and offers check-in while it is open."""
+    entry = registration.entry_by_key(key)
+    if entry is None:
+        return render(request, "tournament/private_link.html", {"entry": None}, status=404)
+    user = registration.account_for_link(entry=entry)
+    if not request.user.is_authenticated or request.user.pk != user.pk:
+        if request.user.is_authenticated:
+            logout(request)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    request.session[SESSION_LINK] = key
+    tournament = entry.tournament
+    number = check_in_round(tournament)
+    context = {
+        "entry": entry,
+        "tournament": tournament,
+        "check_in_round": number,
+        "here": number is not None and entry.checked_in_round >= number,
+        "self_url": public_url(request, request.path),
+    }
+    return render(request, "tournament/private_link.html", context)
+
+
+def private_link_check_in(request: HttpRequest, key: str) -> HttpResponse:
+    entry = registration.entry_by_key(key)
+    if entry is None:
+        return render(request, "tournament/private_link.html", {"entry": None}, status=404)
+    if request.method == "POST":
+        try:
+            registration.check_in(entry=entry, actor=None, by_player=True, now=timezone.now())
+        except GameError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("You are checked in. Good luck!"))
+    return redirect("private-link", key=key)
+
+
+@login_required
+def console_check_in(request: HttpRequest, entry_id: int) -> HttpResponse:
+    """The check-in button on a player's own console."""
+    player = player_of(request.user)
+    entry = get_object_or_404(Entry, pk=entry_id)
+    if player is None or entry.player_id != player.pk:
+        raise Http404
+    if request.method == "POST":
+        try:
+            registration.check_in(entry=entry, actor=request.user, by_player=True)
+        except GameError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("You are checked in. Good luck!"))
+    return redirect("player-console")
