@@ -8,6 +8,7 @@ with the system packages), and the fonts are embedded, subset, in the PDF."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -16,11 +17,19 @@ from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
+logging.getLogger("weasyprint").setLevel(logging.ERROR)  # it reports every CSS property it skips (SVG's)
+logging.getLogger("fontTools").setLevel(logging.ERROR)
+
 PDF_CSS = """
 @page { size: A4; margin: 14mm 12mm; }
 body { font-family: "Noto Sans CJK SC", "WenQuanYi Micro Hei", "Source Han Sans SC", "Droid Sans Fallback",
        sans-serif; font-size: 10.5pt; }
-main table { display: table; overflow: visible; }
+main table { display: table; overflow: visible; max-width: none; }
+.tables { display: block; }
+.skip, .noprint, body > header { display: none !important; }
+.tables > * { display: table; margin: 0 0 4mm; }
+table { break-inside: avoid; }
+.bracket svg { width: 100%; }
 .slip, .certificate, .player-slip { break-inside: avoid; }
 """
 
@@ -60,11 +69,13 @@ def local_fetcher() -> Any:
 
 
 def pdf_bytes(request: HttpRequest, template: str, context: dict[str, Any]) -> bytes:
-    from weasyprint import CSS, HTML
+    from weasyprint import HTML
 
     html = render_to_string(template, {**context, "pdf": True}, request=request)
+    # The PDF rules come last among the page's own styles, so they win over the screen layout's.
+    html = html.replace("</head>", f"<style>{PDF_CSS}</style></head>", 1)
     document = HTML(string=html, base_url=request.build_absolute_uri("/"), url_fetcher=local_fetcher())
-    return document.write_pdf(stylesheets=[CSS(string=PDF_CSS)])  # type: ignore[no-any-return]
+    return document.write_pdf()  # type: ignore[no-any-return]
 
 
 def pdf_response(request: HttpRequest, template: str, context: dict[str, Any], filename: str) -> HttpResponse:

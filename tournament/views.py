@@ -25,7 +25,8 @@ from games.models import Game, GameEvent, Player, ResultReport
 from games.selectors import awaiting_move
 from games.services.arbiter import open_calls_for
 from tournament import selectors
-from tournament.models import Match, Stage, Tournament
+from tournament.checkin import check_in_round
+from tournament.models import CheckIn, Entry, Match, Stage, Tournament
 from tournament.pdf import pdf_response
 from tournament.selectors import schedule_context, standings_context
 from tournament.standings import stage_standings
@@ -281,12 +282,26 @@ def player_console_context(player: Player | None) -> dict[str, Any]:
     )
     return {
         "player": player,
+        "check_ins": _open_check_ins(player),
         "next_match": next_match,
         "current": current,
         "games": games,
         "waiting_reports": waiting_reports,
         "your_move": your_move,
     }
+
+
+def _open_check_ins(player: Player | None) -> list[dict[str, Any]]:
+    """The player's tournaments whose check-in is open and who has not checked in for that round yet."""
+    if player is None:
+        return []
+    out = []
+    entries = Entry.objects.filter(player=player, withdrawn=False).exclude(tournament__check_in=CheckIn.OFF)
+    for entry in entries.exclude(tournament__status=Tournament.Status.FINISHED).select_related("tournament"):
+        number = check_in_round(entry.tournament)
+        if number is not None and entry.checked_in_round < number:
+            out.append({"entry": entry, "tournament": entry.tournament, "round": number})
+    return out
 
 
 @login_required
