@@ -95,6 +95,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def _readers_take_no_table_locks(sender: Any, connection: Any, **_: Any) -> None:
+    """The test database is SQLite in memory with a shared cache, shared by the test and the live server's
+    threads. There a reader's table lock makes a writer fail at once ("database table is locked"), with no
+    busy wait: a page polling the live server (the control room, the projector) while the test writes
+    through the services would fail the test at random. Readers that skip table locks remove that."""
+    if connection.vendor == "sqlite" and "mode=memory" in str(connection.settings_dict.get("NAME", "")):
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA read_uncommitted = 1")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from django.db.backends.signals import connection_created
+
+    connection_created.connect(_readers_take_no_table_locks, dispatch_uid="tests.read_uncommitted")
+
+
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings: Any) -> None:
     """Hashing passwords at full strength costs most of a test's set-up; tests need no strength."""

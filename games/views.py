@@ -61,6 +61,7 @@ def labels() -> dict[str, str]:
         "confirm": _("Confirm"),
         "dispute": _("Dispute"),
         "opponent_reported": _("Your opponent reported:"),
+        "you_reported": _("You reported the result; waiting for your opponent to confirm it:"),
         "pause": _("Pause"),
         "resume": _("Resume"),
         "add_time": _("Add 30 s to the turn"),
@@ -179,7 +180,11 @@ def practice(request: HttpRequest) -> HttpResponse:
             interface=Interface.WEB,
         )
     except (GameError, ValueError) as exc:
-        messages.error(request, exc.message if isinstance(exc, GameError) else _("Choose a level and a seat."))
+        messages.error(
+            request,
+            exc.message if isinstance(exc, GameError) else _("Choose a level and a seat."),
+            extra_tags="practice",
+        )
         return redirect("player-console")
     return redirect("game", pk=game.pk)
 

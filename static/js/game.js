@@ -426,6 +426,13 @@
       box.appendChild(button(L.dispute, function () { post("dispute-result", {}); }));
       return;
     }
+    if (open && open.reporter === mine && open.status === "pending") {
+      var mineWhy = config.reasons.filter(function (r) { return r.value === open.reason; })[0];
+      var note = para(L.you_reported + " " + (L[open.result + "_result"] || open.result) + " · " + (mineWhy ? mineWhy.label : open.reason));
+      note.className = "reported";
+      box.appendChild(note);
+      return;
+    }
     var form = document.createElement("div");
     form.className = "report";
     var result = select(config.results, L.report), reason = select(config.reasons, L.report);
