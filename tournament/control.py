@@ -166,7 +166,7 @@ def waiting_context(tournament: Tournament) -> dict[str, Any]:
 
 
 @login_required
-def backup_download(request: HttpRequest) -> HttpResponse:
+def backup_download(request: HttpRequest) -> HttpResponse | FileResponse:
     """A fresh backup of the whole database (kept in var/backups/ with the others), as a download."""
     _organizer(request)
     try:

@@ -53,7 +53,7 @@ def local_fetcher() -> Any:
     over the network, so a PDF renders the same in a hall with no internet."""
     from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-    class LocalFetcher(URLFetcher):  # type: ignore[misc]  # weasyprint is untyped
+    class LocalFetcher(URLFetcher):  # type: ignore[misc]  # weasyprint is untyped: its class is Any
         def fetch(self, url: str, headers: Any = None) -> Any:
             if url.startswith("data:"):
                 return super().fetch(url, headers)
@@ -71,11 +71,12 @@ def local_fetcher() -> Any:
 def pdf_bytes(request: HttpRequest, template: str, context: dict[str, Any]) -> bytes:
     from weasyprint import HTML
 
-    html = render_to_string(template, {**context, "pdf": True}, request=request)
+    page = render_to_string(template, {**context, "pdf": True}, request=request)
     # The PDF rules come last among the page's own styles, so they win over the screen layout's.
-    html = html.replace("</head>", f"<style>{PDF_CSS}</style></head>", 1)
+    html = str(page).replace("</head>", f"<style>{PDF_CSS}</style></head>", 1)
     document = HTML(string=html, base_url=request.build_absolute_uri("/"), url_fetcher=local_fetcher())
-    return document.write_pdf()  # type: ignore[no-any-return]
+    pdf: bytes = document.write_pdf()
+    return pdf
 
 
 def pdf_response(request: HttpRequest, template: str, context: dict[str, Any], filename: str) -> HttpResponse:

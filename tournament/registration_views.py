@@ -97,7 +97,7 @@ def control_players(request: HttpRequest, pk: int) -> HttpResponse:
         "rows": rows,
         "active": sum(1 for e in entries if not e.withdrawn),
         "check_in_round": number,
-        "missing": [r["entry"] for r in rows if number is not None and not r["here"] and not r["entry"].withdrawn],
+        "missing": [e for e in entries if number is not None and e.checked_in_round < number and not e.withdrawn],
         "drawn": drawn,
         "add_form": EntryForm(),
         "import_form": ImportForm(),
@@ -140,7 +140,7 @@ def control_players_action(request: HttpRequest, pk: int, action: str) -> HttpRe
 
 
 def _form_error(form: forms.Form) -> str:
-    return " ".join(f"{form.fields[name].label}: {' '.join(errors)}" for name, errors in form.errors.items())
+    return " ".join(f"{form.fields[name].label}: {' '.join(map(str, errors))}" for name, errors in form.errors.items())
 
 
 def _run(action: str, request: HttpRequest, tournament: Tournament, entry: Entry | None, user: Any) -> str:
@@ -171,10 +171,10 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, entry: Entry
             raise GameError("bad_csv", _("Paste the players or choose a file."))
         return registration.import_summary(registration.import_entries(tournament=tournament, text=text, actor=user))
     if action == "settings":
-        form = RegistrationSettingsForm(request.POST)
-        if not form.is_valid():
-            raise GameError("bad_form", _form_error(form))
-        registration.registration_configure(tournament=tournament, actor=user, **form.cleaned_data)
+        configured = RegistrationSettingsForm(request.POST)
+        if not configured.is_valid():
+            raise GameError("bad_form", _form_error(configured))
+        registration.registration_configure(tournament=tournament, actor=user, **configured.cleaned_data)
         return _("Registration and check-in settings saved.")
     if action == "links":
         made = registration.access_keys_fill(tournament=tournament, actor=user)

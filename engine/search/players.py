@@ -195,7 +195,7 @@ class ComputerPlayer:
     def _guarded(self, work: Board, me: int, roots: list[int], guard: int, deadline: float | None = None) -> list[int]:
         """The root moves after which the opponent has no VCF (and, with ``guard`` 2, no VCT); past the
         deadline the moves not yet checked are kept unchecked."""
-        safe = []
+        safe: list[int] = []
         clock = self.clock or time.monotonic
         for n, i in enumerate(roots):
             if deadline is not None and clock() > deadline:

@@ -62,7 +62,7 @@ def ratings_inline(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def small_targets(page: Page) -> list[str]:
     """Visible buttons, selects, fields and button-links under 40 px tall."""
-    return page.evaluate(
+    found: list[str] = page.evaluate(
         """() => Array.from(document.querySelectorAll(
             'main button, main select, main input:not([type=hidden]):not([type=checkbox]):not([type=radio]), a.button'))
           .filter(e => e.offsetParent !== null)
@@ -70,6 +70,7 @@ def small_targets(page: Page) -> list[str]:
           .map(e => (e.textContent || e.name || e.tagName).trim().slice(0, 30) + ' '
                     + Math.round(e.getBoundingClientRect().height) + 'px')"""
     )
+    return found
 
 
 def no_sideways_scroll(page: Page) -> None:

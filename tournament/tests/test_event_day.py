@@ -309,8 +309,9 @@ def pdf_text_and_fonts(body: bytes) -> tuple[str, set[str]]:
     text = "".join(page.extract_text() for page in reader.pages)
     embedded = set()
     for page in reader.pages:
-        for font in (page["/Resources"].get("/Font") or {}).values():
-            font = font.get_object()
+        resources: Any = page["/Resources"]
+        for reference in (resources.get("/Font") or {}).values():
+            font: Any = reference.get_object()
             for descendant in font.get("/DescendantFonts", [font]):
                 descriptor = descendant.get_object().get("/FontDescriptor")
                 if descriptor is not None and any(
