@@ -7,6 +7,7 @@ user's language and changes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -123,7 +124,7 @@ def control_players_action(request: HttpRequest, pk: int, action: str) -> HttpRe
         return redirect("control-players", pk=pk)
     tournament = get_object_or_404(Tournament, pk=pk)
     entry = None
-    if action in ENTRY_ACTIONS:
+    if action in ENTRY_ACTIONS or action == "edit":
         entry_id = request.POST.get("entry", "")
         if not entry_id.isdigit():
             raise Http404
@@ -179,7 +180,8 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, entry: Entry
     if action == "links":
         made = registration.access_keys_fill(tournament=tournament, actor=user)
         return _("%(n)s private links made.") % {"n": made}
-    assert entry is not None
+    if entry is None:  # an unknown action
+        raise Http404
     name = entry.player.name
     if action == "edit":
         form = EntryForm(request.POST)
@@ -187,25 +189,22 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, entry: Entry
             raise GameError("bad_form", _form_error(form))
         registration.entry_edit(entry=entry, actor=user, **form.cleaned_data)
         return _("%(name)s changed.") % {"name": form.cleaned_data["name"]}
-    if action == "remove":
-        registration.entry_remove(entry=entry, actor=user)
-        return _("%(name)s removed.") % {"name": name}
-    if action == "check-in":
-        registration.check_in(entry=entry, actor=user)
-        return _("%(name)s checked in.") % {"name": name}
-    if action == "check-out":
-        registration.check_in_undo(entry=entry, actor=user)
-        return _("%(name)s is no longer checked in.") % {"name": name}
-    if action == "link":
-        registration.access_key_new(entry=entry, actor=user)
-        return _("A new private link for %(name)s; the old one no longer works.") % {"name": name}
-    if action == "unlink":
-        registration.access_key_revoke(entry=entry, actor=user)
-        return _("%(name)s's private link no longer works.") % {"name": name}
-    raise Http404
+    service, done = ENTRY_ACTIONS[action]
+    service(entry=entry, actor=user)
+    return str(done) % {"name": name}
 
 
-ENTRY_ACTIONS = {"edit", "remove", "check-in", "check-out", "link", "unlink"}
+# One button per entry: the service, and what it says when done.
+ENTRY_ACTIONS: dict[str, tuple[Callable[..., Any], Any]] = {
+    "remove": (registration.entry_remove, gettext_lazy("%(name)s removed.")),
+    "check-in": (registration.check_in, gettext_lazy("%(name)s checked in.")),
+    "check-out": (registration.check_in_undo, gettext_lazy("%(name)s is no longer checked in.")),
+    "link": (
+        registration.access_key_new,
+        gettext_lazy("A new private link for %(name)s; the old one no longer works."),
+    ),
+    "unlink": (registration.access_key_revoke, gettext_lazy("%(name)s's private link no longer works.")),
+}
 
 
 @login_required
