@@ -10,11 +10,16 @@ Measures, in one run:
   checker in ``engine/search/verify.py``), how many the solver proves with its
   default limits (30 fours, 200,000 nodes), each checked again; ``vcf_ms_p50``
   the median time per position (caches emptied first);
+- ``move_s``: how long a move takes on the quick clock (30 s a move: the
+  computer thinks at most a fifth of it, and its level's own limit,
+  ``games.services.computer.THINK_S``): levels 3, 4 and 5 on the same varied
+  positions, caches emptied before each move; the median and the longest per
+  level, against the budget (``--latency-positions``, 40; 0 skips it);
 - ``ladder``: each level against the level below over ``--games`` games (100)
   of renju from the 26 openings, each opening played with both colours (seeds
   differ per game); a win 1, a draw ½. Two worker processes.
 
-Last line: ``ai: nodes_per_s=… vcf_solved=… vcf_ms_p50=… ladder=…``.
+Last line: ``ai: nodes_per_s=… vcf_solved=… vcf_ms_p50=… move_s_max=… ladder=…``.
 Run: ``.venv/bin/python bench/ai.py [--games 100] [--runs 3]``.
 """
 
@@ -152,6 +157,43 @@ def build_vcf_set(count: int, seed: int) -> None:
     print(f"wrote {len(found)} positions to {VCF_FILE}")
 
 
+# -- move times on the quick clock ------------------------------------------------------
+
+
+def quick_clock_budgets(levels: list[int]) -> dict[int, float]:
+    """Each level's thinking time on the quick clock, as the games app gives it: its own limit, within a fifth
+    of the 30-second turn."""
+    import os
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    from games.services.computer import THINK_S
+
+    return {level: min(THINK_S[level], 30 / 5) for level in levels}
+
+
+def move_times(positions: list[Board], levels: list[int]) -> dict[int, tuple[float, float, float]]:
+    """Per level: (median, longest, budget) seconds a move took, over the positions, each move from cold."""
+    out = {}
+    for level, budget in quick_clock_budgets(levels).items():
+        times = []
+        for n, board in enumerate(positions):
+            cold()
+            player = ComputerPlayer(Renju(), level, seed=n, seconds=budget)
+            start = time.perf_counter()
+            player.best_move(board)
+            times.append(time.perf_counter() - start)
+        out[level] = (statistics.median(times), max(times), budget)
+        print(
+            f"level {level} on the quick clock: median {out[level][0]:.2f} s, longest {out[level][1]:.2f} s "
+            f"over {len(times)} positions (budget {budget:.1f} s)",
+            flush=True,
+        )
+    return out
+
+
 # -- the ladder ---------------------------------------------------------------------
 
 
@@ -193,6 +235,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--levels", default="2,3,4,5", help="the ladder's upper levels (each plays the one below)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--latency-positions", type=int, default=40)
     parser.add_argument("--build-vcf", type=int, default=0, metavar="N", help="rebuild the public VCF set")
     args = parser.parse_args()
     if args.build_vcf:
@@ -211,11 +254,18 @@ def main() -> int:
     per_run = ", ".join(f"{ms:.1f}" for _s, ms in runs)
     print(f"VCF set: {solved}/{len(rows)} proved and checked; ms per position (median) per run: {per_run}")
 
+    latency = (
+        move_times(plausible_positions(args.latency_positions, args.seed + 1), [3, 4, 5])
+        if args.latency_positions
+        else {}
+    )
+    worst = ",".join(f"{level}:{longest:.2f}/{budget:.1f}" for level, (_p50, longest, budget) in latency.items())
+
     scores = ladder(args.games, args.workers, [int(x) for x in args.levels.split(",")]) if args.games else {}
     text = ",".join(f"{level}:{score:.2f}" for level, score in scores.items()) or "-"
     print(
         f"ai: nodes_per_s={statistics.median(rates):.0f} vcf_solved={solved}/{len(rows)} "
-        f"vcf_ms_p50={p50:.1f} ladder={text}"
+        f"vcf_ms_p50={p50:.1f} move_s_max={worst or '-'} ladder={text}"
     )
     return 0
 
