@@ -19,9 +19,10 @@ from games.models import Game, Player
 from games.serializers import RULE_SETS, TimeControlField, validated
 from games.services import player_find_or_create
 from tournament import appeals, selectors, services
+from tournament.checkin import check_in_round
 from tournament.models import Appeal, Group, Match, Stage, Tournament, WithdrawalPolicy
 from tournament.outcomes import playoff_decide
-from tournament.registration import import_entries, import_summary
+from tournament.registration import check_in, check_in_undo, import_entries, import_summary
 from tournament.standings import stage_standings
 from tournament.withdrawals import entry_withdraw, match_mark_absent, match_mark_present
 
@@ -116,6 +117,18 @@ class EntryRegisterSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=100, required=False)
     unit = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     rating = serializers.IntegerField(required=False, allow_null=True)
+
+
+class CheckInSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField(required=False, allow_null=True, help_text="organizers: the entry to check in")
+    undo = serializers.BooleanField(required=False, default=False, help_text="organizers: take the check-in back")
+
+
+class CheckInAnswerSerializer(serializers.Serializer[Any]):
+    entry = serializers.IntegerField()
+    round = serializers.IntegerField(allow_null=True)
+    checked_in = serializers.BooleanField()
+    checked_in_at = serializers.DateTimeField(allow_null=True)
 
 
 def player_named(data: dict[str, Any]) -> Player:
@@ -377,6 +390,37 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
             raise services.TournamentError("no_entry", _("There is no such player in this tournament."), 404)
         entry = entry_withdraw(entry=entry, reason=data["reason"], policy=data.get("policy", ""), actor=request.user)
         return Response({"entry": entry.pk, "withdrawn": entry.withdrawn, "withdrawal": entry.withdrawal})
+
+    @extend_schema(request=CheckInSerializer, responses={200: CheckInAnswerSerializer})
+    @action(detail=True, methods=["post"], url_path="check-in")
+    def check_in(self, request: Request, pk: str) -> Response:
+        """Check in for the round whose check-in is open: the organizer for any entry (``entry``; ``undo``
+        takes a check-in back), a player for their own entry (no ``entry`` needed)."""
+        tournament = self.get_object()
+        data = self._input(CheckInSerializer)
+        user = account(request.user)
+        if is_organizer(user) and data.get("entry") is not None:
+            entry = tournament.entries.filter(pk=data["entry"]).first()
+        else:
+            entry = tournament.entries.filter(player__user=user).first()
+            if entry is not None and data.get("entry") not in (None, entry.pk):
+                raise services.TournamentError("not_allowed", _("You check in only yourself."), 403)
+        if entry is None:
+            raise services.TournamentError("no_entry", _("There is no such player in this tournament."), 404)
+        if data.get("undo"):
+            require_organizer(user)
+            entry = check_in_undo(entry=entry, actor=user)
+        else:
+            entry = check_in(entry=entry, actor=user, by_player=not is_organizer(user))
+        number = check_in_round(tournament)
+        return Response(
+            {
+                "entry": entry.pk,
+                "round": number,
+                "checked_in": number is not None and entry.checked_in_round >= number,
+                "checked_in_at": entry.checked_in_at,
+            }
+        )
 
     def _referee_or_organizer(self, tournament: Tournament) -> None:
         user = account(self.request.user)

@@ -477,6 +477,12 @@ CASES: dict[str, Case] = {
         matrix(302, 302, 302, 404, 404),  # players (someone else's game: a message); no player account: 404
     ),
     "arbiter-answer": ("post", lambda w: f"/referee/calls/{w.call().pk}/answer/", NONE, same(302)),
+    "tournament-check-in": (
+        "post",
+        lambda w: f"/api/tournaments/{w.swiss.pk}/check-in/",
+        lambda w: {"entry": w.swiss_entry.pk},
+        matrix(401, 404, 404, 404, 409),  # players check in only themselves (not entered here); closed now
+    ),
     "game-call-arbiter-api": game_action("call-arbiter", "online", {"seat": 1}, matrix(401, 201, 403, 403, 201)),
     "game-answer-arbiter": (
         "post",

@@ -21,7 +21,7 @@ from games.services import GameError, game_act, game_create
 from games.services.arbiter import game_answer_arbiter, game_call_arbiter
 from ratings.models import Rating, RatingList
 from tournament import registration, services
-from tournament.checkin import check_in_round
+from tournament.checkin import absent, check_in_round
 from tournament.models import AuditLog, CheckIn, Entry, GroupMember, Stage, SwissBye, SwissRound, Tournament
 from tournament.swiss import services as swiss
 from tournament.tests.test_swiss_services import play_round
@@ -350,3 +350,29 @@ def test_swiss_rounds_are_unchanged_without_check_in() -> None:
     swiss.swiss_pair(stage=stage)
     assert not SwissBye.objects.filter(absent=True).exists()
     assert SwissRound.objects.get(stage=stage).number == 1
+
+
+def test_the_api_checks_a_player_in_themselves_and_the_organizer_anyone() -> None:
+    from rest_framework.test import APIClient
+
+    tournament = services.tournament_create(name="API check-in", check_in=CheckIn.FIRST)
+    services.publish(tournament=tournament)
+    mine, other = entered(tournament, 2)
+    user = get_user_model().objects.create_user("me-api")
+    Player.objects.filter(pk=mine.player_id).update(user=user)
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(user)
+
+    answer = client.post(f"/api/tournaments/{tournament.pk}/check-in/", {}, format="json")
+    refused = client.post(f"/api/tournaments/{tournament.pk}/check-in/", {"entry": other.pk}, format="json")
+
+    assert answer.status_code == 200 and answer.json()["checked_in"] and answer.json()["round"] == 1
+    assert refused.status_code == 403 and refused.json()["code"] == "not_allowed"
+    organizer = get_user_model().objects.create_superuser("boss-api")
+    client.force_login(organizer)
+    assert client.post(f"/api/tournaments/{tournament.pk}/check-in/", {"entry": other.pk}, format="json").json()[
+        "checked_in"
+    ]
+    undone = client.post(f"/api/tournaments/{tournament.pk}/check-in/", {"entry": mine.pk, "undo": True}, format="json")
+    assert undone.json()["checked_in"] is False
+    assert list(absent(tournament.entries.all(), 1)) == [Entry.objects.get(pk=mine.pk)]
