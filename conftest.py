@@ -187,35 +187,47 @@ def clock_workers(
         worker.stop()
 
 
-@pytest.fixture
-def computer_worker(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_path: Path) -> Iterator[Service]:
-    """A real worker on the ``computer`` queue (prefork, as ``make run`` starts it), against this test's database."""
-    celery_app_on_redis.control.purge()
+def _queue_worker(celery_app: Any, redis_url: str, log: Path, name: str, queues: str, pool: str) -> Iterator[Service]:
+    """A real worker on ``queues``, against this test's database, answering pings before the test goes on."""
+    celery_app.control.purge()  # type: ignore[attr-defined]
     env = dict(
         os.environ,
-        REDIS_URL=redis_server.url,
+        REDIS_URL=redis_url,
         DATABASE_URL=test_database_url(),
         DJANGO_SETTINGS_MODULE="config.settings",
         PYTHONPATH=str(ROOT),
     )
-    log = tmp_path / "computer.log"
-    worker = celery_worker(
-        env, log=log, pool="prefork", concurrency=1, hostname="computer-test@%h", queues="computer"
-    ).start()
+    worker = celery_worker(env, log=log, pool=pool, concurrency=1, hostname=f"{name}@%h", queues=queues).start()
 
     def answers() -> bool:
         if not worker.running():
-            raise RuntimeError("computer worker died:\n" + log.read_text())
-        replies = celery_app_on_redis.control.ping(timeout=0.5) or []
-        return any(next(iter(r)).startswith("computer-test") for r in replies)
+            raise RuntimeError(f"{name} worker died:\n" + log.read_text())
+        replies = celery_app.control.ping(timeout=0.5) or []  # type: ignore[attr-defined]
+        return any(next(iter(r)).startswith(name) for r in replies)
 
     try:
-        wait_until(answers, 60, "the computer worker")
+        wait_until(answers, 60, f"the {name} worker")
     except BaseException:
         worker.stop()
         raise
     yield worker
     worker.stop()
+
+
+@pytest.fixture
+def computer_worker(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_path: Path) -> Iterator[Service]:
+    """A real worker on the ``computer`` queue (prefork, as ``make run`` starts it), against this test's database."""
+    yield from _queue_worker(
+        celery_app_on_redis, redis_server.url, tmp_path / "computer.log", "computer-test", "computer", "prefork"
+    )
+
+
+@pytest.fixture
+def default_worker(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_path: Path) -> Iterator[Service]:
+    """A real worker on the default ``celery`` queue (the rating lists' task), against this test's database."""
+    yield from _queue_worker(
+        celery_app_on_redis, redis_server.url, tmp_path / "default.log", "default-test", "celery", "threads"
+    )
 
 
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
