@@ -12,6 +12,7 @@ import pytest
 
 from games.models import Player
 from ratings.models import Rating, RatingList
+from ratings.services import category_of
 from tournament import services
 from tournament.models import Tournament
 from tournament.tests.test_swiss_services import play_round
@@ -36,7 +37,7 @@ def test_a_finished_rated_tournament_is_rated_by_the_worker_into_lists_made_at_i
     services.advance(stage=stage)  # finished: the task is sent once the transaction commits
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
 
-    lists = RatingList.objects.filter(category="gomoku")
+    lists = RatingList.objects.filter(category=category_of(tournament.rules))  # the Swiss preset: renju
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and Rating.objects.filter(rating_list__in=lists).count() < 12:
         time.sleep(0.2)
