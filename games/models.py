@@ -39,7 +39,13 @@ class Player(models.Model):
     native_name = models.CharField(_("name in the player's own script"), max_length=100, blank=True)
     country = models.CharField(_("country"), max_length=60, blank=True)
     city = models.CharField(_("city"), max_length=100, blank=True)
-    renjunet_id = models.PositiveIntegerField(_("RenjuNet id"), null=True, blank=True, unique=True)
+    renjunet_id = models.PositiveBigIntegerField(_("RenjuNet id"), null=True, blank=True, unique=True)
+    renjunet_merged = models.JSONField(
+        _("merged RenjuNet ids"),
+        default=list,
+        blank=True,
+        help_text=_("RenjuNet ids whose disp_id points to this player: their games are this player's"),
+    )
     computer_level = models.PositiveSmallIntegerField(
         _("computer level"),
         null=True,

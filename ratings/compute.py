@@ -2,9 +2,15 @@
 as clubs and national lists do.
 
 WHR (Rémi Coulom) through the ``whr`` package (its C++ core is by the author of the RIF's own list,
-wind23/whr_renju), with that list's parameters: w² = 12.9 (rating variance per day, in Elo²), two virtual
-draws against a 0-rated player on each player's first day, and ratings shown as 1900 + the WHR Elo.
-Each game is dated at its tournament's end, as the RIF list dates them.
+wind23/whr_renju), with that list's parameters: w² (rating variance per day, in Elo²) 19.3 for renju and
+10.7 for gomoku since 1 April 2024 (12.9 for both from August 2021 to March 2024), two virtual draws
+against a 0-rated player on each player's first day, and ratings shown as 1900 + the WHR Elo. Each game is
+dated at its tournament's end, as the RIF list dates them.
+
+Elo's K (:class:`EloRule`) is read from the number of rated games a player had **before the day** a game is
+dated (its tournament's end): every game of that day uses the same K, and the day's changes are added
+together after it (a tournament's games all count from the ratings it started with). A player with 29 games
+who plays 7 on one day has K 40 for all 7; from the next day on, with 36, K 20.
 """
 
 from __future__ import annotations
@@ -14,7 +20,8 @@ from dataclasses import dataclass
 from datetime import date
 
 EPOCH = date(1970, 1, 1)
-RIF_W2 = 12.9
+RIF_W2 = {"renju": 19.3, "gomoku": 10.7}  # since 1 April 2024
+RIF_W2_2021 = 12.9  # August 2021 to March 2024, both categories
 RIF_VIRTUAL_GAMES = 2
 RIF_OFFSET = 1900.0
 
@@ -50,11 +57,11 @@ class Point:
 def whr_ratings(
     results: Iterable[Result],
     *,
-    w2: float = RIF_W2,
+    w2: float,
     virtual_games: int = RIF_VIRTUAL_GAMES,
     offset: float = RIF_OFFSET,
 ) -> dict[str, list[Point]]:
-    """Every player's rating history by WHR, iterated until it converges."""
+    """Every player's rating history by WHR, iterated until it converges (``w2``: the category's, see RIF_W2)."""
     import whr
 
     base = whr.Base(config={"w2": w2, "virtual_games": virtual_games})

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.models import Game, Player
+from ratings.compute import RIF_OFFSET, RIF_VIRTUAL_GAMES, RIF_W2
 
 
 class Category(models.TextChoices):
@@ -30,6 +31,14 @@ class RatingList(models.Model):
     organization = models.CharField(_("organization"), max_length=100, blank=True)
     provisional_games = models.PositiveSmallIntegerField(_("games before a rating is established"), default=10)
     inactive_days = models.PositiveIntegerField(_("days without a game before a player is inactive"), default=730)
+    w2 = models.FloatField(
+        _("WHR w² (Elo² per day)"),
+        null=True,
+        blank=True,
+        help_text=_("empty: the RIF's value since April 2024 (19.3 renju, 10.7 gomoku); 12.9 reproduces 2021–2024"),
+    )
+    virtual_games = models.PositiveSmallIntegerField(_("WHR virtual draws on a first day"), default=RIF_VIRTUAL_GAMES)
+    offset = models.FloatField(_("rating shown as offset + WHR Elo"), default=RIF_OFFSET)
     computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
 
     class Meta:
@@ -40,11 +49,16 @@ class RatingList(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def whr_w2(self) -> float:
+        """The w² this list computes with: its own, or the RIF's current value for its category."""
+        return self.w2 if self.w2 is not None else RIF_W2[self.category]
+
 
 class ImportedTournament(models.Model):
     """A tournament of the RenjuNet database (its games rate players; it is not run here)."""
 
-    renjunet_id = models.PositiveIntegerField(_("RenjuNet id"), unique=True)
+    renjunet_id = models.PositiveBigIntegerField(_("RenjuNet id"), unique=True)
     name = models.CharField(pgettext_lazy("tournament", "name"), max_length=200)
     country = models.CharField(_("country"), max_length=60, blank=True)
     city = models.CharField(_("city"), max_length=100, blank=True)
@@ -53,6 +67,9 @@ class ImportedTournament(models.Model):
     rule = models.CharField(_("rule"), max_length=60, blank=True)
     category = models.CharField(_("category"), max_length=6, choices=Category.choices, blank=True)
     rated = models.BooleanField(_("rated"), default=True)
+    kind = models.CharField(
+        _("RenjuNet type"), max_length=10, blank=True, help_text=_("type 1 is kept but not rated, as the RIF list")
+    )
 
     class Meta:
         ordering = ["-end", "name"]
@@ -97,7 +114,7 @@ class RatedGame(models.Model):
         related_name="games",
         verbose_name=_("imported tournament"),
     )
-    renjunet_id = models.PositiveIntegerField(_("RenjuNet id"), null=True, blank=True, unique=True)
+    renjunet_id = models.PositiveBigIntegerField(_("RenjuNet id"), null=True, blank=True, unique=True)
 
     class Meta:
         ordering = ["played_on", "id"]

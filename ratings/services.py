@@ -95,7 +95,11 @@ def recompute(*, rating_list: RatingList, results: list[Result] | None = None) -
     rating_list = RatingList.objects.get(pk=rating_list.pk)
     results = results_of(rating_list.category) if results is None else results
     whr = rating_list.method == RatingList.Method.WHR
-    history = whr_ratings(results) if whr else elo_ratings(results, EloRule())
+    history = (
+        whr_ratings(results, w2=rating_list.whr_w2, virtual_games=rating_list.virtual_games, offset=rating_list.offset)
+        if whr
+        else elo_ratings(results, EloRule())
+    )
     played: dict[str, int] = {}
     last: dict[str, int] = {}
     for r in results:

@@ -7,7 +7,17 @@ from datetime import date
 
 import pytest
 
-from ratings.compute import EloRule, Result, date_of, day_of, elo_ratings, expected, whr_ratings
+from ratings.compute import (
+    RIF_W2,
+    RIF_W2_2021,
+    EloRule,
+    Result,
+    date_of,
+    day_of,
+    elo_ratings,
+    expected,
+    whr_ratings,
+)
 
 
 def test_elo_by_hand() -> None:
@@ -30,12 +40,13 @@ def test_elo_rates_a_days_games_from_the_ratings_before_it_and_k_drops_with_expe
     assert history["A"][-1].rating == pytest.approx(after_one + 20 * (1 - expected(after_one, 1500 - 40 * 0.5)))
 
 
-def test_whr_with_the_rif_parameters_is_the_librarys_own_answer() -> None:
+@pytest.mark.parametrize("w2", [RIF_W2["renju"], RIF_W2["gomoku"], RIF_W2_2021])
+def test_whr_with_the_rif_parameters_is_the_librarys_own_answer(w2: float) -> None:
     import whr
 
     games = [Result("Chen", "Li", "B", 100), Result("Li", "Wang", "W", 100), Result("Wang", "Chen", "D", 130)]
-    ours = whr_ratings(games)
-    base = whr.Base(config={"w2": 12.9, "virtual_games": 2})
+    ours = whr_ratings(games, w2=w2)
+    base = whr.Base(config={"w2": w2, "virtual_games": 2})
     base.create_games([[g.black, g.white, g.result, g.day, 0.0] for g in games])
     base.iterate_until_converge(verbose=False)
     for name in ("Chen", "Li", "Wang"):
@@ -48,3 +59,24 @@ def test_whr_with_the_rif_parameters_is_the_librarys_own_answer() -> None:
 
 def test_games_are_dated_by_day_both_ways() -> None:
     assert day_of(date(1970, 1, 2)) == 1 and date_of(day_of(date(2026, 11, 30))) == date(2026, 11, 30)
+
+
+def test_the_w2_of_the_category_changes_the_ratings_as_the_rif_list_changed_in_2024() -> None:
+    games = [Result("A", "B", "B", 100), Result("B", "C", "B", 200), Result("C", "A", "W", 400)]
+    renju, gomoku, old = (whr_ratings(games, w2=w)["A"][-1].rating for w in (19.3, 10.7, 12.9))
+    assert renju != old and gomoku != old and renju != gomoku  # a different list for each
+
+
+def test_elo_k_is_read_from_the_games_before_the_day_and_holds_for_the_whole_day() -> None:
+    """29 games before the day, then 3 on one day: K 40 for all three (30 is reached during the day); the
+    next day, with 32 games, K 20."""
+    rule = EloRule(initial=1500.0, k_new=40.0, new_games=30, k=20.0, k_top=10.0, top=2400.0)
+    history = [Result("A", f"X{n}", "D", n) for n in range(29)]  # 29 draws with fresh 1500s: A stays 1500
+    day = 100
+    tournament = [Result("A", "Y1", "B", day), Result("A", "Y2", "B", day), Result("A", "Y3", "B", day)]
+    after_day = elo_ratings(history + tournament, rule)["A"][-1].rating
+    assert after_day == pytest.approx(1500.0 + 3 * 40 * 0.5)  # each win from 1500 against 1500: 40 × ½
+    next_day = elo_ratings(history + tournament + [Result("A", "Z", "B", day + 1)], rule)["A"][-1].rating
+    assert next_day - after_day == pytest.approx(20 * (1 - expected(after_day, 1500.0)))
+    one_more_before = [*history, Result("A", "X29", "D", 29)]  # 30 games before the day: K 20 all day
+    assert elo_ratings(one_more_before + tournament, rule)["A"][-1].rating == pytest.approx(1500.0 + 3 * 20 * 0.5)

@@ -105,7 +105,8 @@ def test_a_list_is_recomputed_from_its_categorys_games() -> None:
             Result(str(ids[101]), str(ids[102]), "B", day),
             Result(str(ids[102]), str(ids[103]), "D", day),
             Result(str(ids[103]), str(ids[101]), "W", day),
-        ]
+        ],
+        w2=19.3,  # the RIF's renju value since April 2024: the list's default
     )
     for renjunet_id in (101, 102, 103):
         rating = Rating.objects.get(rating_list=whr_list, player_id=ids[renjunet_id])
