@@ -67,12 +67,19 @@ class Database:
     tournaments: dict[str, dict[str, Any]] = field(default_factory=dict)
     games: list[dict[str, str]] = field(default_factory=list)
     lines: dict[tuple[str, str], int] = field(default_factory=dict)  # (tag, id) -> line
+    _canonical: dict[str, str] = field(default_factory=dict)
 
     def line(self, tag: str, key: str) -> int:
         return self.lines.get((tag, key), 0)
 
     def canonical(self, pid: str) -> str:
         """The player a RenjuNet id stands for: itself, or the player its ``disp_id`` chain ends at."""
+        known = self._canonical.get(pid)
+        if known is None:
+            known = self._canonical[pid] = self._follow(pid)
+        return known
+
+    def _follow(self, pid: str) -> str:
         seen = [pid]
         while True:
             target = self.players[seen[-1]].get("disp_id", "").strip()

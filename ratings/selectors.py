@@ -15,7 +15,22 @@ from ratings.models import Rating, RatingList, RatingPoint
 def list_rows(
     rating_list: RatingList, *, country: str = "", unit: str = "", active: bool = False, limit: int = 1000
 ) -> list[dict[str, Any]]:
-    rows = Rating.objects.filter(rating_list=rating_list).select_related("player").order_by("-rating", "player__name")
+    rows = (
+        Rating.objects.filter(rating_list=rating_list)
+        .select_related("player")
+        .only(  # the table's columns: not the player's merged RenjuNet ids (a JSON column decoded per row)
+            "player__name",
+            "player__native_name",
+            "player__country",
+            "player__unit",
+            "rating",
+            "deviation",
+            "games",
+            "provisional",
+            "last_played",
+        )
+        .order_by("-rating", "player__name")
+    )
     if country:
         rows = rows.filter(player__country=country)
     if unit:
