@@ -124,6 +124,7 @@ def test_results_written_any_numeric_way_are_rated_and_others_are_refused_with_t
         (('name="Gomoku cup"', 'name="' + "G" * 201 + '"'), "tournament 9", 16),
         (('round="3"', 'round="' + "3" * 21 + '"'), "game 2003", 21),
         (('disp_id="101"', 'disp_id="105"'), "disp_id", 10),
+        (('<game id="2003"', '<game id="2002"'), "game id 2002 is used twice", 21),
     ],
 )
 def test_a_bad_id_or_a_field_too_long_is_refused_with_its_line_and_nothing_is_written(
