@@ -156,7 +156,8 @@ def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> S
         _make_group(stage, number, plan.keys, plan.kind, advance=plan.advance, games=plan.games, pair=plan.pair_at_draw)
     stage.status = Stage.Status.DRAWN
     stage.draw_seed = seed
-    stage.save(update_fields=["status", "draw_seed"])
+    stage.options = {**stage.options, **format_of(stage).recorded_at_draw(stage, seed)}
+    stage.save(update_fields=["status", "draw_seed", "options"])
     audit(tournament, "draw", actor, stage=stage.pk, seed=seed)
     return stage
 

@@ -56,6 +56,11 @@ class StageFormat:
         """The pairings of the group's next round, or None when the format made them all at the draw."""
         return None
 
+    def recorded_at_draw(self, stage: Stage, seed: int) -> dict[str, Any]:
+        """Stage options the draw with ``seed`` fixes and records (a lot drawn once, before anything can be
+        exported); the service writes them into ``stage.options``. None by default."""
+        return {}
+
     def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
         """The stage that takes this one's qualifiers, or None when the tournament ends with this stage."""
         raise NotImplementedError
@@ -180,6 +185,15 @@ class SwissSystem(StageFormat):
         keys = [e.pk for e in entries]
         advance = min(options.advance, len(keys)) if options.then else 0
         return [GroupPlan(keys, Group.Kind.SWISS, advance=advance, games=options.games, pair_at_draw=False)]
+
+    def recorded_at_draw(self, stage: Stage, seed: int) -> dict[str, Any]:
+        """The initial colour (FIDE C.04.3 E.5) by its lot from the draw's seed, recorded at the draw: a TRF
+        exported before round 1 already says it, so another pairing program re-pairs round 1 the same."""
+        from tournament.swiss.selectors import SwissOptions, initial_colour
+
+        if SwissOptions.of(stage).first_colour:
+            return {}
+        return {"first_colour": initial_colour(seed)}
 
     def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
         from tournament.swiss.selectors import SwissOptions

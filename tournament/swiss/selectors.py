@@ -4,6 +4,7 @@ pages and the API show."""
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -193,6 +194,11 @@ def load(stage: Stage, *, through: int | None = None) -> SwissData:
         preassigned=preassigned,
     )
     return SwissData(stage, options, state, number, entry, info, rounds, dict(open_games))
+
+
+def initial_colour(seed: int | None) -> str:
+    """The lot for the initial colour, from the stage's draw seed: w or b (the top seed's role in round 1)."""
+    return random.Random(f"{seed}-initial-colour").choice([FIRST, SECOND])
 
 
 def _tenths(value: int) -> str:

@@ -7,7 +7,6 @@ published pairings are not re-made (FIDE practice)."""
 from __future__ import annotations
 
 import hashlib
-import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +23,7 @@ from tournament.models import CheckIn, Entry, GroupMember, Match, MatchGame, Sta
 from tournament.services import TournamentError, audit, call_matches
 from tournament.swiss import explain, trf
 from tournament.swiss.pairing import Board, PairingError, pairer, unit_prohibitions
-from tournament.swiss.selectors import SwissData, SwissOptions, load, swiss_group
+from tournament.swiss.selectors import SwissData, SwissOptions, initial_colour, load, swiss_group
 from tournament.swiss.state import FIRST, SECOND, baku_group_a
 
 
@@ -61,7 +60,7 @@ def _fix_once(stage: Stage, data: SwissData) -> None:
     options = data.options
     changed: dict[str, Any] = {}
     if not options.first_colour:
-        changed["first_colour"] = random.Random(f"{stage.draw_seed}-initial-colour").choice([FIRST, SECOND])
+        changed["first_colour"] = initial_colour(stage.draw_seed)  # drawn before the draw recorded it
     if options.accelerate and not options.group_a:
         ga = baku_group_a(sorted(data.entry))
         changed["group_a"] = sorted(data.entry[n] for n in ga)

@@ -406,3 +406,32 @@ def test_a_background_pairing_with_no_worker_to_reach_is_a_clear_refusal(monkeyp
     with pytest.raises(TournamentError) as caught:
         tasks.queue_swiss_pair(stage, None)
     assert (caught.value.code, caught.value.status) == ("worker_unreachable", 503)
+
+
+def test_the_initial_colour_is_recorded_at_the_draw_so_a_trf_exported_before_round_1_pairs_the_same() -> None:
+    """The lot is drawn with the draw (from its seed), so the TRF exported between the draw and round 1
+    already says XXC white1 or black1, and pairing that file gives the round the project then pairs."""
+    from django.test import Client
+
+    from tournament.swiss.pairing import pair_trf
+
+    seen = set()
+    for seed in range(8):
+        tournament = services.tournament_create(name=f"Export {seed}", preset="swiss", stage_options={"rounds": 3})
+        services.publish(tournament=tournament)
+        for n in range(6):
+            services.register(tournament=tournament, player=Player.objects.create(name=f"X{seed}-{n}", rating=2100 - n))
+        stage = tournament.stages.get()
+        services.draw_stage(stage=stage, seed=seed)
+        colour = Stage.objects.get(pk=stage.pk).options.get("first_colour")
+        assert colour == selectors.initial_colour(seed)  # recorded at the draw, before any pairing
+        seen.add(colour)
+        text = Client().get(f"/t/{tournament.pk}/swiss/{stage.pk}.trf").content.decode()
+        assert ("XXC white1" if colour == "w" else "XXC black1") in text
+        services.start_stage(stage=stage)
+        rnd = swiss.swiss_pair(stage=stage)
+        data = selectors.load(Stage.objects.get(pk=stage.pk))
+        ours = [[data.number[a], data.number[b] if b is not None else None] for a, b in rnd.boards]
+        theirs = [[board.first, board.second] for board in pair_trf(text)]
+        assert sorted(map(tuple, ours), key=str) == sorted(map(tuple, theirs), key=str)
+    assert seen == {"w", "b"}  # both lots came up: the export follows either
