@@ -42,6 +42,8 @@ system-deps:
 	scripts/system_deps.sh
 
 test: install-dev system-deps
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 	$(PY) -m pytest
 	$(PY) scripts/with_postgres.py $(PY) -m pytest -m pg_django
