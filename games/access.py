@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
+from django.http import Http404
 from django.utils.translation import gettext as _
 
 from games.models import Game, Player
@@ -24,6 +25,14 @@ def account(user: Any) -> User:
 
 def is_organizer(user: Any) -> bool:
     return bool(user.is_authenticated and (user.is_superuser or user.has_perm("games.override_result")))
+
+
+def organizer_or_404(request: Any) -> User:
+    """The organizer behind a page request; anyone else finds no such page (the control room's pages)."""
+    user = account(request.user)
+    if not is_organizer(user):
+        raise Http404
+    return user
 
 
 def is_referee_of(user: Any, game: Game) -> bool:

@@ -22,7 +22,7 @@ from tournament import appeals, selectors, services
 from tournament.checkin import check_in_round
 from tournament.models import Appeal, Group, Match, Stage, Tournament, WithdrawalPolicy
 from tournament.outcomes import playoff_decide
-from tournament.registration import check_in, check_in_undo, import_entries, import_summary
+from tournament.registration import check_in_as, import_entries, import_summary
 from tournament.standings import stage_standings
 from tournament.withdrawals import entry_withdraw, match_mark_absent, match_mark_present
 
@@ -398,20 +398,9 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         takes a check-in back), a player for their own entry (no ``entry`` needed)."""
         tournament = self.get_object()
         data = self._input(CheckInSerializer)
-        user = account(request.user)
-        if is_organizer(user) and data.get("entry") is not None:
-            entry = tournament.entries.filter(pk=data["entry"]).first()
-        else:
-            entry = tournament.entries.filter(player__user=user).first()
-            if entry is not None and data.get("entry") not in (None, entry.pk):
-                raise services.TournamentError("not_allowed", _("You check in only yourself."), 403)
-        if entry is None:
-            raise services.TournamentError("no_entry", _("There is no such player in this tournament."), 404)
-        if data.get("undo"):
-            require_organizer(user)
-            entry = check_in_undo(entry=entry, actor=user)
-        else:
-            entry = check_in(entry=entry, actor=user, by_player=not is_organizer(user))
+        entry = check_in_as(
+            tournament=tournament, user=account(request.user), entry_id=data.get("entry"), undo=data["undo"]
+        )
         number = check_in_round(tournament)
         return Response(
             {

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine.protocols import PROTOCOLS
-from games.access import account, is_organizer
+from games.access import organizer_or_404
 from games.clock import PRESETS as CLOCK_PRESETS
 from games.enums import ClaimStatus, ForbiddenMode, GameMode, GameResult, Interface, ReportStatus, ResultReason
 from games.messages import protocol_label, rules_label, time_control_label
@@ -35,13 +35,6 @@ from tournament.swiss.control import SWISS_ACTIONS, swiss_control
 from tournament.withdrawals import entry_withdraw
 
 RULE_SETS = ["freestyle", "standard", "renju", "renju-a"]
-
-
-def _organizer(request: HttpRequest) -> Any:
-    user = account(request.user)
-    if not is_organizer(user):
-        raise Http404
-    return user
 
 
 class TournamentForm(forms.Form):
@@ -104,7 +97,7 @@ class WithdrawForm(forms.Form):
 
 @login_required
 def control_home(request: HttpRequest) -> HttpResponse:
-    user = _organizer(request)
+    user = organizer_or_404(request)
     form = TournamentForm(request.POST or None, initial={"forbidden_mode": "claim", "time_control": "quick"})
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
@@ -123,7 +116,7 @@ def control_home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def control_room(request: HttpRequest, pk: int) -> HttpResponse:
-    _organizer(request)
+    organizer_or_404(request)
     tournament = get_object_or_404(Tournament, pk=pk)
     screen = reverse("tournament-screen", args=[tournament.pk])
     hall_url = public_url(request, reverse("tournament", args=[tournament.pk]))
@@ -168,7 +161,7 @@ def waiting_context(tournament: Tournament) -> dict[str, Any]:
 @login_required
 def backup_download(request: HttpRequest) -> HttpResponse | FileResponse:
     """A fresh backup of the whole database (kept in var/backups/ with the others), as a download."""
-    _organizer(request)
+    organizer_or_404(request)
     try:
         path = backup.backup()
     except backup.BackupError as exc:
@@ -185,7 +178,7 @@ def backup_download(request: HttpRequest) -> HttpResponse | FileResponse:
 @login_required
 def control_waiting(request: HttpRequest, pk: int) -> HttpResponse:
     """The control room's "waiting for you" part, fetched when the tournament changes (or polled)."""
-    _organizer(request)
+    organizer_or_404(request)
     tournament = get_object_or_404(Tournament, pk=pk)
     return render(request, "tournament/_control_waiting.html", waiting_context(tournament))
 
@@ -193,7 +186,7 @@ def control_waiting(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def control_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     """One button of the control room: the service runs, and its answer (or refusal) becomes a message."""
-    user = _organizer(request)
+    user = organizer_or_404(request)
     if request.method != "POST":
         return redirect("control-room", pk=pk)
     tournament = get_object_or_404(Tournament, pk=pk)

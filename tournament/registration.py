@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.access import is_organizer
 from games.models import Player
 from games.services import GameError, player_find_or_create
 from games.services.players import check_name
@@ -252,6 +253,25 @@ def check_in_undo(*, entry: Entry, actor: Any = None) -> Entry:
         entry.save(update_fields=["checked_in_round", "checked_in_at"])
         audit(entry.tournament, "check_in_undo", actor, entry=entry.pk, round=number)
     return entry
+
+
+def check_in_as(*, tournament: Tournament, user: Any, entry_id: int | None = None, undo: bool = False) -> Entry:
+    """A check-in asked for by ``user``: the organizer checks in (or, with ``undo``, out) any entry; a player
+    only themselves."""
+    organizer = is_organizer(user)
+    if organizer and entry_id is not None:
+        entry = tournament.entries.filter(pk=entry_id).first()
+    else:
+        entry = tournament.entries.filter(player__user=user).first()
+        if entry is not None and entry_id not in (None, entry.pk):
+            raise TournamentError("not_allowed", _("You check in only yourself."), 403)
+    if entry is None:
+        raise TournamentError("no_entry", _("There is no such player in this tournament."), 404)
+    if undo:
+        if not organizer:
+            raise TournamentError("not_organizer", _("Only the organizer may do this."), 403)
+        return check_in_undo(entry=entry, actor=user)
+    return check_in(entry=entry, actor=user, by_player=not organizer)
 
 
 # -- private links ---------------------------------------------------------------------

@@ -23,7 +23,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.access import account, is_organizer, player_of
+from games.access import organizer_or_404, player_of
 from games.models import NAME_MAX, UNIT_MAX
 from games.services import GameError
 from tournament import lan, registration
@@ -57,13 +57,6 @@ class RegistrationSettingsForm(forms.Form):
     )
 
 
-def _organizer(request: HttpRequest) -> Any:
-    user = account(request.user)
-    if not is_organizer(user):
-        raise Http404
-    return user
-
-
 def public_url(request: HttpRequest, path: str) -> str:
     """The URL a phone in the hall can open: on the venue's network address in LAN mode, else this host."""
     if settings.VENUE:
@@ -79,7 +72,7 @@ def qr(url: str, scale: int = 4) -> str:
 
 @login_required
 def control_players(request: HttpRequest, pk: int) -> HttpResponse:
-    _organizer(request)
+    organizer_or_404(request)
     tournament = get_object_or_404(Tournament, pk=pk)
     entries = list(tournament.entries.select_related("player").order_by("withdrawn", "player__name", "pk"))
     number = check_in_round(tournament)
@@ -119,7 +112,7 @@ def control_players(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def control_players_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     """One form of the players page: the service runs; its answer (or refusal) becomes a message."""
-    user = _organizer(request)
+    user = organizer_or_404(request)
     if request.method != "POST":
         return redirect("control-players", pk=pk)
     tournament = get_object_or_404(Tournament, pk=pk)
@@ -210,7 +203,7 @@ ENTRY_ACTIONS: dict[str, tuple[Callable[..., Any], Any]] = {
 @login_required
 def player_slips(request: HttpRequest, pk: int) -> HttpResponse:
     """One slip per player with their private link as a QR code: scanned at the door, it checks them in."""
-    _organizer(request)
+    organizer_or_404(request)
     tournament = get_object_or_404(Tournament, pk=pk)
     return render(
         request, "tournament/player_slips.html", {"tournament": tournament, **slips_context(request, tournament)}

@@ -66,6 +66,25 @@ def standings_context(tournament: Tournament, labels: dict[str, Any]) -> dict[st
     }
 
 
+def ranking(tournament: Tournament) -> list[dict[str, Any]]:
+    """The tournament's order of places as far as it is known: the final round robin's table, or the last
+    Swiss stage's standings (withdrawn players left out)."""
+    context = standings_context(tournament, {})
+    if context["final"] is not None:
+        return [
+            {"rank": r["rank"], "player": r["player"], "unit": r["unit"], "points": r["points"]}
+            for r in context["final"]["rows"]
+        ]
+    swiss = next((s["swiss"] for s in reversed(context["stages"]) if s["swiss"] is not None), None)
+    if swiss is None:
+        return []
+    return [
+        {"rank": r["rank"], "player": r["player"], "unit": r["unit"], "points": r["score_text"]}
+        for r in swiss["table"]["rows"]
+        if not r["withdrawn"]
+    ]
+
+
 def swiss_context(stage: Stage) -> dict[str, Any]:
     """A Swiss stage for the public page, pushed live on every change: the standings with the tie-breaks
     and the latest round's boards. Kept small (a 300-player open with every round and the crosstable

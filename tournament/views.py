@@ -136,25 +136,6 @@ def result_sheets(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournament/result_sheets.html", {"tournament": tournament, **schedule_context(tournament)})
 
 
-def ranking(tournament: Tournament) -> list[dict[str, Any]]:
-    """The tournament's order of places as far as it is known: the final round robin's table, or the last
-    Swiss stage's standings (withdrawn players left out)."""
-    context = standings_context(tournament, STATE_LABELS)
-    if context["final"] is not None:
-        return [
-            {"rank": r["rank"], "player": r["player"], "unit": r["unit"], "points": r["points"]}
-            for r in context["final"]["rows"]
-        ]
-    swiss = next((s["swiss"] for s in reversed(context["stages"]) if s["swiss"] is not None), None)
-    if swiss is None:
-        return []
-    return [
-        {"rank": r["rank"], "player": r["player"], "unit": r["unit"], "points": r["score_text"]}
-        for r in swiss["table"]["rows"]
-        if not r["withdrawn"]
-    ]
-
-
 PDF_SHEETS = {
     "call-sheet": "tournament/call_sheet.html",
     "result-sheets": "tournament/result_sheets.html",
@@ -178,7 +159,7 @@ def tournament_pdf(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
     elif kind == "certificates":
         places = request.GET.get("places", "3")
         count = int(places) if places.isdigit() and 0 < int(places) <= 64 else 3
-        context["places"] = [row for row in ranking(tournament) if row["rank"] <= count]
+        context["places"] = [row for row in selectors.ranking(tournament) if row["rank"] <= count]
     else:
         from tournament.registration_views import slips_context
 

@@ -35,7 +35,7 @@ def status(port: int, host: str, path: str = "/") -> int:
 def test_make_venue_answers_the_machines_lan_address_and_refuses_a_foreign_host(tmp_path: Path) -> None:
     lan = [a for a in addresses() if ":" not in a]  # the server listens on IPv4
     if not lan:
-        pytest.skip("this machine has no non-loopback IPv4 address to be reached by")
+        pytest.skip(reason="this machine has no non-loopback IPv4 address for a phone to reach it by")
     port = free_port()
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL", "VENUE", "ALLOWED_HOSTS")},

@@ -376,3 +376,21 @@ def test_the_api_checks_a_player_in_themselves_and_the_organizer_anyone() -> Non
     undone = client.post(f"/api/tournaments/{tournament.pk}/check-in/", {"entry": mine.pk, "undo": True}, format="json")
     assert undone.json()["checked_in"] is False
     assert list(absent(tournament.entries.all(), 1)) == [Entry.objects.get(pk=mine.pk)]
+
+
+def test_the_control_rooms_backup_download_is_the_database_and_is_kept(organizer: Client, settings: Any) -> None:
+    import sqlite3
+    from pathlib import Path
+
+    answer = organizer.get("/organizer/backup/")
+
+    assert answer.status_code == 200 and answer.content.startswith(b"SQLite format 3\x00")
+    kept = list(Path(settings.BACKUP_DIR).glob("backup-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == answer.content
+    copy = sqlite3.connect(str(kept[0]))
+    try:
+        names = {row[0] for row in copy.execute("SELECT name FROM tournament_tournament")}
+    finally:
+        copy.close()
+    assert names == set(Tournament.objects.values_list("name", flat=True))  # the demo tournament is in it
+    assert Client().get("/organizer/backup/").status_code == 302  # signed-out: to the login page

@@ -435,3 +435,20 @@ def test_the_initial_colour_is_recorded_at_the_draw_so_a_trf_exported_before_rou
         theirs = [[board.first, board.second] for board in pair_trf(text)]
         assert sorted(map(tuple, ours), key=str) == sorted(map(tuple, theirs), key=str)
     assert seen == {"w", "b"}  # both lots came up: the export follows either
+
+
+def test_a_withdrawn_players_row_names_no_tie_break_while_every_tied_row_does() -> None:
+    stage, entries = swiss_tournament(8)
+    rng = random.Random(4)
+    for _round in range(2):
+        pair_and_publish(stage)
+        play_round(stage, rng)
+    entry_withdraw(entry=entries[0], reason="ill")
+
+    rows = selectors.standings(Stage.objects.get(pk=stage.pk))["rows"]
+
+    withdrawn = next(r for r in rows if r["entry"] == entries[0].pk)
+    assert withdrawn["withdrawn"] and withdrawn["decided_by"] == "" and withdrawn["decided_by_text"] == ""
+    for row in (r for r in rows if not r["withdrawn"]):
+        tied = [o for o in rows if o is not row and o["score"] == row["score"]]
+        assert bool(row["decided_by"]) == bool(tied), row  # named exactly when tied with someone
