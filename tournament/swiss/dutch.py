@@ -1,0 +1,599 @@
+"""The FIDE Dutch system as revised for 2026 (C.04.3, in force since February 2026): plain Python.
+
+The rules are pairing criteria in a strict order of priority, so a round pairing is a maximum-weight
+matching whose edge weights hold one bit field per criterion, the most important highest. This is the
+method of bbpPairings (the FIDE-endorsed program; version 6 implements these rules), written here for our
+own :class:`~tournament.swiss.state.SwissState`; the weighted matching itself is bbpPairings' blossom
+matcher as compiled in ``py4swiss`` (pinned in requirements.txt), which we already use for the older rules.
+
+What the 2026 text changed, and where it shows below:
+
+* C.5 - the pairing-allocated bye goes to a player of the lowest score that still lets the round be paired
+  (found first, over the whole field, by :func:`_bye_score`), then (C.9) to one with the fewest games
+  played; a player who has scored a win's points without playing is not eligible (C.2).
+* C.6/C.7 - within a bracket: first the most pairs, then the highest-scored moved-down players paired
+  (it replaces the "pairing score difference"), and the same for the next bracket (C.8).
+* A round scored without playing for more than a loss counts as a downfloat (1.4.3), so the float
+  criteria (C.14-C.21) see it; C.18-C.21 weigh the floaters' scores, not score differences.
+
+Everything else (colour preferences, topscorers, the order of transpositions and exchanges) is as
+before. The pairing is done bracket by bracket from the top, each choice fixed before the next
+(moved-down players first, then the exchanges, then each S1 player's opponent), exactly as the
+rules' sequence of candidates demands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tournament.swiss.state import FIRST, SECOND, SwissPlayer, SwissState
+
+NONE, DOWN, UP = 0, 1, 2  # float directions
+
+
+class PairingError(Exception):
+    """No round pairing satisfies the absolute criteria."""
+
+
+@dataclass
+class _P:
+    """One player to be paired, with everything the criteria read."""
+
+    number: int
+    score: int  # tenths, virtual points included (FIDE's pairing score)
+    raw: int  # tenths, without virtual points (board order)
+    pref: str | None  # FIRST, SECOND or None
+    imbalance: int  # |games as first - games as second|
+    strong: bool
+    absolute: bool
+    repeated: str | None  # the role of the last two games when they were alike
+    played: int
+    eligible: bool  # may receive the pairing-allocated bye (C.2)
+    float1: int
+    float2: int
+    history: list[str]  # roles in games played, oldest first
+
+    @property
+    def absolute_imbalance(self) -> bool:
+        return self.imbalance > 1
+
+
+def _invert(colour: str | None) -> str | None:
+    return None if colour is None else (SECOND if colour == FIRST else FIRST)
+
+
+def _compatible_prefs(a: str | None, b: str | None) -> bool:
+    return a != b or a is None or b is None
+
+
+def _bits(value: int) -> int:
+    return max(1, int(value).bit_length())
+
+
+class Dutch2026:
+    """The FIDE Dutch system by the 2026 rules, behind the :class:`~tournament.swiss.pairing.Pairer`
+    interface: it reads the state directly (no TRF round trip)."""
+
+    name = "fide-dutch-2026"
+
+    def pair(self, state: SwissState) -> list[tuple[int, int | None]]:
+        return _Round(state).pair()
+
+
+class _Round:
+    def __init__(self, state: SwissState) -> None:
+        self.state = state
+        self.played_rounds = state.rounds_played
+        points = state.points
+        self.win = points.win
+        self.loss = points.loss
+        numbers = state.by_number()
+        self.numbers = numbers
+        waiting = [
+            p
+            for p in state.players
+            if p.number not in state.absent
+            and p.number not in state.preassigned
+            and len(p.rounds) <= self.played_rounds
+        ]
+        players = [self._make(p) for p in waiting]
+        players.sort(key=lambda p: (-p.score, p.number))
+        self.players = players
+        self.n = len(players)
+        self.initial = state.first_colour
+        self.forbidden = set(state.forbidden)
+        for p in waiting:
+            for r in p.rounds:
+                if r.played and r.opponent is not None:
+                    self.forbidden.add((min(p.number, r.opponent), max(p.number, r.opponent)))
+        best = max(points.win, points.draw)
+        self.top_threshold = (self.played_rounds * best) // 2
+        self.last_round = self.played_rounds >= state.total_rounds - 1
+
+    # -- the players ---------------------------------------------------------------------------------
+
+    def _score_before(self, player: SwissPlayer, round_number: int) -> int:
+        """The pairing score before ``round_number`` (virtual points of that round included)."""
+        return self.state.pairing_score(player, round_number)
+
+    def _float(self, player: SwissPlayer, back: int) -> int:
+        index = self.played_rounds - back  # 0-based index of that round
+        if index < 0 or index >= len(player.rounds):
+            return NONE
+        record = player.rounds[index]
+        points = self.state.points
+        if not record.played and record.result and points.points(record.result) > points.loss:
+            return DOWN
+        mine = self._score_before(player, index + 1)
+        if record.opponent is None or record.opponent not in self.numbers:
+            return NONE
+        theirs = self._score_before(self.numbers[record.opponent], index + 1)
+        return DOWN if mine > theirs else UP if mine < theirs else NONE
+
+    def _make(self, player: SwissPlayer) -> _P:
+        history = [r.colour for r in player.rounds if r.played and r.colour]
+        firsts = history.count(FIRST)
+        difference = firsts - (len(history) - firsts)
+        repeated = history[-1] if len(history) > 1 and history[-1] == history[-2] else None
+        if difference > 0:
+            pref: str | None = SECOND
+        elif difference < 0:
+            pref = FIRST
+        elif history:
+            pref = _invert(history[-1])
+        else:
+            pref = None
+        absolute = abs(difference) > 1 or repeated is not None
+        points = self.state.points
+        eligible = not any(
+            not r.played and r.result and points.points(r.result) >= points.win for r in player.rounds
+        )
+        return _P(
+            number=player.number,
+            score=self.state.pairing_score(player),
+            raw=player.score(points),
+            pref=pref,
+            imbalance=abs(difference),
+            strong=abs(difference) == 1 and not absolute,
+            absolute=absolute,
+            repeated=repeated,
+            played=len(history),
+            eligible=eligible,
+            float1=self._float(player, 1) if self.played_rounds >= 1 else NONE,
+            float2=self._float(player, 2) if self.played_rounds >= 2 else NONE,
+            history=history,
+        )
+
+    def compatible(self, a: _P, b: _P) -> bool:
+        if (min(a.number, b.number), max(a.number, b.number)) in self.forbidden:
+            return False
+        if not (a.absolute and b.absolute and a.pref == b.pref):
+            return True
+        return self.last_round and (a.score > self.top_threshold or b.score > self.top_threshold)
+
+    # -- the pairing ---------------------------------------------------------------------------------
+
+    def pair(self) -> list[tuple[int, int | None]]:
+        from tournament.swiss.matcher import Matcher
+
+        players, n = self.players, self.n
+        if n == 0:
+            return []
+        if n == 1:
+            return [(players[0].number, None)]
+        self._layout()
+        m = Matcher(n, self.weight_bits)
+        self.m = m
+        odd = n % 2 == 1
+        self.bye_score = 0
+        self.single = False
+        self.played_rank: dict[int, int] = {}
+        # Completability, and (odd fields) the lowest score the bye can go to (C.5).
+        if odd:
+            top = players[0].score
+            for i in range(n):
+                pi = players[i]
+                for j in range(i):
+                    pj = players[j]
+                    if not self.compatible(pi, pj):
+                        continue
+                    w = 1 + (not pi.eligible) + (not pj.eligible)
+                    w = (w << self.sgs) | (self.shift[pi.score] + self.shift[pj.score])
+                    w = (w << self.wbits) | (pi.score >= top)
+                    m.set(i, j, w)
+        else:
+            for i in range(n):
+                for j in range(i):
+                    m.set(i, j, self.edge(players[j], players[i], False, False))
+        m.compute()
+        stable = m.matching()
+        unmatched = [i for i in range(n) if stable[i] == i]
+        if len(unmatched) > (1 if odd else 0):
+            raise PairingError("the players cannot all be paired without breaking an absolute criterion")
+        if odd:
+            self.bye_score = players[unmatched[0]].score
+            for i in range(n):
+                for j in range(i):
+                    m.set(i, j, self.edge(players[j], players[i], False, False))
+            top = players[0].score
+            if self.bye_score >= top:
+                self.single = True
+                for i, p in enumerate(players):
+                    if p.score < top:
+                        break
+                    if players[stable[i]].score < top:
+                        self.single = False
+                        break
+            counts = sorted(p.played for p in players if p.score == self.bye_score)
+            for rank, games in enumerate(counts):
+                self.played_rank[games] = rank
+        pairs = self._brackets()
+        return self._boards(pairs)
+
+    def _layout(self) -> None:
+        """The widths of the weight's fields: enough that no sum over a round's pairs spills over."""
+        players = self.players
+        groups: list[tuple[int, int]] = []  # (score, size), lowest score first
+        for p in reversed(players):
+            if groups and groups[-1][0] == p.score:
+                groups[-1] = (p.score, groups[-1][1] + 1)
+            else:
+                groups.append((p.score, 1))
+        self.shift: dict[int, int] = {}
+        total = 0
+        for score, size in groups:
+            self.shift[score] = total
+            total += _bits(size) + 1
+        self.sgs = max(total, _bits(self.n * max(total, 1)) + 1)
+        self.wbits = _bits(self.n) + 2
+        w, s = self.wbits, self.sgs
+        below_top = w + s + w + s + w + 4 * w
+        if self.played_rounds >= 1:
+            below_top += 2 * w + 2 * s
+        if self.played_rounds >= 2:
+            below_top += 2 * w + 2 * s
+        below_top += 3 * w + 1
+        self.below_top = below_top
+        self.weight_bits = below_top + 2  # the top field (C.4, C.5) holds up to 3
+
+    def candidate(self, p: _P) -> bool:
+        return p.eligible and p.score <= self.bye_score
+
+    def edge(self, h: _P, lo: _P, in_current: bool, in_next: bool) -> int:
+        """The weight of pairing ``h`` (ranked higher) with ``lo``: each criterion a field, highest first."""
+        if not self.compatible(h, lo):
+            return 0
+        w, s, shift = self.wbits, self.sgs, self.shift
+        r = 1 + (not self.candidate(h)) + (not self.candidate(lo))  # C.4 complete; C.5 the bye's score
+        r = (r << w) | in_current  # C.6 pairs in the bracket
+        r <<= s
+        if in_current:
+            r |= 1 << shift[h.score]  # C.7 the moved-down players' scores
+        r = (r << w) | in_next  # C.8 the same in the next bracket
+        r <<= s
+        if in_next:
+            r |= 1 << shift[h.score]
+        r <<= w  # C.9 the bye to the player with the fewest games
+        if self.single:
+            if h.score == self.bye_score:
+                r |= self.played_rank[h.played]
+            if lo.score == self.bye_score:
+                r += self.played_rank[lo.played]
+        r = self._colour_bits(r, lo, h, in_current)
+        if self.played_rounds >= 1:
+            r = self._float_counts(r, h, lo, in_current, h.float1, lo.float1)
+        if self.played_rounds >= 2:
+            r = self._float_counts(r, h, lo, in_current, h.float2, lo.float2)
+        if self.played_rounds >= 1:
+            r = self._float_scores(r, h, lo, in_current, h.float1, lo.float1)
+        if self.played_rounds >= 2:
+            r = self._float_scores(r, h, lo, in_current, h.float2, lo.float2)
+        return r << (3 * w + 1)  # room for the order of transpositions and exchanges
+
+    def _colour_bits(self, r: int, p: _P, o: _P, mask: bool) -> int:
+        w = self.wbits
+        # C.10 topscorers' colour difference beyond 2
+        r = (r << w) | (mask and (not p.absolute_imbalance or not o.absolute_imbalance or p.pref != o.pref))
+        # C.11 topscorers' same role three times in a row
+        if p.imbalance == o.imbalance:
+            third = p.repeated is None or p.repeated != o.repeated
+        else:
+            third = (o if p.imbalance > o.imbalance else p).repeated != _invert(p.pref)
+        r = (r << w) | (mask and (not p.absolute or not o.absolute or p.pref != o.pref or third))
+        # C.12 colour preferences, C.13 strong ones
+        r = (r << w) | (mask and _compatible_prefs(p.pref, o.pref))
+        strong = (
+            (not p.strong and not p.absolute)
+            or (not o.strong and not o.absolute)
+            or (p.absolute and o.absolute)
+            or p.pref != o.pref
+        )
+        return (r << w) | (mask and strong)
+
+    def _float_counts(self, r: int, h: _P, lo: _P, mask: bool, fh: int, fl: int) -> int:
+        """C.14-C.17: repeated downfloats, then repeated upfloats."""
+        w = self.wbits
+        r <<= w
+        if mask:
+            r |= fl == DOWN
+            r += h.score <= lo.score and fh == DOWN
+        r <<= w
+        if mask:
+            r |= not (h.score > lo.score and fl == UP)
+        return r
+
+    def _float_scores(self, r: int, h: _P, lo: _P, mask: bool, fh: int, fl: int) -> int:
+        """C.18-C.21: the scores of repeated downfloaters, of repeated upfloaters' opponents."""
+        s, shift = self.sgs, self.shift
+        r <<= s
+        if mask:
+            r += (fl == DOWN) << shift[lo.score]
+            r += (fh == DOWN) << shift[h.score]
+        r <<= s
+        if mask and not (fl == UP and h.score > lo.score):
+            r |= 1 << shift[h.score]
+        return r
+
+    def _brackets(self) -> list[tuple[int, int]]:
+        """Pair bracket by bracket from the top; returns pairs of indices into ``self.players``."""
+        players, n, m = self.players, self.n, self.m
+        w = self.wbits
+        pbi: list[int] = []  # the bracket (moved-down players, residents) and the next score group
+        nxt = 0
+        while nxt < n and players[nxt].score >= players[0].score:
+            pbi.append(nxt)
+            nxt += 1
+        matched = [False] * n
+        mdps = 0  # moved-down players at the front of pbi
+        group_vertex = 0  # the first resident's index
+        pairs: list[tuple[int, int]] = []
+        while len(pbi) > 1 or nxt < n:
+            end = len(pbi)  # the current bracket is pbi[:end]
+            next_vertex = group_vertex + (end - mdps)
+            group_start = nxt
+            while nxt < n and players[nxt].score >= players[group_start].score:
+                pbi.append(nxt)
+                nxt += 1
+            base: list[list[int]] = [[] for _ in pbi]
+            for larger in range(mdps, len(pbi)):
+                lo = players[pbi[larger]]
+                cur, nx = larger < end, larger >= end
+                row = [self.edge(players[pbi[smaller]], lo, cur, nx) for smaller in range(larger)]
+                base[larger] = row
+                v = pbi[larger]
+                for smaller, weight in enumerate(row):
+                    m.set(v, pbi[smaller], weight)
+
+            def ordered(small: int, large: int, small_rem: int, rem_pairs: int) -> int:
+                weight = base[large][small]
+                if weight:
+                    addend = ((small_rem < rem_pairs) << (2 * w)) - small_rem
+                    weight += addend << 1
+                return weight
+
+            def in_bracket(x: int) -> bool:
+                return group_vertex <= x < next_vertex
+
+            m.compute()
+            stable = m.matching()
+
+            # Which moved-down players are paired in the bracket (the highest scores first).
+            md_score = None
+            left = paired_left = 0
+            for i in range(mdps):
+                v = pbi[i]
+                if md_score is None or players[v].score < md_score:
+                    md_score = players[v].score
+                    left = paired_left = 0
+                    k = i
+                    while k < mdps and players[pbi[k]].score >= md_score:
+                        left += 1
+                        paired_left += in_bracket(stable[pbi[k]])
+                        k += 1
+                if not paired_left:
+                    continue
+                if left <= paired_left:
+                    matched[v] = True
+                    continue
+                left -= 1
+                if not in_bracket(stable[v]):
+                    for o in range(mdps, end):
+                        weight = base[o][i]
+                        if weight:
+                            m.set(v, pbi[o], weight | 1)
+                    m.compute()
+                    stable = m.matching()
+                if in_bracket(stable[v]):
+                    matched[v] = True
+                    paired_left -= 1
+                    for o in range(mdps, end):
+                        weight = base[o][i]
+                        if weight:
+                            m.set(v, pbi[o], (weight | (end - mdps)) + 1)
+
+            # Their opponents: the first resident in order that leaves the best pairing (D.1).
+            for i in range(mdps):
+                v = pbi[i]
+                if not matched[v]:
+                    continue
+                addend = len(pbi)
+                for o in range(end - 1, mdps - 1, -1):
+                    ov = pbi[o]
+                    if matched[ov]:
+                        continue
+                    weight = base[o][i]
+                    if weight:
+                        m.set(v, ov, weight + addend)
+                        addend += 1
+                m.compute()
+                stable = m.matching()
+                mate = stable[v]
+                matched[mate] = True
+                m.finalize(v, mate)
+                pairs.append((v, mate))
+
+            # The remainder (or the homogeneous bracket): S1 is its first ``rem_pairs`` players.
+            remainder = [o for o in range(mdps, end) if stable[pbi[o]] >= group_vertex]
+            rem_pairs = sum(1 for o in remainder if stable[pbi[o]] < pbi[o])
+            for oi, o in enumerate(remainder):
+                for pi, p in enumerate(remainder):
+                    if o <= p:
+                        break
+                    m.set(pbi[p], pbi[o], ordered(p, o, pi, rem_pairs))
+            m.compute()
+            stable = m.matching()
+            exchanges = 0
+            for o in remainder[:rem_pairs]:
+                v = pbi[o]
+                exchanges += stable[v] <= v or stable[v] >= next_vertex
+
+            # Exchanges (D.2): which S1 players go to S2, the lowest first ...
+            remaining = exchanges
+            position = rem_pairs
+            index = rem_pairs
+            while position > 0 and remaining:
+                opp_from = position
+                index -= 1
+                position -= 1
+                p = remainder[position]
+                v = pbi[p]
+                if v < stable[v] < next_vertex:
+                    for o in remainder[opp_from:]:
+                        weight = ordered(p, o, index, rem_pairs)
+                        if weight:
+                            m.set(v, pbi[o], weight - 1)
+                    m.compute()
+                    stable = m.matching()
+                exchange = stable[v] <= v or stable[v] >= next_vertex
+                remaining -= exchange
+                for o in remainder[position + 1 :]:
+                    if exchange:
+                        base[o][p] = 0
+                    m.set(v, pbi[o], ordered(p, o, index, rem_pairs))
+
+            # ... and which S2 players come up to S1, the highest first.
+            remaining = exchanges
+            index = rem_pairs
+            for position in range(rem_pairs, len(remainder)):
+                if remaining <= 1:
+                    break
+                p = remainder[position]
+                v = pbi[p]
+                already = v < stable[v] < next_vertex
+                if not already:
+                    for o in remainder[position + 1 :]:
+                        weight = ordered(p, o, index, rem_pairs)
+                        if weight:
+                            m.set(v, pbi[o], weight + 1)
+                    m.compute()
+                    stable = m.matching()
+                if v < stable[v] < next_vertex:
+                    remaining -= 1
+                    for o in remainder[:position]:
+                        base[p][o] = 0
+                        m.set(v, pbi[o], 0)
+                    for o in range(end, len(pbi)):
+                        base[o][p] = 0
+                        m.set(v, pbi[o], 0)
+                if not already:
+                    for o in remainder[position + 1 :]:
+                        m.set(v, pbi[o], ordered(p, o, index, rem_pairs))
+                index += 1
+
+            # Fix S1 and S2; then each S1 player, in order, takes the first S2 player that still
+            # leaves the best pairing (transpositions, D.1).
+            for ri, p in enumerate(remainder):
+                v = pbi[p]
+                for o in remainder[ri + 1 :]:
+                    ov = pbi[o]
+                    if stable[v] <= v or stable[v] >= next_vertex or ov < stable[ov] < next_vertex:
+                        base[o][p] = 0
+                    m.set(v, ov, base[o][p])
+            for p in remainder:
+                v = pbi[p]
+                if v < stable[v] < next_vertex:
+                    addend = 0
+                    for o in reversed(remainder):
+                        ov = pbi[o]
+                        if o <= p or matched[ov]:
+                            continue
+                        weight = base[o][p]
+                        if weight:
+                            m.set(v, ov, weight + addend)
+                        addend += 1
+                    m.compute()
+                    stable = m.matching()
+                    mate = stable[v]
+                    matched[v] = matched[mate] = True
+                    m.finalize(v, mate)
+                    pairs.append((v, mate))
+
+            # The next bracket: this one's unpaired players move down.
+            single = (
+                n % 2 == 1 and group_start < n and self.bye_score == players[group_start].score
+            )
+            new: list[int] = []
+            mdps = 0
+            for k, v in enumerate(pbi):
+                if k < end and matched[v]:
+                    continue
+                new.append(v)
+                if k < end:
+                    mdps += 1
+                if players[stable[v]].score < self.bye_score:
+                    single = False
+            self.single = single
+            pbi = new
+            group_vertex = next_vertex
+        return pairs
+
+    # -- roles and board order -------------------------------------------------------------------------
+
+    def _neutral(self, p: _P, o: _P) -> str | None:
+        if _compatible_prefs(p.pref, o.pref):
+            if p.pref is not None:
+                return p.pref
+            if o.pref is not None:
+                return _invert(o.pref)
+            return None
+        if p.absolute and (p.imbalance > o.imbalance or not o.absolute):
+            return p.pref
+        if o.absolute and (o.imbalance > p.imbalance or not p.absolute):
+            return _invert(o.pref)
+        if p.strong and not o.strong:
+            return p.pref
+        if o.strong and not p.strong:
+            return _invert(o.pref)
+        a, b = list(reversed(p.history)), list(reversed(o.history))
+        for x, y in zip(a, b, strict=False):
+            if x != y:
+                return y  # alternate from the last round in which their roles differed (E.3)
+        return None
+
+    def role(self, p: _P, o: _P) -> str:
+        """The role ``p`` gets against ``o`` (part E)."""
+        chosen = self._neutral(p, o)
+        if chosen is not None:
+            return chosen
+        higher_is_p = (p.score, -p.number) > (o.score, -o.number)
+        if p.pref is None:
+            top = p if higher_is_p else o
+            top_role = self.initial if top.number % 2 == 1 else _invert(self.initial)
+            assert top_role is not None
+            return top_role if higher_is_p else _invert(top_role) or FIRST
+        return p.pref if higher_is_p else _invert(o.pref) or FIRST
+
+    def _boards(self, pairs: list[tuple[int, int]]) -> list[tuple[int, int | None]]:
+        players = self.players
+        seen = set()
+        boards: list[tuple[tuple[int, int, int], tuple[int, int | None]]] = []
+        for a, b in pairs:
+            seen.update((a, b))
+            pa, pb = players[a], players[b]
+            first, second = (pa, pb) if self.role(pa, pb) == FIRST else (pb, pa)
+            high, low = (pa, pb) if (pa.raw, -pa.number) >= (pb.raw, -pb.number) else (pb, pa)
+            boards.append(((-high.raw, -low.raw, high.number), (first.number, second.number)))
+        boards.sort()
+        out: list[tuple[int, int | None]] = [board for _, board in boards]
+        out += [(players[i].number, None) for i in range(self.n) if i not in seen]
+        return out
