@@ -70,14 +70,10 @@ def _bits(value: int) -> int:
     return max(1, int(value).bit_length())
 
 
-class Dutch2026:
-    """The FIDE Dutch system by the 2026 rules, behind the :class:`~tournament.swiss.pairing.Pairer`
-    interface: it reads the state directly (no TRF round trip)."""
-
-    name = "fide-dutch-2026"
-
-    def pair(self, state: SwissState) -> list[tuple[int, int | None]]:
-        return _Round(state).pair()
+def pair(state: SwissState) -> list[tuple[int, int | None]]:
+    """The next round of ``state`` by the 2026 rules: (first, second) pairing numbers in FIDE's board
+    order, then the pairing-allocated bye as (player, None). Raises :class:`PairingError`."""
+    return _Round(state).pair()
 
 
 class _Round:
@@ -188,47 +184,88 @@ class _Round:
         self.bye_score = 0
         self.single = False
         self.played_rank: dict[int, int] = {}
-        # Completability, and (odd fields) the lowest score the bye can go to (C.5).
+        # Completability, and (odd fields) the lowest score the bye can go to (C.5). Most fields are
+        # paired in order at a glance (_greedy); only when that fails (or when the whole field shares
+        # one score, where C.9 needs the matching itself) is the full matching computed.
+        quick = self._quick_bye_score() if odd else (0 if self._greedy(None) else None)
+        if quick is not None and not (odd and quick >= players[0].score):
+            self.bye_score = quick
+        else:
+            self._full_completion(odd)
         if odd:
-            top = players[0].score
-            for i in range(n):
-                pi = players[i]
-                for j in range(i):
-                    pj = players[j]
-                    if not self.compatible(pi, pj):
-                        continue
+            counts = sorted(p.played for p in players if p.score == self.bye_score)
+            for rank, games in enumerate(counts):
+                self.played_rank[games] = rank
+        # Below the brackets being paired, an edge says only that the pair is allowed and whether its
+        # players may take the bye: three weights in all.
+        levels = [m.weight(k << self.below_top) for k in range(4)]
+        cand = [self.candidate(p) for p in players]
+        for i in range(n):
+            pi = players[i]
+            for j in range(i):
+                if self.compatible(pi, players[j]):
+                    m.set_weight(i, j, levels[1 + (not cand[i]) + (not cand[j])])
+        pairs = self._brackets()
+        return self._boards(pairs)
+
+    def _greedy(self, bye: int | None) -> bool:
+        """Whether pairing in order (each player with the next one still free that they may meet) leaves
+        nobody but ``bye`` unpaired: proof that the round can be completed, never proof that it cannot."""
+        free = [i for i in range(self.n) if i != bye]
+        players = self.players
+        while free:
+            first = players[free.pop(0)]
+            for k, j in enumerate(free):
+                if self.compatible(first, players[j]):
+                    del free[k]
+                    break
+            else:
+                return False
+        return True
+
+    def _quick_bye_score(self) -> int | None:
+        """The lowest score of a player eligible for the bye, if the round completes around one of them."""
+        eligible = [i for i, p in enumerate(self.players) if p.eligible]
+        if not eligible:
+            return None
+        lowest = self.players[eligible[-1]].score
+        tries = [i for i in reversed(eligible) if self.players[i].score == lowest][:3]
+        return lowest if any(self._greedy(i) for i in tries) else None
+
+    def _full_completion(self, odd: bool) -> None:
+        """bbpPairings' first matching over the whole field: can it be completed, the bye's lowest
+        score, and (C.9) whether the single downfloater of a one-score field is the bye's."""
+        players, n, m = self.players, self.n, self.m
+        top = players[0].score
+        for i in range(n):
+            pi = players[i]
+            for j in range(i):
+                pj = players[j]
+                if not self.compatible(pi, pj):
+                    continue
+                if odd:
                     w = 1 + (not pi.eligible) + (not pj.eligible)
                     w = (w << self.sgs) | (self.shift[pi.score] + self.shift[pj.score])
                     w = (w << self.wbits) | (pi.score >= top)
-                    m.set(i, j, w)
-        else:
-            for i in range(n):
-                for j in range(i):
-                    m.set(i, j, self.edge(players[j], players[i], False, False))
+                else:
+                    w = (1 + (not self.candidate(pi)) + (not self.candidate(pj))) << self.below_top
+                m.set(i, j, w)
         m.compute()
         stable = m.matching()
         unmatched = [i for i in range(n) if stable[i] == i]
         if len(unmatched) > (1 if odd else 0):
             raise PairingError("the players cannot all be paired without breaking an absolute criterion")
-        if odd:
-            self.bye_score = players[unmatched[0]].score
-            for i in range(n):
-                for j in range(i):
-                    m.set(i, j, self.edge(players[j], players[i], False, False))
-            top = players[0].score
-            if self.bye_score >= top:
-                self.single = True
-                for i, p in enumerate(players):
-                    if p.score < top:
-                        break
-                    if players[stable[i]].score < top:
-                        self.single = False
-                        break
-            counts = sorted(p.played for p in players if p.score == self.bye_score)
-            for rank, games in enumerate(counts):
-                self.played_rank[games] = rank
-        pairs = self._brackets()
-        return self._boards(pairs)
+        if not odd:
+            return
+        self.bye_score = players[unmatched[0]].score
+        if self.bye_score >= top:
+            self.single = True
+            for i, p in enumerate(players):
+                if p.score < top:
+                    break
+                if players[stable[i]].score < top:
+                    self.single = False
+                    break
 
     def _layout(self) -> None:
         """The widths of the weight's fields: enough that no sum over a round's pairs spills over."""
@@ -509,10 +546,12 @@ class _Round:
                     if stable[v] <= v or stable[v] >= next_vertex or ov < stable[ov] < next_vertex:
                         base[o][p] = 0
                     m.set(v, ov, base[o][p])
+            position = {v: k for k, v in enumerate(pbi)}
             for p in remainder:
                 v = pbi[p]
                 if v < stable[v] < next_vertex:
                     addend = 0
+                    best = None
                     for o in reversed(remainder):
                         ov = pbi[o]
                         if o <= p or matched[ov]:
@@ -520,9 +559,15 @@ class _Round:
                         weight = base[o][p]
                         if weight:
                             m.set(v, ov, weight + addend)
+                            best = ov
                         addend += 1
-                    m.compute()
-                    stable = m.matching()
+                    # The matching in hand is already the best for the other criteria; if it gives v
+                    # the first S2 player it may take, the new weights cannot change v's opponent. If
+                    # it gives that player to another S1 player y instead, and v and y can trade
+                    # opponents at no cost to those criteria, the trade is that best matching.
+                    if stable[v] != best and not self._trade(v, best, stable, base, position, next_vertex):
+                        m.compute()
+                        stable = m.matching()
                     mate = stable[v]
                     matched[v] = matched[mate] = True
                     m.finalize(v, mate)
@@ -546,6 +591,37 @@ class _Round:
             pbi = new
             group_vertex = next_vertex
         return pairs
+
+    def _trade(
+        self,
+        v: int,
+        b: int | None,
+        stable: list[int],
+        base: list[list[int]],
+        position: dict[int, int],
+        next_vertex: int,
+    ) -> bool:
+        """Give S1 player ``v`` the S2 player ``b`` by trading opponents with ``y``, the S1 player who
+        has ``b`` in ``stable``, when the two pairs weigh the same as before; ``stable`` is updated."""
+        if b is None:
+            return False
+        x, y = stable[v], stable[b]
+        if not (y < b and y < x < next_vertex and x != b and y != v):
+            return False
+        pv, pb, px, py = (position.get(k) for k in (v, b, x, y))
+        if pv is None or pb is None or px is None or py is None:
+            return False
+
+        def now(a: int, c: int) -> int:
+            hi, lo = max(a, c), min(a, c)
+            row = base[hi]
+            return row[lo] if lo < len(row) else 0
+
+        before, after = now(pv, px) + now(py, pb), now(pv, pb) + now(py, px)
+        if not (now(pv, pb) and now(py, px)) or before != after:
+            return False
+        stable[v], stable[b], stable[y], stable[x] = b, v, x, y
+        return True
 
     # -- roles and board order -------------------------------------------------------------------------
 

@@ -49,6 +49,10 @@ class Matcher:
     def set(self, u: int, v: int, value: int) -> None:
         self._computer.set_edge_weight(u, v, self.weight(value))
 
+    def set_weight(self, u: int, v: int, weight: DynamicUint) -> None:
+        """``set`` for a weight already converted by :meth:`weight`."""
+        self._computer.set_edge_weight(u, v, weight)
+
     def compute(self) -> None:
         self._computer.compute_matching()
         self._matching = self._computer.get_matching()

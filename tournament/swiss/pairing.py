@@ -1,15 +1,18 @@
 """Pairing a Swiss round behind one small interface, so the program doing it can be swapped.
 
-:class:`Py4SwissDutch` is the one the system uses: the FIDE Dutch system of ``py4swiss`` (pinned in
-requirements.txt), which reads the tournament as a TRF file exactly as JaVaFo and bbpPairings do, so an
-exported TRF re-paired by one of those gives the same round. :class:`CaissifyDutch` (``caissify-pairings``,
-a test requirement only) is the second opinion the tests compare against. Why that choice: docs/swiss.md.
+Two texts of FIDE's Dutch system, chosen per stage (``SwissState.rules``): :class:`Dutch2026`, the rules in
+force since February 2026 (``tournament/swiss/dutch.py``, ours, over bbpPairings' blossom matcher as
+``py4swiss`` compiles it), and :class:`Py4SwissDutch`, the rules in force until January 2026 (``py4swiss``'s
+own engine, pinned in requirements.txt), which reads the tournament as a TRF file exactly as JaVaFo and
+bbpPairings 5 do. :class:`CaissifyDutch` (``caissify-pairings``, a test requirement only) is a second
+opinion the tests compare against. Why these: docs/swiss.md.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
 import tempfile
@@ -18,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from tournament.swiss import trf
-from tournament.swiss.state import FIRST, SwissState
+from tournament.swiss import dutch, trf
+from tournament.swiss.state import FIRST, RULES_2017, RULES_2026, SwissState
 
 
 class PairingError(Exception):
@@ -42,36 +45,53 @@ class Pairer(Protocol):
         ...
 
 
-class Py4SwissDutch:
-    """``isolated``: pair in a child process (``python -m tournament.swiss.pairing``), so a long pairing of
-    a large field runs on its own core and never holds the calling process's interpreter (a Celery
-    worker's clock threads go on undisturbed)."""
+class Isolated:
+    """Pair in a child process (``python -m tournament.swiss.pairing``), so a long pairing of a large field
+    runs on its own core and never holds the calling process's interpreter (a Celery worker's clock
+    threads go on undisturbed). The state goes over as a pickle: the child runs this same code."""
 
-    name = "py4swiss-dutch"
-
-    def __init__(self, isolated: bool = False) -> None:
-        self.isolated = isolated
+    def __init__(self, inner: Pairer) -> None:
+        self.inner = inner
+        self.name = inner.name
 
     def pair(self, state: SwissState) -> list[Board]:
-        text = trf.write(state)
-        if not self.isolated:
-            return pair_trf(text)
         root = Path(__file__).resolve().parents[2]
         done = subprocess.run(
             [sys.executable, "-m", "tournament.swiss.pairing"],
-            input=text,
+            input=pickle.dumps(state),
             capture_output=True,
-            text=True,
             cwd=root,
             check=False,
         )
         try:
             answer = json.loads(done.stdout)
         except ValueError:
-            raise RuntimeError(f"the pairing process failed: {done.stderr[-2000:]}") from None
+            raise RuntimeError(f"the pairing process failed: {done.stderr[-2000:]!r}") from None
         if "error" in answer:
             raise PairingError(answer["error"])
         return [Board(int(a), None if b is None else int(b)) for a, b in answer["boards"]]
+
+
+class Dutch2026:
+    """FIDE's Dutch system by the rules in force since February 2026 (``tournament/swiss/dutch.py``)."""
+
+    name = "fide-dutch-2026"
+
+    def pair(self, state: SwissState) -> list[Board]:
+        try:
+            found = dutch.pair(state)
+        except dutch.PairingError as exc:
+            raise PairingError(str(exc)) from exc
+        return [Board(a, b) for a, b in found]
+
+
+class Py4SwissDutch:
+    """FIDE's Dutch system by the rules in force until January 2026: ``py4swiss``'s engine, fed our TRF."""
+
+    name = "py4swiss-dutch"
+
+    def pair(self, state: SwissState) -> list[Board]:
+        return pair_trf(trf.write(state))
 
 
 def pair_trf(text: str) -> list[Board]:
@@ -156,22 +176,25 @@ class CaissifyDutch:
         return sorted(boards, key=lambda b: b.second is None)
 
 
-PAIRERS: dict[str, type[Py4SwissDutch] | type[CaissifyDutch]] = {
+PAIRERS: dict[str, type[Dutch2026] | type[Py4SwissDutch] | type[CaissifyDutch]] = {
+    Dutch2026.name: Dutch2026,
     Py4SwissDutch.name: Py4SwissDutch,
     CaissifyDutch.name: CaissifyDutch,
 }
-DEFAULT = Py4SwissDutch.name
+BY_RULES = {RULES_2026: Dutch2026.name, RULES_2017: Py4SwissDutch.name}
 
 
-def pairer(name: str = DEFAULT, *, isolated: bool = False) -> Pairer:
-    if name == Py4SwissDutch.name:
-        return Py4SwissDutch(isolated=isolated)
-    return PAIRERS[name]()
+def pairer(rules: str = RULES_2026, *, isolated: bool = False) -> Pairer:
+    """The program that pairs by ``rules`` (``state.RULES``); ``isolated``: in a child process."""
+    engine: Pairer = PAIRERS[BY_RULES[rules]]()
+    return Isolated(engine) if isolated else engine
 
 
-if __name__ == "__main__":  # the isolated pairing: a TRF on stdin, the boards as JSON on stdout
+def _child() -> None:
+    """The isolated pairing: a pickled state on stdin, the boards (or the refusal) as JSON on stdout."""
+    state = pickle.loads(sys.stdin.buffer.read())
     try:
-        found = pair_trf(sys.stdin.read())
+        found = pairer(state.rules).pair(state)
         print(json.dumps({"boards": [[b.first, b.second] for b in found]}))
     except PairingError as exc:
         print(json.dumps({"error": str(exc)}))
@@ -184,3 +207,7 @@ def unit_prohibitions(units: Iterable[tuple[int, str]]) -> set[tuple[int, int]]:
         if unit.strip():
             by_unit.setdefault(unit.strip(), []).append(number)
     return {(a, b) for members in by_unit.values() for a in members for b in members if a < b}
+
+
+if __name__ == "__main__":
+    _child()

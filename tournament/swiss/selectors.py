@@ -16,6 +16,8 @@ from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage
 from tournament.swiss import tiebreaks
 from tournament.swiss.state import (
     FIRST,
+    RULES,
+    RULES_2026,
     SECOND,
     PointSystem,
     RoundRecord,
@@ -50,6 +52,7 @@ class SwissOptions:
     then: str = ""  # the next stage's kind: knockout or round_robin
     first_colour: str = ""  # drawn by lot at the first pairing: w or b (the top seed's role in round 1)
     group_a: tuple[int, ...] = ()  # Baku GA, fixed at the first pairing (entry ids)
+    rules: str = RULES_2026  # the text of FIDE's Dutch system that pairs the stage (state.RULES)
 
     @classmethod
     def of(cls, stage: Stage) -> SwissOptions:
@@ -187,6 +190,7 @@ def load(stage: Stage, *, through: int | None = None) -> SwissData:
         total_rounds=options.rounds,
         players=list(players.values()),
         first_colour=options.first_colour or FIRST,
+        rules=options.rules,
         points=options.points,
         forbidden=prohibited,
         accelerations=accelerations,
@@ -458,6 +462,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         "pab": ("win", "draw", "loss"),
         "late_score": ("zero", "half"),
         "then": ("", Stage.Kind.KNOCKOUT, Stage.Kind.ROUND_ROBIN),
+        "rules": RULES,
     }
     for key, allowed in choices.items():
         if key in out and out[key] not in allowed:

@@ -122,7 +122,7 @@ def _prepare(stage: Stage, isolated: bool) -> _Prepared:
     explicit = set(state.forbidden)
     if state.next_round <= data.options.unit_rounds:
         state.forbidden = explicit | unit_prohibitions((n, data.info[e]["unit"]) for n, e in data.entry.items())
-    engine = pairer(isolated=isolated)
+    engine = pairer(state.rules, isolated=isolated)
     impossible = TournamentError(
         "cannot_pair",
         _("This round cannot be paired: every possible pairing would repeat a game or join a prohibited pair."),

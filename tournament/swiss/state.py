@@ -11,6 +11,16 @@ from dataclasses import dataclass, field
 FIRST = "w"  # the first-player role: black, or the tentative black of a protocol with a swap
 SECOND = "b"
 
+# The texts of FIDE's Dutch system (C.04.3) a tournament can be paired by: the one in force since
+# February 2026 (the default), and the one approved in 2016-2017 and in force until January 2026.
+RULES_2026 = "2026"
+RULES_2017 = "2017"
+RULES = (RULES_2026, RULES_2017)
+TRF_SYSTEM = {
+    RULES_2026: "Individual: Swiss-System (FIDE Dutch, 2026 rules)",
+    RULES_2017: "Individual: Swiss-System (FIDE Dutch, rules until January 2026)",
+}
+
 # TRF result codes: over the board, forfeits, and rounds without an opponent.
 PLAYED = frozenset("10=WDL")
 WIN_CODES = frozenset("1W+")
@@ -95,6 +105,7 @@ class SwissState:
     accelerations: dict[int, list[int]] = field(default_factory=dict)  # tenths per round, by pairing number
     absent: set[int] = field(default_factory=set)  # not to be paired in the next round (XXZ)
     preassigned: dict[int, str] = field(default_factory=dict)  # a bye already given for the next round: H, Z, F
+    rules: str = RULES_2026  # which text of FIDE's Dutch system pairs it (RULES)
 
     @property
     def rounds_played(self) -> int:

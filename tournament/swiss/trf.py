@@ -13,6 +13,9 @@ from __future__ import annotations
 from tournament.swiss.state import (
     FIRST,
     RESULT_CODES,
+    RULES_2017,
+    RULES_2026,
+    TRF_SYSTEM,
     SECOND,
     PointSystem,
     RoundRecord,
@@ -75,7 +78,7 @@ def write(
             lines.append(f"{code} {meta[key]}")
     lines += [
         f"062 {len(state.players)}",
-        "092 Individual: Swiss-System (FIDE Dutch)",
+        f"092 {TRF_SYSTEM[state.rules]}",
         f"XXR {state.total_rounds}",
         f"XXC {'white1' if state.first_colour == FIRST else 'black1'}",
     ]
@@ -131,7 +134,7 @@ def _decimal_tenths(text: str, what: str, line: int) -> int:
 def read(text: str) -> SwissState:
     """A TRF file as a state. Rounds of one player that run past the others' are requested byes for the
     next round; unknown lines are skipped, malformed player lines are refused with their line number."""
-    name, total_rounds, first = "", 0, FIRST
+    name, total_rounds, first, rules = "", 0, FIRST, RULES_2026
     points = PointSystem()
     accelerations: dict[int, list[int]] = {}
     forbidden: set[tuple[int, int]] = set()
@@ -142,6 +145,8 @@ def read(text: str) -> SwissState:
         code, rest = line[:3], line[4:]
         if code == "012":
             name = rest.strip()
+        elif code == "092":
+            rules = RULES_2017 if "until" in rest or "2017" in rest else RULES_2026
         elif code == "XXR":
             total_rounds = _int(rest, "the number of rounds", number)
         elif code == "XXC":
@@ -204,6 +209,7 @@ def read(text: str) -> SwissState:
         accelerations=accelerations,
         absent=absent,
         preassigned=preassigned,
+        rules=rules,
     )
 
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tournament.swiss import explain, sim, tiebreaks, trf
-from tournament.swiss.pairing import Board, PairingError, pairer, unit_prohibitions
+from tournament.swiss.pairing import PAIRERS, Board, PairingError, pairer, unit_prohibitions
 from tournament.swiss.state import (
     FIRST,
     SECOND,
@@ -50,7 +50,7 @@ def play_rounds(state: SwissState, count: int, seed: int) -> None:
 
 
 def both(state: SwissState) -> tuple[set[frozenset[int | None]], set[frozenset[int | None]]]:
-    return pairs(pairer("py4swiss-dutch").pair(state)), pairs(pairer("caissify-dutch").pair(state))
+    return pairs(PAIRERS["py4swiss-dutch"]().pair(state)), pairs(PAIRERS["caissify-dutch"]().pair(state))
 
 
 def test_round_one_and_an_odd_field_agree_with_the_second_library_bye_to_the_lowest() -> None:
