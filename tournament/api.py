@@ -107,7 +107,8 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     boards = serializers.IntegerField(min_value=1, max_value=500, required=False)
     stage_options = serializers.DictField(
         required=False,
-        help_text="preset swiss: rounds, games (1, 2, 3), accelerate, unit_rounds, prohibited, pab, late_score, "
+        help_text="preset swiss: rounds, games (1, 2, 3), rules (2026, 2017), accelerate, unit_rounds, prohibited, "
+        "pab, late_score, "
         "max_requested_byes, no_byes_last, tiebreaks, advance, then (docs/swiss.md)",
     )
 

@@ -139,7 +139,7 @@ def _settings(stage: Stage, post: QueryDict, user: Any) -> str:
     for key in ("rounds", "games", "unit_rounds", "max_requested_byes", "no_byes_last", "advance"):
         if post.get(key, "").strip():
             options[key] = _int(post, key)
-    for key in ("pab", "late_score", "then"):
+    for key in ("pab", "late_score", "then", "rules"):
         if key in post:
             options[key] = post.get(key, "")
     if "accelerate_shown" in post:

@@ -177,6 +177,10 @@ class _Round:
             return []
         if n == 1:
             return [(players[0].number, None)]
+        if self.played_rounds == 0:
+            natural = self._round_one()
+            if natural is not None:
+                return self._boards(natural)
         self._layout()
         m = Matcher(n, self.weight_bits)
         self.m = m
@@ -207,6 +211,31 @@ class _Round:
                     m.set_weight(i, j, levels[1 + (not cand[i]) + (not cand[j])])
         pairs = self._brackets()
         return self._boards(pairs)
+
+    def _round_one(self) -> list[tuple[int, int]] | None:
+        """Round 1 read off the ranking, when nothing forbids it: with no colours and no floats yet, every
+        quality criterion is met by each score group's top half meeting its bottom half in order (the
+        first transposition), the last player taking the bye. ``None`` (pair in full) when a group
+        other than the last is odd, a pair is prohibited, or someone may not take the bye."""
+        players = self.players
+        if any(p.history or not p.eligible for p in players):
+            return None
+        groups: list[list[int]] = []
+        for i, p in enumerate(players):
+            if groups and players[groups[-1][0]].score == p.score:
+                groups[-1].append(i)
+            else:
+                groups.append([i])
+        pairs: list[tuple[int, int]] = []
+        for k, group in enumerate(groups):
+            if len(group) % 2 and k != len(groups) - 1:
+                return None
+            half = len(group) // 2
+            for a, b in zip(group[:half], group[half : 2 * half], strict=True):
+                if not self.compatible(players[a], players[b]):
+                    return None
+                pairs.append((a, b))
+        return pairs
 
     def _greedy(self, bye: int | None) -> bool:
         """Whether pairing in order (each player with the next one still free that they may meet) leaves
@@ -253,7 +282,7 @@ class _Round:
         m.compute()
         stable = m.matching()
         unmatched = [i for i in range(n) if stable[i] == i]
-        if len(unmatched) > (1 if odd else 0):
+        if len(unmatched) > (1 if odd else 0) or any(not players[i].eligible for i in unmatched):
             raise PairingError("the players cannot all be paired without breaking an absolute criterion")
         if not odd:
             return
@@ -671,5 +700,9 @@ class _Round:
             boards.append(((-high.raw, -low.raw, high.number), (first.number, second.number)))
         boards.sort()
         out: list[tuple[int, int | None]] = [board for _, board in boards]
-        out += [(players[i].number, None) for i in range(self.n) if i not in seen]
+        for i in range(self.n):
+            if i not in seen:
+                if not players[i].eligible:  # C.2 is absolute: no second bye, whatever else it costs
+                    raise PairingError("the bye would go to a player who has already had one")
+                out.append((players[i].number, None))
         return out

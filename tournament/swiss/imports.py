@@ -32,7 +32,11 @@ _RESULTS = {  # the first player's TRF result -> (winner role, reason)
 def tournament_from_trf(*, text: str, name: str = "", actor: Any = None) -> Any:
     state = trf.read(text)
     pab = {10: "win", 5: "draw", 0: "loss"}.get(state.points.pab, "win")
-    options: dict[str, Any] = {"rounds": max(state.total_rounds, state.rounds_played + 1), "pab": pab}
+    options: dict[str, Any] = {
+        "rounds": max(state.total_rounds, state.rounds_played + 1),
+        "pab": pab,
+        "rules": state.rules,
+    }
     numbers = state.by_number()
     if state.forbidden:
         options["prohibited"] = [list(p) for p in sorted(state.forbidden)]  # pairing numbers, mapped below

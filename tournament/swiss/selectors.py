@@ -17,6 +17,7 @@ from tournament.swiss import tiebreaks
 from tournament.swiss.state import (
     FIRST,
     RULES,
+    RULES_2017,
     RULES_2026,
     SECOND,
     PointSystem,
@@ -69,6 +70,12 @@ class SwissOptions:
     @property
     def points(self) -> PointSystem:
         return PointSystem(pab=PAB_POINTS.get(self.pab, 10))
+
+    @property
+    def rules_label(self) -> str:
+        if self.rules == RULES_2017:
+            return str(_("FIDE Dutch system, the rules in force until January 2026"))
+        return str(_("FIDE Dutch system, the 2026 rules"))
 
 
 def swiss_group(stage: Stage) -> Group | None:

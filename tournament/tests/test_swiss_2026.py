@@ -1,0 +1,232 @@
+"""FIDE's Dutch system as revised for 2026 beside the text in force until January 2026: hand-made states
+where the two texts differ (who takes the bye, which moved-down player is paired), a brute-force check
+of the new bye rule, and the places where nothing changed (round 1, the round's validity)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from tournament import services
+from tournament.models import Stage, SwissRound
+from tournament.swiss import dutch, selectors, sim, trf
+from tournament.swiss import services as swiss
+from tournament.swiss.pairing import PAIRERS, Board, PairingError, pairer
+from tournament.swiss.state import (
+    RULES_2017,
+    RULES_2026,
+    SwissPlayer,
+    SwissState,
+    baku_accelerations,
+    baku_group_a,
+)
+
+HEADER = "012 hand\nXXR {rounds}\nXXC white1\n"
+
+
+def state_of(rounds: int, *lines: str) -> SwissState:
+    """A state from TRF player lines written by hand: number, name, rating, then (opponent, role, result)
+    per round, in the fixed columns of the format."""
+    body = []
+    for line in lines:
+        number, name, rating, *games = line.split()
+        cells = "".join(
+            f"  {'0000' if opp == '-' else int(opp):>4} {role} {res}" for opp, role, res in zip(*[iter(games)] * 3)
+        )
+        body.append(f"001 {int(number):4d}      {name:<33}{int(rating):4d}{'':29}{'0.0':>4}{int(number):5d}{cells}")
+    return trf.read(HEADER.format(rounds=rounds) + "\n".join(body) + "\n")
+
+
+def pairs(boards: list[Board]) -> set[frozenset[int | None]]:
+    return {frozenset((b.first, b.second)) for b in boards}
+
+
+def bye(boards: list[Board]) -> int | None:
+    return next((b.first for b in boards if b.second is None), None)
+
+
+# -- C.5: the bye goes to the lowest score that still lets the round be paired ---------------------------
+
+
+def five_after_round_one() -> SwissState:
+    # P5 had the bye in round 1; P1 and P3 drew; P2 beat P4. Scores: P2 1, P5 1, P1 ½, P3 ½, P4 0.
+    return state_of(
+        4,
+        "1 P1 2400 3 w =",
+        "2 P2 2390 4 b 1",
+        "3 P3 2380 1 b =",
+        "4 P4 2370 2 w 0",
+        "5 P5 2360 - - U",
+    )
+
+
+def test_the_bye_goes_to_the_player_on_zero_under_the_2026_rules_not_to_one_on_half() -> None:
+    state = five_after_round_one()
+    new, old = pairer(RULES_2026).pair(state), pairer(RULES_2017).pair(state)
+    assert bye(new) == 4  # the lowest score, 0 (C.5 of the 2026 text)
+    assert bye(old) == 1  # before 2026 the brackets were paired from the top and the bye fell on ½
+    assert pairs(new) == {frozenset((1, 2)), frozenset((3, 5)), frozenset((4, None))}
+
+
+def complete_without(state: SwissState, players: list[int], forbidden: set[frozenset[int]]) -> bool:
+    """Brute force: can ``players`` all be paired with nobody meeting twice?"""
+    if not players:
+        return True
+    first, rest = players[0], players[1:]
+    return any(
+        frozenset((first, other)) not in forbidden and complete_without(state, rest[:k] + rest[k + 1 :], forbidden)
+        for k, other in enumerate(rest)
+    )
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_bye_is_the_lowest_score_any_completed_round_allows_checked_by_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.choice([5, 7, 9])
+    state = SwissState("t", 5, [SwissPlayer(i + 1, f"P{i + 1}", 2400 - 10 * i) for i in range(n)])
+    for _ in range(rng.randint(1, 3)):
+        sim.play(state, pairer(RULES_2026).pair(state), rng)
+    forbidden = {
+        frozenset((p.number, r.opponent)) for p in state.players for r in p.rounds if r.played and r.opponent
+    }
+    # colour rule C.3 aside (no absolute preferences clash this early in these fields), who could sit out?
+    possible = []
+    for p in state.players:
+        if p.had_bye():
+            continue
+        others = [q.number for q in state.players if q.number != p.number]
+        if complete_without(state, others, forbidden):
+            possible.append(state.pairing_score(p))
+    if not possible:  # everybody who could sit out has had the bye: the round cannot be paired
+        with pytest.raises(PairingError):
+            pairer(RULES_2026).pair(state)
+        return
+    boards = pairer(RULES_2026).pair(state)
+    assert state.pairing_score(state.by_number()[bye(boards)]) == min(possible)
+
+
+# -- C.7: the highest-scored moved-down players are paired first -----------------------------------------
+
+
+def six_before_the_last_round() -> SwissState:
+    return state_of(
+        4,
+        "1 P1 2400 4 w 1 3 b 1 5 w 0",
+        "2 P2 2390 5 b = 4 w 0 6 b 0",
+        "3 P3 2380 6 w 1 1 w 0 4 b =",
+        "4 P4 2370 1 b 0 2 b 1 3 w =",
+        "5 P5 2360 2 w = 6 b 1 1 b 1",
+        "6 P6 2350 3 b 0 5 w 0 2 w 1",
+    )
+
+
+def test_the_higher_scored_moved_down_player_is_paired_first_under_the_2026_rules() -> None:
+    # P1 (2 points) has met P3, P4 and P5 and floats down to the 1-point bracket with a 1½-point player.
+    # The 2026 text pairs the moved-down players with the highest scores first (C.7): P1 meets P6 there and
+    # P2 (½) meets a 1½-point player. The older text minimised the pairing score difference and sent P1
+    # down to P2.
+    state = six_before_the_last_round()
+    new, old = pairs(pairer(RULES_2026).pair(state)), pairs(pairer(RULES_2017).pair(state))
+    assert frozenset((1, 6)) in new and frozenset((4, 5)) in new and frozenset((2, 3)) in new
+    assert frozenset((1, 2)) in old
+
+
+# -- what did not change ------------------------------------------------------------------------------
+
+
+def random_field(seed: int, players: int, rounds: int) -> SwissState:
+    rng = random.Random(seed)
+    ratings = sorted((rng.randint(1400, 2600) for _ in range(players)), reverse=True)
+    return SwissState("t", rounds, [SwissPlayer(i + 1, f"P{i + 1:03d}", ratings[i]) for i in range(players)])
+
+
+@pytest.mark.parametrize("players", [2, 9, 10, 31, 64])
+@pytest.mark.parametrize("accelerate", [False, True])
+def test_round_one_is_the_same_under_both_texts_and_read_off_the_ranking(players: int, accelerate: bool) -> None:
+    state = random_field(players, players, 7)
+    if accelerate:
+        numbers = list(range(1, players + 1))
+        state.accelerations = baku_accelerations(numbers, baku_group_a(numbers), 7)
+    new = pairer(RULES_2026).pair(state)
+    assert new == pairer(RULES_2017).pair(state)
+    full = dutch._Round(state)
+    full._round_one = lambda: None  # type: ignore[method-assign]  # the whole matching, for comparison
+    assert [Board(a, b) for a, b in full.pair()] == new
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_round_is_a_valid_pairing_and_mostly_the_same_as_before(seed: int) -> None:
+    rng = random.Random(seed)
+    state = random_field(seed, rng.choice([19, 20, 33, 40]), 9)
+    same = 0
+    for _ in range(9):
+        boards = pairer(RULES_2026).pair(state)
+        seen = [x for b in boards for x in (b.first, b.second) if x is not None]
+        assert sorted(seen) == sorted(p.number for p in state.players)
+        for b in boards:
+            if b.second is not None:
+                assert not any(r.opponent == b.second and r.played for r in state.by_number()[b.first].rounds)
+            else:
+                assert not state.by_number()[b.first].had_bye()
+        same += pairs(boards) == pairs(pairer(RULES_2017).pair(state))
+        sim.play(state, boards, rng)
+    assert same >= 6  # the texts differ at the bye and the moved-down players, not everywhere
+
+
+def test_the_rules_travel_in_the_trf_and_an_isolated_pairing_gives_the_same_round() -> None:
+    state = five_after_round_one()
+    for rules in (RULES_2026, RULES_2017):
+        state.rules = rules
+        text = trf.write(state)
+        assert trf.read(text).rules == rules
+        assert pairer(rules, isolated=True).pair(state) == pairer(rules).pair(state)
+    assert "2026 rules" in trf.write(SwissState("t", 5, [SwissPlayer(1, "A")]))
+
+
+def test_the_pairers_are_named_by_their_rules() -> None:
+    assert pairer(RULES_2026).name == PAIRERS["fide-dutch-2026"].name
+    assert pairer(RULES_2017).name == "py4swiss-dutch"
+    with pytest.raises(KeyError):
+        pairer("1992")
+
+
+# -- through the services ------------------------------------------------------------------------------
+
+
+def swiss_stage(**options: object) -> Stage:
+    from games.models import Player
+
+    tournament = services.tournament_create(name="Open", preset="swiss", stage_options={"rounds": 5, **options})
+    for n in range(1, 8):
+        player = Player.objects.create(name=f"P{n:02d}", rating=2500 - 10 * n)
+        services.register(tournament=tournament, player=player)
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=3)
+    services.start_stage(stage=stage)
+    stage.refresh_from_db()
+    return stage
+
+
+@pytest.mark.django_db
+def test_a_new_stage_is_paired_by_the_2026_rules_and_an_organizer_may_choose_the_older_ones() -> None:
+    stage = swiss_stage()
+    rnd = swiss.swiss_pair(stage=stage)
+    assert rnd.engine == "fide-dutch-2026"
+    assert "2026 rules" in trf.write(selectors.load(stage).state)
+    swiss.swiss_unpair(stage=stage, number=rnd.number)
+    swiss.swiss_configure(stage=Stage.objects.get(pk=stage.pk), options={"rules": "2017"})
+    assert swiss.swiss_pair(stage=stage).engine == "py4swiss-dutch"
+    with pytest.raises(services.TournamentError):  # a rule set, once a round is paired, stays
+        swiss.swiss_configure(stage=Stage.objects.get(pk=stage.pk), options={"rules": "2026"})
+    with pytest.raises(services.TournamentError):
+        swiss.swiss_configure(stage=swiss_stage(), options={"rules": "1992"})
+    assert SwissRound.objects.filter(stage=stage).count() == 1
+
+
+def test_the_combinations_in_the_brute_force_are_all_the_pairings() -> None:
+    # the helper above is itself checked: 4 players, none met, 3 ways; one rematch forbidden, 2 ways
+    assert complete_without(SwissState("t", 1, []), [1, 2, 3, 4], set())
+    assert not complete_without(SwissState("t", 1, []), [1, 2, 3, 4], {frozenset(p) for p in ((1, 2), (1, 3), (1, 4))})
+    assert len(list(itertools.combinations(range(4), 2))) == 6
