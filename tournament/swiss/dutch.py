@@ -141,9 +141,7 @@ class _Round:
             pref = None
         absolute = abs(difference) > 1 or repeated is not None
         points = self.state.points
-        eligible = not any(
-            not r.played and r.result and points.points(r.result) >= points.win for r in player.rounds
-        )
+        eligible = not any(not r.played and r.result and points.points(r.result) >= points.win for r in player.rounds)
         return _P(
             number=player.number,
             score=self.state.pairing_score(player),
@@ -430,15 +428,15 @@ class _Round:
                 for smaller, weight in enumerate(row):
                     m.set(v, pbi[smaller], weight)
 
-            def ordered(small: int, large: int, small_rem: int, rem_pairs: int) -> int:
+            def ordered(small: int, large: int, small_rem: int, rem_pairs: int, base: list[list[int]] = base) -> int:
                 weight = base[large][small]
                 if weight:
                     addend = ((small_rem < rem_pairs) << (2 * w)) - small_rem
                     weight += addend << 1
                 return weight
 
-            def in_bracket(x: int) -> bool:
-                return group_vertex <= x < next_vertex
+            def in_bracket(x: int, low: int = group_vertex, high: int = next_vertex) -> bool:
+                return low <= x < high
 
             m.compute()
             stable = m.matching()
@@ -501,7 +499,7 @@ class _Round:
             # The remainder (or the homogeneous bracket): S1 is its first ``rem_pairs`` players.
             remainder = [o for o in range(mdps, end) if stable[pbi[o]] >= group_vertex]
             rem_pairs = sum(1 for o in remainder if stable[pbi[o]] < pbi[o])
-            for oi, o in enumerate(remainder):
+            for o in remainder:
                 for pi, p in enumerate(remainder):
                     if o <= p:
                         break
@@ -575,7 +573,7 @@ class _Round:
                     if stable[v] <= v or stable[v] >= next_vertex or ov < stable[ov] < next_vertex:
                         base[o][p] = 0
                     m.set(v, ov, base[o][p])
-            position = {v: k for k, v in enumerate(pbi)}
+            where = {v: k for k, v in enumerate(pbi)}
             for p in remainder:
                 v = pbi[p]
                 if v < stable[v] < next_vertex:
@@ -594,7 +592,7 @@ class _Round:
                     # the first S2 player it may take, the new weights cannot change v's opponent. If
                     # it gives that player to another S1 player y instead, and v and y can trade
                     # opponents at no cost to those criteria, the trade is that best matching.
-                    if stable[v] != best and not self._trade(v, best, stable, base, position, next_vertex):
+                    if stable[v] != best and not self._trade(v, best, stable, base, where, next_vertex):
                         m.compute()
                         stable = m.matching()
                     mate = stable[v]
@@ -603,9 +601,7 @@ class _Round:
                     pairs.append((v, mate))
 
             # The next bracket: this one's unpaired players move down.
-            single = (
-                n % 2 == 1 and group_start < n and self.bye_score == players[group_start].score
-            )
+            single = n % 2 == 1 and group_start < n and self.bye_score == players[group_start].score
             new: list[int] = []
             mdps = 0
             for k, v in enumerate(pbi):
@@ -690,7 +686,7 @@ class _Round:
 
     def _boards(self, pairs: list[tuple[int, int]]) -> list[tuple[int, int | None]]:
         players = self.players
-        seen = set()
+        seen: set[int] = set()
         boards: list[tuple[tuple[int, int, int], tuple[int, int | None]]] = []
         for a, b in pairs:
             seen.update((a, b))

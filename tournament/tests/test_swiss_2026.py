@@ -33,7 +33,8 @@ def state_of(rounds: int, *lines: str) -> SwissState:
     for line in lines:
         number, name, rating, *games = line.split()
         cells = "".join(
-            f"  {'0000' if opp == '-' else int(opp):>4} {role} {res}" for opp, role, res in zip(*[iter(games)] * 3)
+            f"  {'0000' if opp == '-' else int(opp):>4} {role} {res}"
+            for opp, role, res in zip(*[iter(games)] * 3, strict=True)
         )
         body.append(f"001 {int(number):4d}      {name:<33}{int(rating):4d}{'':29}{'0.0':>4}{int(number):5d}{cells}")
     return trf.read(HEADER.format(rounds=rounds) + "\n".join(body) + "\n")
@@ -88,9 +89,7 @@ def test_the_bye_is_the_lowest_score_any_completed_round_allows_checked_by_brute
     state = SwissState("t", 5, [SwissPlayer(i + 1, f"P{i + 1}", 2400 - 10 * i) for i in range(n)])
     for _ in range(rng.randint(1, 3)):
         sim.play(state, pairer(RULES_2026).pair(state), rng)
-    forbidden = {
-        frozenset((p.number, r.opponent)) for p in state.players for r in p.rounds if r.played and r.opponent
-    }
+    forbidden = {frozenset((p.number, r.opponent)) for p in state.players for r in p.rounds if r.played and r.opponent}
     # colour rule C.3 aside (no absolute preferences clash this early in these fields), who could sit out?
     possible = []
     for p in state.players:
