@@ -26,9 +26,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tournament.swiss.matcher import Matcher
 from tournament.swiss.state import FIRST, SECOND, SwissPlayer, SwissState
 
 NONE, DOWN, UP = 0, 1, 2  # float directions
+# A bracket with at least WINDOW_BELOW players below its next score group is solved over WINDOW_STAND_INS
+# stand-ins for them (more when players float down), then checked against the real ones.
+WINDOW_BELOW = 60
+WINDOW_STAND_INS = 12
 
 
 class PairingError(Exception):
@@ -168,8 +173,6 @@ class _Round:
     # -- the pairing ---------------------------------------------------------------------------------
 
     def pair(self) -> list[tuple[int, int | None]]:
-        from tournament.swiss.matcher import Matcher
-
         players, n = self.players, self.n
         if n == 0:
             return []
@@ -180,8 +183,6 @@ class _Round:
             if natural is not None:
                 return self._boards(natural)
         self._layout()
-        m = Matcher(n, self.weight_bits)
-        self.m = m
         odd = n % 2 == 1
         self.bye_score = 0
         self.single = False
@@ -198,15 +199,6 @@ class _Round:
             counts = sorted(p.played for p in players if p.score == self.bye_score)
             for rank, games in enumerate(counts):
                 self.played_rank[games] = rank
-        # Below the brackets being paired, an edge says only that the pair is allowed and whether its
-        # players may take the bye: three weights in all.
-        levels = [m.weight(k << self.below_top) for k in range(4)]
-        cand = [self.candidate(p) for p in players]
-        for i in range(n):
-            pi = players[i]
-            for j in range(i):
-                if self.compatible(pi, players[j]):
-                    m.set_weight(i, j, levels[1 + (not cand[i]) + (not cand[j])])
         pairs = self._brackets()
         return self._boards(pairs)
 
@@ -235,6 +227,42 @@ class _Round:
                 pairs.append((a, b))
         return pairs
 
+    def _stand_in(self, k: int) -> _P:
+        """One of the players further down, as the windowed bracket sees them: anyone may meet them."""
+        return _P(-1 - k, -(10**6), 0, None, 0, False, False, None, 0, True, NONE, NONE, [])
+
+    def _completes(self, players: list[_P], stable: list[int], size: int, stand_ins: int) -> bool:
+        """After a windowed bracket: did the stand-ins leave room (two of them unused), and can the real
+        players further down be paired with those the bracket's matching sent to the stand-ins?"""
+        sent = [k for k in range(size) if stable[k] >= size or stable[k] == k]
+        if sum(1 for k in sent if stable[k] >= size) > stand_ins - 2:
+            return False
+        numbers = {p.number: i for i, p in enumerate(self.players)}
+        rest = sorted(numbers[players[k].number] for k in sent) + self._below
+        return self._pairable(rest)
+
+    def _pairable(self, indices: list[int]) -> bool:
+        """Pairing in order (each player with the next one still free that they may meet), with one
+        player eligible for the bye left out if the count is odd: proof that they can be paired, never
+        proof that they cannot."""
+        if len(indices) % 2 == 0:
+            return self._greedy_over(indices)
+        tries = [i for i in reversed(indices) if self.candidate(self.players[i])][:3]
+        return any(self._greedy_over([j for j in indices if j != i]) for i in tries)
+
+    def _greedy_over(self, indices: list[int]) -> bool:
+        players = self.players
+        free = list(indices)
+        while free:
+            first = players[free.pop(0)]
+            for k, j in enumerate(free):
+                if self.compatible(first, players[j]):
+                    del free[k]
+                    break
+            else:
+                return False
+        return True
+
     def _greedy(self, bye: int | None) -> bool:
         """Whether pairing in order (each player with the next one still free that they may meet) leaves
         nobody but ``bye`` unpaired: proof that the round can be completed, never proof that it cannot."""
@@ -262,7 +290,8 @@ class _Round:
     def _full_completion(self, odd: bool) -> None:
         """bbpPairings' first matching over the whole field: can it be completed, the bye's lowest
         score, and (C.9) whether the single downfloater of a one-score field is the bye's."""
-        players, n, m = self.players, self.n, self.m
+        players, n = self.players, self.n
+        m = Matcher(n, self.weight_bits)
         top = players[0].score
         for i in range(n):
             pi = players[i]
@@ -400,24 +429,74 @@ class _Round:
 
     def _brackets(self) -> list[tuple[int, int]]:
         """Pair bracket by bracket from the top; returns pairs of indices into ``self.players``."""
-        players, n, m = self.players, self.n, self.m
-        w = self.wbits
+        players, n = self.players, self.n
         pbi: list[int] = []  # the bracket (moved-down players, residents) and the next score group
         nxt = 0
         while nxt < n and players[nxt].score >= players[0].score:
             pbi.append(nxt)
             nxt += 1
-        matched = [False] * n
+        self.matched = [False] * n
+        self.last: dict[tuple[int, int], int] = {}  # weights left between players who float on together
+        self.windowed = self.fell_back = 0
         mdps = 0  # moved-down players at the front of pbi
-        group_vertex = 0  # the first resident's index
         pairs: list[tuple[int, int]] = []
         while len(pbi) > 1 or nxt < n:
             end = len(pbi)  # the current bracket is pbi[:end]
-            next_vertex = group_vertex + (end - mdps)
             group_start = nxt
             while nxt < n and players[nxt].score >= players[group_start].score:
                 pbi.append(nxt)
                 nxt += 1
+            below = list(range(nxt, n))
+            done = None
+            if len(below) >= WINDOW_BELOW and not self.single:
+                done = self._bracket(pbi, end, mdps, group_start, below, window=True)
+                self.windowed += done is not None
+                self.fell_back += done is None
+            if done is None:
+                done = self._bracket(pbi, end, mdps, group_start, below, window=False)
+            found, pbi, mdps = done
+            pairs += found
+        return pairs
+
+    def _bracket(
+        self, gpbi: list[int], end: int, mdps: int, group_start: int, below: list[int], window: bool
+    ) -> tuple[list[tuple[int, int]], list[int], int] | None:
+        """One bracket, ``gpbi[:end]``, with the next score group ``gpbi[end:]``, on a matching of its
+        own. Below them stand either every player further down (``window`` False: exactly bbpPairings'
+        matching) or a few stand-ins who may meet anyone (``window``: a relaxation, kept only if the
+        players further down can really complete the round around the result, else None). Returns the
+        pairs made (indices into ``self.players``), the next bracket's players and its moved-down count."""
+        n, w = self.n, self.wbits
+        size = len(gpbi)
+        self._below = below
+        if window:
+            count = min(len(below), WINDOW_STAND_INS + 2 * mdps)
+            count += (count - len(below)) % 2  # the same parity as the players they stand for
+            under = [self._stand_in(k) for k in range(count)]
+        else:
+            under = [self.players[g] for g in below]
+        players = [self.players[g] for g in gpbi] + under
+        m = Matcher(len(players), self.weight_bits, record=size)
+        self.m = m
+        levels = [m.weight(k << self.below_top) for k in range(4)]
+        cand = [self.candidate(p) for p in players]
+        for i in range(len(players)):
+            pi = players[i]
+            for j in range(i):
+                if i < size:  # both in the bracket or the next group
+                    if i >= mdps:
+                        continue  # this bracket's own weights, set below
+                    key = (gpbi[j], gpbi[i])
+                    if key in self.last:  # two moved-down players: what the bracket above left them
+                        m.set(i, j, self.last[key])
+                        continue
+                if self.compatible(pi, players[j]):
+                    m.set_weight(i, j, levels[1 + (not cand[i]) + (not cand[j])])
+        matched = [self.matched[g] for g in gpbi] + [False] * len(under)
+        pairs: list[tuple[int, int]] = []
+        pbi = list(range(size))
+        group_vertex, next_vertex = mdps, end
+        if True:
             base: list[list[int]] = [[] for _ in pbi]
             for larger in range(mdps, len(pbi)):
                 lo = players[pbi[larger]]
@@ -600,8 +679,10 @@ class _Round:
                     m.finalize(v, mate)
                     pairs.append((v, mate))
 
+            if window and not self._completes(players, stable, size, len(under)):
+                return None
             # The next bracket: this one's unpaired players move down.
-            single = n % 2 == 1 and group_start < n and self.bye_score == players[group_start].score
+            single = n % 2 == 1 and group_start < n and self.bye_score == self.players[group_start].score
             new: list[int] = []
             mdps = 0
             for k, v in enumerate(pbi):
@@ -612,10 +693,18 @@ class _Round:
                     mdps += 1
                 if players[stable[v]].score < self.bye_score:
                     single = False
+            for k in range(end):
+                self.matched[gpbi[k]] = matched[k]
+            left = new[:mdps]
+            self.last = {}
+            for x, a in enumerate(left):
+                for c in left[:x]:
+                    weight = m.recorded(c, a)
+                    if weight is not None:
+                        self.last[gpbi[c], gpbi[a]] = weight
             self.single = single
-            pbi = new
-            group_vertex = next_vertex
-        return pairs
+            return [(gpbi[a], gpbi[c]) for a, c in pairs], [gpbi[v] for v in new], mdps
+        return None
 
     def _trade(
         self,

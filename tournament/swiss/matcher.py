@@ -16,7 +16,7 @@ _MASK = (1 << _CHUNK) - 1
 
 
 class Matcher:
-    def __init__(self, size: int, bits: int) -> None:
+    def __init__(self, size: int, bits: int, record: int = 0) -> None:
         """``bits``: every edge weight is below ``2**bits``. As in bbpPairings, the matcher's maximum is
         all ones one bit wider, and the integers carry two bits more for the matcher's own sums."""
         top = DynamicUint(1)
@@ -30,6 +30,8 @@ class Matcher:
             self._computer.add_vertex()
         self.size = size
         self._matching: list[int] = list(range(size))
+        self._record = record  # remember the integer weights set between vertices below this
+        self._recorded: dict[tuple[int, int], int] = {}
 
     def _dyn(self, value: int) -> DynamicUint:
         out = DynamicUint(self._zero)
@@ -48,6 +50,12 @@ class Matcher:
 
     def set(self, u: int, v: int, value: int) -> None:
         self._computer.set_edge_weight(u, v, self.weight(value))
+        if u < self._record and v < self._record:
+            self._recorded[min(u, v), max(u, v)] = value
+
+    def recorded(self, u: int, v: int) -> int | None:
+        """The last weight :meth:`set` between ``u`` and ``v`` (both below ``record``), if any."""
+        return self._recorded.get((min(u, v), max(u, v)))
 
     def set_weight(self, u: int, v: int, weight: DynamicUint) -> None:
         """``set`` for a weight already converted by :meth:`weight`."""
