@@ -34,6 +34,8 @@ NONE, DOWN, UP = 0, 1, 2  # float directions
 # stand-ins for them (more when players float down), then checked against the real ones.
 WINDOW_BELOW = 60
 WINDOW_STAND_INS = 12
+# S1 players given their opponents at once (by one matching, their orders weighted lexicographically).
+S1_CHUNK = 8
 
 
 class PairingError(Exception):
@@ -57,6 +59,22 @@ class _P:
     float1: int
     float2: int
     history: list[str]  # roles in games played, oldest first
+
+    @property
+    def kind(self) -> tuple[object, ...]:
+        """Everything the quality criteria read of a player (not who they are)."""
+        return (
+            self.score,
+            self.pref,
+            self.imbalance,
+            self.strong,
+            self.absolute,
+            self.repeated,
+            self.played,
+            self.eligible,
+            self.float1,
+            self.float2,
+        )
 
     @property
     def absolute_imbalance(self) -> bool:
@@ -110,6 +128,7 @@ class _Round:
         best = max(points.win, points.draw)
         self.top_threshold = (self.played_rounds * best) // 2
         self.last_round = self.played_rounds >= state.total_rounds - 1
+        self._edges: dict[tuple[object, ...], int] = {}
 
     # -- the players ---------------------------------------------------------------------------------
 
@@ -227,19 +246,50 @@ class _Round:
                 pairs.append((a, b))
         return pairs
 
-    def _stand_in(self, k: int) -> _P:
-        """One of the players further down, as the windowed bracket sees them: anyone may meet them."""
-        return _P(-1 - k, -(10**6), 0, None, 0, False, False, None, 0, True, NONE, NONE, [])
+    def _stand_in(self, k: int, score: int) -> _P:
+        """A stand-in for a player of the next score group (``score``) or further down: anyone may meet
+        them."""
+        return _P(-1 - k, score, 0, None, 0, False, False, None, 0, True, NONE, NONE, [])
 
-    def _completes(self, players: list[_P], stable: list[int], size: int, stand_ins: int) -> bool:
-        """After a windowed bracket: did the stand-ins leave room (two of them unused), and can the real
-        players further down be paired with those the bracket's matching sent to the stand-ins?"""
-        sent = [k for k in range(size) if stable[k] >= size or stable[k] == k]
-        if sum(1 for k in sent if stable[k] >= size) > stand_ins - 2:
+    @staticmethod
+    def _room(count: int, mdps: int) -> int:
+        """How many stand-ins for ``count`` players: a few more than can float down to them, and of the
+        same parity as the players they stand for."""
+        room = min(count, WINDOW_STAND_INS + 2 * mdps)
+        return room + (count - room) % 2
+
+    def _realised(
+        self, stable: list[int], end: int, size: int, total: int, gpbi: list[int], below: list[int]
+    ) -> bool:
+        """After a windowed bracket: did the stand-ins leave room (two of each kind unused), and can the
+        real players take their places? Those sent to the next group's stand-ins each meet a real player of
+        that group, the rest of it pairs within itself as fully as the stand-ins did, and what remains is
+        paired with the players further down."""
+        to_next = [k for k in range(end) if end <= stable[k] < size]
+        to_far = [k for k in range(end) if stable[k] >= size or stable[k] == k]
+        if len(to_next) > size - end - 2 and size - end < len(gpbi) - end:
             return False
-        numbers = {p.number: i for i, p in enumerate(self.players)}
-        rest = sorted(numbers[players[k].number] for k in sent) + self._below
-        return self._pairable(rest)
+        if len(to_far) > total - size - 2 and total - size < len(below):
+            return False
+        players = self.players
+        free = list(gpbi[end:])
+        for k in to_next:
+            mover = players[gpbi[k]]
+            partner = next((j for j in free if self.compatible(mover, players[j])), None)
+            if partner is None:
+                return False
+            free.remove(partner)
+        left = []
+        while free:
+            first = free.pop(0)
+            partner = next((j for j in free if self.compatible(players[first], players[j])), None)
+            if partner is None:
+                left.append(first)
+            else:
+                free.remove(partner)
+        if len(left) > 1:
+            return False
+        return self._pairable(sorted([gpbi[k] for k in to_far] + left) + below)
 
     def _pairable(self, indices: list[int]) -> bool:
         """Pairing in order (each player with the next one still free that they may meet), with one
@@ -345,7 +395,7 @@ class _Round:
             below_top += 2 * w + 2 * s
         if self.played_rounds >= 2:
             below_top += 2 * w + 2 * s
-        below_top += 3 * w + 1
+        below_top += 3 * w + 1 + S1_CHUNK * w
         self.below_top = below_top
         self.weight_bits = below_top + 2  # the top field (C.4, C.5) holds up to 3
 
@@ -353,7 +403,18 @@ class _Round:
         return p.eligible and p.score <= self.bye_score
 
     def edge(self, h: _P, lo: _P, in_current: bool, in_next: bool) -> int:
-        """The weight of pairing ``h`` (ranked higher) with ``lo``: each criterion a field, highest first."""
+        """The weight of pairing ``h`` (ranked higher) with ``lo``: each criterion a field, highest first.
+        Two players are told apart only by what the criteria read (``_P.kind``), so weights are cached by
+        kind; whether they may meet at all is asked of the pair."""
+        if (min(h.number, lo.number), max(h.number, lo.number)) in self.forbidden:
+            return 0
+        key = (h.kind, lo.kind, in_current, in_next, self.single)
+        found = self._edges.get(key)
+        if found is None:
+            found = self._edges[key] = self._edge(h, lo, in_current, in_next)
+        return found
+
+    def _edge(self, h: _P, lo: _P, in_current: bool, in_next: bool) -> int:
         if not self.compatible(h, lo):
             return 0
         w, s, shift = self.wbits, self.sgs, self.shift
@@ -381,7 +442,7 @@ class _Round:
             r = self._float_scores(r, h, lo, in_current, h.float1, lo.float1)
         if self.played_rounds >= 2:
             r = self._float_scores(r, h, lo, in_current, h.float2, lo.float2)
-        return r << (3 * w + 1)  # room for the order of transpositions and exchanges
+        return r << (3 * w + 1 + S1_CHUNK * w)  # room for the order of transpositions and exchanges
 
     def _colour_bits(self, r: int, p: _P, o: _P, mask: bool) -> int:
         w = self.wbits
@@ -448,7 +509,8 @@ class _Round:
                 nxt += 1
             below = list(range(nxt, n))
             done = None
-            if len(below) >= WINDOW_BELOW and not self.single:
+            maybe_single = n % 2 == 1 and group_start < n and self.bye_score == players[group_start].score
+            if end < len(pbi) and len(pbi) - end + len(below) >= WINDOW_BELOW and not (self.single or maybe_single):
                 done = self._bracket(pbi, end, mdps, group_start, below, window=True)
                 self.windowed += done is not None
                 self.fell_back += done is None
@@ -462,20 +524,23 @@ class _Round:
         self, gpbi: list[int], end: int, mdps: int, group_start: int, below: list[int], window: bool
     ) -> tuple[list[tuple[int, int]], list[int], int] | None:
         """One bracket, ``gpbi[:end]``, with the next score group ``gpbi[end:]``, on a matching of its
-        own. Below them stand either every player further down (``window`` False: exactly bbpPairings'
-        matching) or a few stand-ins who may meet anyone (``window``: a relaxation, kept only if the
-        players further down can really complete the round around the result, else None). Returns the
-        pairs made (indices into ``self.players``), the next bracket's players and its moved-down count."""
+        own. ``window`` False: the next score group and every player further down are in it, exactly
+        bbpPairings' matching. ``window``: both are replaced by a few stand-ins who may meet anyone
+        (those for the next group weigh as it does: a pair there, its score); that is a relaxation, kept
+        only if the real players can take the stand-ins' places (``_realised``), else None.
+
+        Returns the pairs made (indices into ``self.players``), the next bracket's players and its number
+        of moved-down players."""
         n, w = self.n, self.wbits
-        size = len(gpbi)
-        self._below = below
+        following = gpbi[end:]
         if window:
-            count = min(len(below), WINDOW_STAND_INS + 2 * mdps)
-            count += (count - len(below)) % 2  # the same parity as the players they stand for
-            under = [self._stand_in(k) for k in range(count)]
+            ins = [self._stand_in(k, self.players[following[0]].score) for k in range(self._room(len(following), mdps))]
+            far = [self._stand_in(len(ins) + k, -(10**6)) for k in range(self._room(len(below), mdps))]
+            players = [self.players[g] for g in gpbi[:end]] + ins + far
+            size = end + len(ins)
         else:
-            under = [self.players[g] for g in below]
-        players = [self.players[g] for g in gpbi] + under
+            players = [self.players[g] for g in gpbi] + [self.players[g] for g in below]
+            size = len(gpbi)
         m = Matcher(len(players), self.weight_bits, record=size)
         self.m = m
         levels = [m.weight(k << self.below_top) for k in range(4)]
@@ -492,7 +557,7 @@ class _Round:
                         continue
                 if self.compatible(pi, players[j]):
                     m.set_weight(i, j, levels[1 + (not cand[i]) + (not cand[j])])
-        matched = [self.matched[g] for g in gpbi] + [False] * len(under)
+        matched = [self.matched[g] for g in gpbi[:end]] + [False] * (len(players) - end)
         pairs: list[tuple[int, int]] = []
         pbi = list(range(size))
         group_vertex, next_vertex = mdps, end
@@ -652,10 +717,15 @@ class _Round:
                     if stable[v] <= v or stable[v] >= next_vertex or ov < stable[ov] < next_vertex:
                         base[o][p] = 0
                     m.set(v, ov, base[o][p])
-            where = {v: k for k, v in enumerate(pbi)}
-            for p in remainder:
-                v = pbi[p]
-                if v < stable[v] < next_vertex:
+            # S1 players are taken S1_CHUNK at a time, the first one's order of S2 players weighing more
+            # than all the later ones' together: one matching settles them as one at a time would.
+            s1 = [p for p in remainder if pbi[p] < stable[pbi[p]] < next_vertex]
+            for start in range(0, len(s1), S1_CHUNK):
+                chunk = s1[start : start + S1_CHUNK]
+                settled = True
+                for k, p in enumerate(chunk):
+                    v = pbi[p]
+                    scale = w * (len(chunk) - 1 - k)
                     addend = 0
                     best = None
                     for o in reversed(remainder):
@@ -664,22 +734,23 @@ class _Round:
                             continue
                         weight = base[o][p]
                         if weight:
-                            m.set(v, ov, weight + addend)
+                            m.set(v, ov, weight + (addend << scale))
                             best = ov
                         addend += 1
-                    # The matching in hand is already the best for the other criteria; if it gives v
-                    # the first S2 player it may take, the new weights cannot change v's opponent. If
-                    # it gives that player to another S1 player y instead, and v and y can trade
-                    # opponents at no cost to those criteria, the trade is that best matching.
-                    if stable[v] != best and not self._trade(v, best, stable, base, where, next_vertex):
-                        m.compute()
-                        stable = m.matching()
+                    settled = settled and stable[v] == best
+                # The matching in hand is already the best for the other criteria; if it gives every S1
+                # player of the chunk the first S2 player it may take, nothing can change.
+                if not settled:
+                    m.compute()
+                    stable = m.matching()
+                for p in chunk:
+                    v = pbi[p]
                     mate = stable[v]
                     matched[v] = matched[mate] = True
                     m.finalize(v, mate)
                     pairs.append((v, mate))
 
-            if window and not self._completes(players, stable, size, len(under)):
+            if window and not self._realised(stable, end, size, len(players), gpbi, below):
                 return None
             # The next bracket: this one's unpaired players move down.
             single = n % 2 == 1 and group_start < n and self.bye_score == self.players[group_start].score
@@ -703,39 +774,10 @@ class _Round:
                     if weight is not None:
                         self.last[gpbi[c], gpbi[a]] = weight
             self.single = single
+            if window:  # the next group stood in: it moves on whole
+                return [(gpbi[a], gpbi[c]) for a, c in pairs], [gpbi[v] for v in new[:mdps]] + following, mdps
             return [(gpbi[a], gpbi[c]) for a, c in pairs], [gpbi[v] for v in new], mdps
         return None
-
-    def _trade(
-        self,
-        v: int,
-        b: int | None,
-        stable: list[int],
-        base: list[list[int]],
-        position: dict[int, int],
-        next_vertex: int,
-    ) -> bool:
-        """Give S1 player ``v`` the S2 player ``b`` by trading opponents with ``y``, the S1 player who
-        has ``b`` in ``stable``, when the two pairs weigh the same as before; ``stable`` is updated."""
-        if b is None:
-            return False
-        x, y = stable[v], stable[b]
-        if not (y < b and y < x < next_vertex and x != b and y != v):
-            return False
-        pv, pb, px, py = (position.get(k) for k in (v, b, x, y))
-        if pv is None or pb is None or px is None or py is None:
-            return False
-
-        def now(a: int, c: int) -> int:
-            hi, lo = max(a, c), min(a, c)
-            row = base[hi]
-            return row[lo] if lo < len(row) else 0
-
-        before, after = now(pv, px) + now(py, pb), now(pv, pb) + now(py, px)
-        if not (now(pv, pb) and now(py, px)) or before != after:
-            return False
-        stable[v], stable[b], stable[y], stable[x] = b, v, x, y
-        return True
 
     # -- roles and board order -------------------------------------------------------------------------
 
