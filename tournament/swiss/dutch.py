@@ -508,20 +508,35 @@ class _Round:
                 pbi.append(nxt)
                 nxt += 1
             below = list(range(nxt, n))
-            done = None
             maybe_single = n % 2 == 1 and group_start < n and self.bye_score == players[group_start].score
-            if end < len(pbi) and len(pbi) - end + len(below) >= WINDOW_BELOW and not (self.single or maybe_single):
-                done = self._bracket(pbi, end, mdps, group_start, below, window=True)
-                self.windowed += done is not None
-                self.fell_back += done is None
-            if done is None:
-                done = self._bracket(pbi, end, mdps, group_start, below, window=False)
+            windowed = (
+                end < len(pbi)
+                and len(pbi) - end + len(below) >= WINDOW_BELOW
+                and not (self.single or maybe_single)
+            )
+            done = None
+            for window, guess in ((True, True), (True, False), (False, True), (False, False)):
+                if window and not windowed:
+                    continue
+                done = self._bracket(pbi, end, mdps, group_start, below, window, guess)
+                if done is not None:
+                    self.windowed += window
+                    break
+                self.fell_back += 1
+            assert done is not None
             found, pbi, mdps = done
             pairs += found
         return pairs
 
     def _bracket(
-        self, gpbi: list[int], end: int, mdps: int, group_start: int, below: list[int], window: bool
+        self,
+        gpbi: list[int],
+        end: int,
+        mdps: int,
+        group_start: int,
+        below: list[int],
+        window: bool,
+        guess: bool,
     ) -> tuple[list[tuple[int, int]], list[int], int] | None:
         """One bracket, ``gpbi[:end]``, with the next score group ``gpbi[end:]``, on a matching of its
         own. ``window`` False: the next score group and every player further down are in it, exactly
@@ -582,7 +597,10 @@ class _Round:
             def in_bracket(x: int, low: int = group_vertex, high: int = next_vertex) -> bool:
                 return low <= x < high
 
-            m.compute()
+            # Without moved-down players, the first matching would only say how many pairs the bracket
+            # makes; when ``guess``, take it to be all but one at most, and check it after the next one.
+            if not (guess and mdps == 0):
+                m.compute()
             stable = m.matching()
 
             # Which moved-down players are paired in the bracket (the highest scores first).
@@ -641,8 +659,11 @@ class _Round:
                 pairs.append((v, mate))
 
             # The remainder (or the homogeneous bracket): S1 is its first ``rem_pairs`` players.
-            remainder = [o for o in range(mdps, end) if stable[pbi[o]] >= group_vertex]
-            rem_pairs = sum(1 for o in remainder if stable[pbi[o]] < pbi[o])
+            if guess and mdps == 0:
+                remainder, rem_pairs = list(range(end)), end // 2
+            else:
+                remainder = [o for o in range(mdps, end) if stable[pbi[o]] >= group_vertex]
+                rem_pairs = sum(1 for o in remainder if stable[pbi[o]] < pbi[o])
             for o in remainder:
                 for pi, p in enumerate(remainder):
                     if o <= p:
@@ -650,6 +671,8 @@ class _Round:
                     m.set(pbi[p], pbi[o], ordered(p, o, pi, rem_pairs))
             m.compute()
             stable = m.matching()
+            if guess and mdps == 0 and sum(1 for o in remainder if stable[pbi[o]] < pbi[o]) != rem_pairs:
+                return None  # fewer pairs than guessed: pair the bracket again, with its first matching
             exchanges = 0
             for o in remainder[:rem_pairs]:
                 v = pbi[o]
