@@ -9,8 +9,8 @@ matcher as compiled in ``py4swiss`` (pinned in requirements.txt), which we alrea
 What the 2026 text changed, and where it shows below:
 
 * C.5 - the pairing-allocated bye goes to a player of the lowest score that still lets the round be paired
-  (found first, over the whole field, by :func:`_bye_score`), then (C.9) to one with the fewest games
-  played; a player who has scored a win's points without playing is not eligible (C.2).
+  (found first, over the whole field: ``_quick_bye_score``, ``_full_completion``), then (C.9) to one with
+  the fewest games played; a player who has scored a win's points without playing is not eligible (C.2).
 * C.6/C.7 - within a bracket: first the most pairs, then the highest-scored moved-down players paired
   (it replaces the "pairing score difference"), and the same for the next bracket (C.8).
 * A round scored without playing for more than a loss counts as a downfloat (1.4.3), so the float
@@ -20,6 +20,13 @@ Everything else (colour preferences, topscorers, the order of transpositions and
 before. The pairing is done bracket by bracket from the top, each choice fixed before the next
 (moved-down players first, then the exchanges, then each S1 player's opponent), exactly as the
 rules' sequence of candidates demands.
+
+Speed, without changing a single pairing (each shortcut is checked and falls back to the full method):
+each bracket has a matching of its own; in a large field the next score group and the players further
+down are replaced by a few stand-ins who may meet anyone, and the result is kept only if the real players
+can take their places (a relaxation whose optimum is realisable is the optimum); a bracket without
+moved-down players skips the matching that only counts its pairs; S1 players are settled eight at a time;
+round 1 is read off the ranking when nothing forbids it.
 """
 
 from __future__ import annotations
@@ -36,6 +43,8 @@ WINDOW_BELOW = 60
 WINDOW_STAND_INS = 12
 # S1 players given their opponents at once (by one matching, their orders weighted lexicographically).
 S1_CHUNK = 8
+# A bracket without moved-down players skips the matching that only counts its pairs (checked after).
+GUESS_PAIRS = True
 
 
 class PairingError(Exception):
@@ -207,9 +216,9 @@ class _Round:
         self.single = False
         self.played_rank: dict[int, int] = {}
         # Completability, and (odd fields) the lowest score the bye can go to (C.5). Most fields are
-        # paired in order at a glance (_greedy); only when that fails (or when the whole field shares
+        # paired in order at a glance (_greedy_over); only when that fails (or when the whole field shares
         # one score, where C.9 needs the matching itself) is the full matching computed.
-        quick = self._quick_bye_score() if odd else (0 if self._greedy(None) else None)
+        quick = self._quick_bye_score() if odd else (0 if self._greedy_over(list(range(n))) else None)
         if quick is not None and not (odd and quick >= players[0].score):
             self.bye_score = quick
         else:
@@ -258,9 +267,7 @@ class _Round:
         room = min(count, WINDOW_STAND_INS + 2 * mdps)
         return room + (count - room) % 2
 
-    def _realised(
-        self, stable: list[int], end: int, size: int, total: int, gpbi: list[int], below: list[int]
-    ) -> bool:
+    def _realised(self, stable: list[int], end: int, size: int, total: int, gpbi: list[int], below: list[int]) -> bool:
         """After a windowed bracket: did the stand-ins leave room (two of each kind unused), and can the
         real players take their places? Those sent to the next group's stand-ins each meet a real player of
         that group, the rest of it pairs within itself as fully as the stand-ins did, and what remains is
@@ -301,23 +308,10 @@ class _Round:
         return any(self._greedy_over([j for j in indices if j != i]) for i in tries)
 
     def _greedy_over(self, indices: list[int]) -> bool:
+        """Whether pairing ``indices`` in order, each with the next one still free that they may meet,
+        pairs them all."""
         players = self.players
         free = list(indices)
-        while free:
-            first = players[free.pop(0)]
-            for k, j in enumerate(free):
-                if self.compatible(first, players[j]):
-                    del free[k]
-                    break
-            else:
-                return False
-        return True
-
-    def _greedy(self, bye: int | None) -> bool:
-        """Whether pairing in order (each player with the next one still free that they may meet) leaves
-        nobody but ``bye`` unpaired: proof that the round can be completed, never proof that it cannot."""
-        free = [i for i in range(self.n) if i != bye]
-        players = self.players
         while free:
             first = players[free.pop(0)]
             for k, j in enumerate(free):
@@ -335,7 +329,8 @@ class _Round:
             return None
         lowest = self.players[eligible[-1]].score
         tries = [i for i in reversed(eligible) if self.players[i].score == lowest][:3]
-        return lowest if any(self._greedy(i) for i in tries) else None
+        everyone = range(self.n)
+        return lowest if any(self._greedy_over([j for j in everyone if j != i]) for i in tries) else None
 
     def _full_completion(self, odd: bool) -> None:
         """bbpPairings' first matching over the whole field: can it be completed, the bye's lowest
@@ -510,13 +505,11 @@ class _Round:
             below = list(range(nxt, n))
             maybe_single = n % 2 == 1 and group_start < n and self.bye_score == players[group_start].score
             windowed = (
-                end < len(pbi)
-                and len(pbi) - end + len(below) >= WINDOW_BELOW
-                and not (self.single or maybe_single)
+                end < len(pbi) and len(pbi) - end + len(below) >= WINDOW_BELOW and not (self.single or maybe_single)
             )
             done = None
             for window, guess in ((True, True), (True, False), (False, True), (False, False)):
-                if window and not windowed:
+                if (window and not windowed) or (guess and not GUESS_PAIRS):
                     continue
                 done = self._bracket(pbi, end, mdps, group_start, below, window, guess)
                 if done is not None:
@@ -557,11 +550,10 @@ class _Round:
             players = [self.players[g] for g in gpbi] + [self.players[g] for g in below]
             size = len(gpbi)
         m = Matcher(len(players), self.weight_bits, record=size)
-        self.m = m
         levels = [m.weight(k << self.below_top) for k in range(4)]
         cand = [self.candidate(p) for p in players]
         for i in range(len(players)):
-            pi = players[i]
+            one = players[i]
             for j in range(i):
                 if i < size:  # both in the bracket or the next group
                     if i >= mdps:
@@ -570,237 +562,235 @@ class _Round:
                     if key in self.last:  # two moved-down players: what the bracket above left them
                         m.set(i, j, self.last[key])
                         continue
-                if self.compatible(pi, players[j]):
+                if self.compatible(one, players[j]):
                     m.set_weight(i, j, levels[1 + (not cand[i]) + (not cand[j])])
         matched = [self.matched[g] for g in gpbi[:end]] + [False] * (len(players) - end)
         pairs: list[tuple[int, int]] = []
         pbi = list(range(size))
         group_vertex, next_vertex = mdps, end
-        if True:
-            base: list[list[int]] = [[] for _ in pbi]
-            for larger in range(mdps, len(pbi)):
-                lo = players[pbi[larger]]
-                cur, nx = larger < end, larger >= end
-                row = [self.edge(players[pbi[smaller]], lo, cur, nx) for smaller in range(larger)]
-                base[larger] = row
-                v = pbi[larger]
-                for smaller, weight in enumerate(row):
-                    m.set(v, pbi[smaller], weight)
+        base: list[list[int]] = [[] for _ in pbi]
+        for larger in range(mdps, len(pbi)):
+            lo = players[pbi[larger]]
+            cur, nx = larger < end, larger >= end
+            row = [self.edge(players[pbi[smaller]], lo, cur, nx) for smaller in range(larger)]
+            base[larger] = row
+            v = pbi[larger]
+            for smaller, weight in enumerate(row):
+                m.set(v, pbi[smaller], weight)
 
-            def ordered(small: int, large: int, small_rem: int, rem_pairs: int, base: list[list[int]] = base) -> int:
-                weight = base[large][small]
-                if weight:
-                    addend = ((small_rem < rem_pairs) << (2 * w)) - small_rem
-                    weight += addend << 1
-                return weight
+        def ordered(small: int, large: int, small_rem: int, rem_pairs: int, base: list[list[int]] = base) -> int:
+            weight = base[large][small]
+            if weight:
+                addend = ((small_rem < rem_pairs) << (2 * w)) - small_rem
+                weight += addend << 1
+            return weight
 
-            def in_bracket(x: int, low: int = group_vertex, high: int = next_vertex) -> bool:
-                return low <= x < high
+        def in_bracket(x: int, low: int = group_vertex, high: int = next_vertex) -> bool:
+            return low <= x < high
 
-            # Without moved-down players, the first matching would only say how many pairs the bracket
-            # makes; when ``guess``, take it to be all but one at most, and check it after the next one.
-            if not (guess and mdps == 0):
-                m.compute()
-            stable = m.matching()
+        # Without moved-down players, the first matching would only say how many pairs the bracket
+        # makes; when ``guess``, take it to be all but one at most, and check it after the next one.
+        if not (guess and mdps == 0):
+            m.compute()
+        stable = m.matching()
 
-            # Which moved-down players are paired in the bracket (the highest scores first).
-            md_score = None
-            left = paired_left = 0
-            for i in range(mdps):
-                v = pbi[i]
-                if md_score is None or players[v].score < md_score:
-                    md_score = players[v].score
-                    left = paired_left = 0
-                    k = i
-                    while k < mdps and players[pbi[k]].score >= md_score:
-                        left += 1
-                        paired_left += in_bracket(stable[pbi[k]])
-                        k += 1
-                if not paired_left:
-                    continue
-                if left <= paired_left:
-                    matched[v] = True
-                    continue
-                left -= 1
-                if not in_bracket(stable[v]):
-                    for o in range(mdps, end):
-                        weight = base[o][i]
-                        if weight:
-                            m.set(v, pbi[o], weight | 1)
-                    m.compute()
-                    stable = m.matching()
-                if in_bracket(stable[v]):
-                    matched[v] = True
-                    paired_left -= 1
-                    for o in range(mdps, end):
-                        weight = base[o][i]
-                        if weight:
-                            m.set(v, pbi[o], (weight | (end - mdps)) + 1)
-
-            # Their opponents: the first resident in order that leaves the best pairing (D.1).
-            for i in range(mdps):
-                v = pbi[i]
-                if not matched[v]:
-                    continue
-                addend = len(pbi)
-                for o in range(end - 1, mdps - 1, -1):
-                    ov = pbi[o]
-                    if matched[ov]:
-                        continue
+        # Which moved-down players are paired in the bracket (the highest scores first).
+        md_score = None
+        left = paired_left = 0
+        for i in range(mdps):
+            v = pbi[i]
+            if md_score is None or players[v].score < md_score:
+                md_score = players[v].score
+                left = paired_left = 0
+                k = i
+                while k < mdps and players[pbi[k]].score >= md_score:
+                    left += 1
+                    paired_left += in_bracket(stable[pbi[k]])
+                    k += 1
+            if not paired_left:
+                continue
+            if left <= paired_left:
+                matched[v] = True
+                continue
+            left -= 1
+            if not in_bracket(stable[v]):
+                for o in range(mdps, end):
                     weight = base[o][i]
                     if weight:
-                        m.set(v, ov, weight + addend)
-                        addend += 1
+                        m.set(v, pbi[o], weight | 1)
                 m.compute()
                 stable = m.matching()
+            if in_bracket(stable[v]):
+                matched[v] = True
+                paired_left -= 1
+                for o in range(mdps, end):
+                    weight = base[o][i]
+                    if weight:
+                        m.set(v, pbi[o], (weight | (end - mdps)) + 1)
+
+        # Their opponents: the first resident in order that leaves the best pairing (D.1).
+        for i in range(mdps):
+            v = pbi[i]
+            if not matched[v]:
+                continue
+            addend = len(pbi)
+            for o in range(end - 1, mdps - 1, -1):
+                ov = pbi[o]
+                if matched[ov]:
+                    continue
+                weight = base[o][i]
+                if weight:
+                    m.set(v, ov, weight + addend)
+                    addend += 1
+            m.compute()
+            stable = m.matching()
+            mate = stable[v]
+            matched[mate] = True
+            m.finalize(v, mate)
+            pairs.append((v, mate))
+
+        # The remainder (or the homogeneous bracket): S1 is its first ``rem_pairs`` players.
+        if guess and mdps == 0:
+            remainder, rem_pairs = list(range(end)), end // 2
+        else:
+            remainder = [o for o in range(mdps, end) if stable[pbi[o]] >= group_vertex]
+            rem_pairs = sum(1 for o in remainder if stable[pbi[o]] < pbi[o])
+        for o in remainder:
+            for pi, p in enumerate(remainder):
+                if o <= p:
+                    break
+                m.set(pbi[p], pbi[o], ordered(p, o, pi, rem_pairs))
+        m.compute()
+        stable = m.matching()
+        if guess and mdps == 0 and sum(1 for o in remainder if stable[pbi[o]] < pbi[o]) != rem_pairs:
+            return None  # fewer pairs than guessed: pair the bracket again, with its first matching
+        exchanges = 0
+        for o in remainder[:rem_pairs]:
+            v = pbi[o]
+            exchanges += stable[v] <= v or stable[v] >= next_vertex
+
+        # Exchanges (D.2): which S1 players go to S2, the lowest first ...
+        remaining = exchanges
+        position = rem_pairs
+        index = rem_pairs
+        while position > 0 and remaining:
+            opp_from = position
+            index -= 1
+            position -= 1
+            p = remainder[position]
+            v = pbi[p]
+            if v < stable[v] < next_vertex:
+                for o in remainder[opp_from:]:
+                    weight = ordered(p, o, index, rem_pairs)
+                    if weight:
+                        m.set(v, pbi[o], weight - 1)
+                m.compute()
+                stable = m.matching()
+            exchange = stable[v] <= v or stable[v] >= next_vertex
+            remaining -= exchange
+            for o in remainder[position + 1 :]:
+                if exchange:
+                    base[o][p] = 0
+                m.set(v, pbi[o], ordered(p, o, index, rem_pairs))
+
+        # ... and which S2 players come up to S1, the highest first.
+        remaining = exchanges
+        index = rem_pairs
+        for position in range(rem_pairs, len(remainder)):
+            if remaining <= 1:
+                break
+            p = remainder[position]
+            v = pbi[p]
+            already = v < stable[v] < next_vertex
+            if not already:
+                for o in remainder[position + 1 :]:
+                    weight = ordered(p, o, index, rem_pairs)
+                    if weight:
+                        m.set(v, pbi[o], weight + 1)
+                m.compute()
+                stable = m.matching()
+            if v < stable[v] < next_vertex:
+                remaining -= 1
+                for o in remainder[:position]:
+                    base[p][o] = 0
+                    m.set(v, pbi[o], 0)
+                for o in range(end, len(pbi)):
+                    base[o][p] = 0
+                    m.set(v, pbi[o], 0)
+            if not already:
+                for o in remainder[position + 1 :]:
+                    m.set(v, pbi[o], ordered(p, o, index, rem_pairs))
+            index += 1
+
+        # Fix S1 and S2; then each S1 player, in order, takes the first S2 player that still
+        # leaves the best pairing (transpositions, D.1).
+        for ri, p in enumerate(remainder):
+            v = pbi[p]
+            for o in remainder[ri + 1 :]:
+                ov = pbi[o]
+                if stable[v] <= v or stable[v] >= next_vertex or ov < stable[ov] < next_vertex:
+                    base[o][p] = 0
+                m.set(v, ov, base[o][p])
+        # S1 players are taken S1_CHUNK at a time, the first one's order of S2 players weighing more
+        # than all the later ones' together: one matching settles them as one at a time would.
+        s1 = [p for p in remainder if pbi[p] < stable[pbi[p]] < next_vertex]
+        for start in range(0, len(s1), S1_CHUNK):
+            chunk = s1[start : start + S1_CHUNK]
+            settled = True
+            for k, p in enumerate(chunk):
+                v = pbi[p]
+                scale = w * (len(chunk) - 1 - k)
+                addend = 0
+                best = None
+                for o in reversed(remainder):
+                    ov = pbi[o]
+                    if o <= p or matched[ov]:
+                        continue
+                    weight = base[o][p]
+                    if weight:
+                        m.set(v, ov, weight + (addend << scale))
+                        best = ov
+                    addend += 1
+                settled = settled and stable[v] == best
+            # The matching in hand is already the best for the other criteria; if it gives every S1
+            # player of the chunk the first S2 player it may take, nothing can change.
+            if not settled:
+                m.compute()
+                stable = m.matching()
+            for p in chunk:
+                v = pbi[p]
                 mate = stable[v]
-                matched[mate] = True
+                matched[v] = matched[mate] = True
                 m.finalize(v, mate)
                 pairs.append((v, mate))
 
-            # The remainder (or the homogeneous bracket): S1 is its first ``rem_pairs`` players.
-            if guess and mdps == 0:
-                remainder, rem_pairs = list(range(end)), end // 2
-            else:
-                remainder = [o for o in range(mdps, end) if stable[pbi[o]] >= group_vertex]
-                rem_pairs = sum(1 for o in remainder if stable[pbi[o]] < pbi[o])
-            for o in remainder:
-                for pi, p in enumerate(remainder):
-                    if o <= p:
-                        break
-                    m.set(pbi[p], pbi[o], ordered(p, o, pi, rem_pairs))
-            m.compute()
-            stable = m.matching()
-            if guess and mdps == 0 and sum(1 for o in remainder if stable[pbi[o]] < pbi[o]) != rem_pairs:
-                return None  # fewer pairs than guessed: pair the bracket again, with its first matching
-            exchanges = 0
-            for o in remainder[:rem_pairs]:
-                v = pbi[o]
-                exchanges += stable[v] <= v or stable[v] >= next_vertex
-
-            # Exchanges (D.2): which S1 players go to S2, the lowest first ...
-            remaining = exchanges
-            position = rem_pairs
-            index = rem_pairs
-            while position > 0 and remaining:
-                opp_from = position
-                index -= 1
-                position -= 1
-                p = remainder[position]
-                v = pbi[p]
-                if v < stable[v] < next_vertex:
-                    for o in remainder[opp_from:]:
-                        weight = ordered(p, o, index, rem_pairs)
-                        if weight:
-                            m.set(v, pbi[o], weight - 1)
-                    m.compute()
-                    stable = m.matching()
-                exchange = stable[v] <= v or stable[v] >= next_vertex
-                remaining -= exchange
-                for o in remainder[position + 1 :]:
-                    if exchange:
-                        base[o][p] = 0
-                    m.set(v, pbi[o], ordered(p, o, index, rem_pairs))
-
-            # ... and which S2 players come up to S1, the highest first.
-            remaining = exchanges
-            index = rem_pairs
-            for position in range(rem_pairs, len(remainder)):
-                if remaining <= 1:
-                    break
-                p = remainder[position]
-                v = pbi[p]
-                already = v < stable[v] < next_vertex
-                if not already:
-                    for o in remainder[position + 1 :]:
-                        weight = ordered(p, o, index, rem_pairs)
-                        if weight:
-                            m.set(v, pbi[o], weight + 1)
-                    m.compute()
-                    stable = m.matching()
-                if v < stable[v] < next_vertex:
-                    remaining -= 1
-                    for o in remainder[:position]:
-                        base[p][o] = 0
-                        m.set(v, pbi[o], 0)
-                    for o in range(end, len(pbi)):
-                        base[o][p] = 0
-                        m.set(v, pbi[o], 0)
-                if not already:
-                    for o in remainder[position + 1 :]:
-                        m.set(v, pbi[o], ordered(p, o, index, rem_pairs))
-                index += 1
-
-            # Fix S1 and S2; then each S1 player, in order, takes the first S2 player that still
-            # leaves the best pairing (transpositions, D.1).
-            for ri, p in enumerate(remainder):
-                v = pbi[p]
-                for o in remainder[ri + 1 :]:
-                    ov = pbi[o]
-                    if stable[v] <= v or stable[v] >= next_vertex or ov < stable[ov] < next_vertex:
-                        base[o][p] = 0
-                    m.set(v, ov, base[o][p])
-            # S1 players are taken S1_CHUNK at a time, the first one's order of S2 players weighing more
-            # than all the later ones' together: one matching settles them as one at a time would.
-            s1 = [p for p in remainder if pbi[p] < stable[pbi[p]] < next_vertex]
-            for start in range(0, len(s1), S1_CHUNK):
-                chunk = s1[start : start + S1_CHUNK]
-                settled = True
-                for k, p in enumerate(chunk):
-                    v = pbi[p]
-                    scale = w * (len(chunk) - 1 - k)
-                    addend = 0
-                    best = None
-                    for o in reversed(remainder):
-                        ov = pbi[o]
-                        if o <= p or matched[ov]:
-                            continue
-                        weight = base[o][p]
-                        if weight:
-                            m.set(v, ov, weight + (addend << scale))
-                            best = ov
-                        addend += 1
-                    settled = settled and stable[v] == best
-                # The matching in hand is already the best for the other criteria; if it gives every S1
-                # player of the chunk the first S2 player it may take, nothing can change.
-                if not settled:
-                    m.compute()
-                    stable = m.matching()
-                for p in chunk:
-                    v = pbi[p]
-                    mate = stable[v]
-                    matched[v] = matched[mate] = True
-                    m.finalize(v, mate)
-                    pairs.append((v, mate))
-
-            if window and not self._realised(stable, end, size, len(players), gpbi, below):
-                return None
-            # The next bracket: this one's unpaired players move down.
-            single = n % 2 == 1 and group_start < n and self.bye_score == self.players[group_start].score
-            new: list[int] = []
-            mdps = 0
-            for k, v in enumerate(pbi):
-                if k < end and matched[v]:
-                    continue
-                new.append(v)
-                if k < end:
-                    mdps += 1
-                if players[stable[v]].score < self.bye_score:
-                    single = False
-            for k in range(end):
-                self.matched[gpbi[k]] = matched[k]
-            left = new[:mdps]
-            self.last = {}
-            for x, a in enumerate(left):
-                for c in left[:x]:
-                    weight = m.recorded(c, a)
-                    if weight is not None:
-                        self.last[gpbi[c], gpbi[a]] = weight
-            self.single = single
-            if window:  # the next group stood in: it moves on whole
-                return [(gpbi[a], gpbi[c]) for a, c in pairs], [gpbi[v] for v in new[:mdps]] + following, mdps
-            return [(gpbi[a], gpbi[c]) for a, c in pairs], [gpbi[v] for v in new], mdps
-        return None
+        if window and not self._realised(stable, end, size, len(players), gpbi, below):
+            return None
+        # The next bracket: this one's unpaired players move down.
+        single = n % 2 == 1 and group_start < n and self.bye_score == self.players[group_start].score
+        new: list[int] = []
+        mdps = 0
+        for k, v in enumerate(pbi):
+            if k < end and matched[v]:
+                continue
+            new.append(v)
+            if k < end:
+                mdps += 1
+            if players[stable[v]].score < self.bye_score:
+                single = False
+        for k in range(end):
+            self.matched[gpbi[k]] = matched[k]
+        floating = new[:mdps]
+        self.last = {}
+        for x, a in enumerate(floating):
+            for c in floating[:x]:
+                kept = m.recorded(c, a)
+                if kept is not None:
+                    self.last[gpbi[c], gpbi[a]] = kept
+        self.single = single
+        if window:  # the next group stood in: it moves on whole
+            return [(gpbi[a], gpbi[c]) for a, c in pairs], [gpbi[v] for v in new[:mdps]] + following, mdps
+        return [(gpbi[a], gpbi[c]) for a, c in pairs], [gpbi[v] for v in new], mdps
 
     # -- roles and board order -------------------------------------------------------------------------
 

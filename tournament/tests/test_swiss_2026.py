@@ -229,3 +229,26 @@ def test_the_combinations_in_the_brute_force_are_all_the_pairings() -> None:
     assert complete_without(SwissState("t", 1, []), [1, 2, 3, 4], set())
     assert not complete_without(SwissState("t", 1, []), [1, 2, 3, 4], {frozenset(p) for p in ((1, 2), (1, 3), (1, 4))})
     assert len(list(itertools.combinations(range(4), 2))) == 6
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_shortcuts_of_a_large_field_change_no_pairing(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stand-ins for the players below a bracket, the skipped first matching, S1 settled in chunks: the
+    same rounds as the whole-field method (bbpPairings' way) on a field large enough to use them."""
+    rng = random.Random(seed)
+    state = random_field(seed, 151, 7)
+    state.forbidden = {(1, 2), (3, 4), (10, 60)}
+    used = 0
+    for _ in range(5):
+        monkeypatch.setattr(dutch, "WINDOW_BELOW", 60)
+        monkeypatch.setattr(dutch, "S1_CHUNK", 8)
+        monkeypatch.setattr(dutch, "GUESS_PAIRS", True)
+        fast = dutch._Round(state)
+        quick = fast.pair()
+        used += fast.__dict__.get("windowed", 0)
+        monkeypatch.setattr(dutch, "WINDOW_BELOW", 10**9)
+        monkeypatch.setattr(dutch, "S1_CHUNK", 1)
+        monkeypatch.setattr(dutch, "GUESS_PAIRS", False)
+        assert dutch.pair(state) == quick
+        sim.play(state, [Board(a, b) for a, b in quick], rng)
+    assert used > 0  # the windowed brackets were really used
