@@ -74,6 +74,7 @@ def explain(state: SwissState, boards: list[Board]) -> list[dict[str, Any]]:
                     "group": scores[board.first],
                     "player": board.first,
                     "lowest": lowest == board.first,  # else the pairing of the groups above left this player out
+                    "rules": state.rules,
                 }
             )
             continue

@@ -306,6 +306,12 @@ def why_text(item: dict[str, Any], names: dict[int, str]) -> str:
     """One board's "why this pairing" in the reader's language."""
     group = _tenths(int(item["group"]))
     if item.get("bye"):
+        if item.get("rules") == RULES_2026:
+            return _(
+                "Score group %(group)s: the pairing-allocated bye goes to a player who has had none, on the lowest "
+                "score that still lets everyone else be paired, and of those to one who has played the fewest "
+                "games (FIDE's 2026 rules)."
+            ) % {"group": group}
         if item.get("lowest", True):
             return _(
                 "Score group %(group)s: the pairing-allocated bye goes to the lowest-ranked player of the lowest "
