@@ -309,15 +309,40 @@ class _Round:
 
     def _greedy_over(self, indices: list[int]) -> bool:
         """Whether pairing ``indices`` in order, each with the next one still free that they may meet,
-        pairs them all."""
-        players = self.players
+        then fitting in those left over (directly, or by taking a pair apart: x meets a, a's partner meets
+        y), pairs them all."""
+        players, compatible = self.players, self.compatible
         free = list(indices)
+        pairs: list[list[int]] = []
+        stuck: list[int] = []
         while free:
-            first = players[free.pop(0)]
-            for k, j in enumerate(free):
-                if self.compatible(first, players[j]):
-                    del free[k]
-                    break
+            first = free.pop(0)
+            partner = next((j for j in free if compatible(players[first], players[j])), None)
+            if partner is None:
+                stuck.append(first)
+            else:
+                free.remove(partner)
+                pairs.append([first, partner])
+        while stuck:
+            x = stuck.pop()
+            y = next((j for j in stuck if compatible(players[x], players[j])), None)
+            if y is not None:
+                stuck.remove(y)
+                pairs.append([x, y])
+                continue
+            for pair in reversed(pairs):
+                for keep, move in ((pair[0], pair[1]), (pair[1], pair[0])):
+                    if not compatible(players[x], players[keep]):
+                        continue
+                    y = next((j for j in stuck if compatible(players[move], players[j])), None)
+                    if y is not None:
+                        stuck.remove(y)
+                        pair[:] = [x, keep]
+                        pairs.append([move, y])
+                        break
+                else:
+                    continue
+                break
             else:
                 return False
         return True
