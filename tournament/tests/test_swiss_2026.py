@@ -132,6 +132,45 @@ def test_the_higher_scored_moved_down_player_is_paired_first_under_the_2026_rule
     assert frozenset((1, 2)) in old
 
 
+def twenty_before_the_last_round() -> SwissState:
+    return state_of(
+        7,
+        "1 P1 2400 11 w 1 8 b 1 19 w 1 2 b 1 16 b 1 3 w =",
+        "2 P2 2393 12 b 1 14 w 1 20 b 1 1 w 0 8 b 1 16 w 0",
+        "3 P3 2386 13 w 1 16 b = 5 w 1 8 b 0 19 w 1 1 b =",
+        "4 P4 2379 14 b 0 7 w 0 13 b 1 12 w 0 6 b 1 9 w 1",
+        "5 P5 2372 15 w 1 19 b 0 3 b 0 18 w 0 13 b 0 14 w =",
+        "6 P6 2365 16 b 0 12 w 0 15 b = 17 b = 4 w 0 13 w 1",
+        "7 P7 2358 17 w = 4 b 1 16 w 0 14 b 1 12 w 0 18 b 1",
+        "8 P8 2351 18 b 1 1 w 0 12 b 1 3 w 1 2 w 0 19 b 0",
+        "9 P9 2344 19 w 0 13 b 1 10 w 0 11 b 0 14 w 1 4 b 0",
+        "10 P10 2337 20 b 0 15 w 1 9 b 1 16 w 0 18 b = 17 w 1",
+        "11 P11 2330 1 b 0 18 w = 14 b = 9 w 1 20 b 0 15 w 1",
+        "12 P12 2323 2 w 0 6 b 1 8 w 0 4 b 1 7 b 1 20 w 1",
+        "13 P13 2316 3 b 0 9 w 0 4 w 0 15 b 0 5 w 1 6 b 0",
+        "14 P14 2309 4 w 1 2 b 0 11 w = 7 w 0 9 b 0 5 b =",
+        "15 P15 2302 5 b 0 10 b 0 6 w = 13 w 1 17 b 0 11 b 0",
+        "16 P16 2295 6 w 1 3 w = 7 b 1 10 b 1 1 w 0 2 b 1",
+        "17 P17 2288 7 b = 20 w 0 18 b = 6 w = 15 w 1 10 b 0",
+        "18 P18 2281 8 w 0 11 b = 17 w = 5 b 1 10 w = 7 w 0",
+        "19 P19 2274 9 b 1 5 w 1 1 b 0 20 w 1 3 b 0 8 w 1",
+        "20 P20 2267 10 w 1 17 b 1 2 w 0 19 b 0 11 w 1 12 b 0",
+    )
+
+
+def test_the_last_round_weighs_the_scores_paired_in_the_next_bracket_under_the_2026_rules() -> None:
+    # P17 and P18 (2½) have met and float to the 2-point bracket (P6, P9, P14); only one of them can be
+    # paired there, or P6, P5, P15 and P13 (who have met each other) could not all be paired below. Both
+    # texts pair one pair there and float three. The older text kept P18 near its score (P18-P14, ½ apart)
+    # and floated P17 down to P13 (1½ apart); the 2026 text maximises the scores paired in the next
+    # bracket (C.8), so P18 (2½) rather than P9 (2) is paired in the 1½ bracket: P17-P9, P18-P15, P14-P13.
+    state = twenty_before_the_last_round()
+    new, old = pairs(pairer(RULES_2026).pair(state)), pairs(pairer(RULES_2017).pair(state))
+    assert {frozenset((9, 17)), frozenset((15, 18)), frozenset((13, 14)), frozenset((5, 6))} <= new
+    assert {frozenset((14, 18)), frozenset((13, 17)), frozenset((9, 15)), frozenset((5, 6))} <= old
+    assert len(new & old) == 7  # the six boards above them, and P5-P6, are the same
+
+
 # -- what did not change ------------------------------------------------------------------------------
 
 
