@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from devtools.benchdb import throwaway_django  # noqa: E402 - after the path is set
+from devtools.benchdb import throwaway_django, timed_reads  # noqa: E402 - after the path is set
 
 
 def pairing_times(players: int, rules: str, rounds: int, seed: int) -> list[float]:
@@ -73,8 +73,6 @@ class StandIn:
 
 def standings_figures(players: int, rounds: int, seed: int) -> tuple[float, int]:
     throwaway_django()
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     from tournament.simulate import simulate
     from tournament.swiss import services as swiss_services
@@ -84,13 +82,7 @@ def standings_figures(players: int, rounds: int, seed: int) -> tuple[float, int]
     sim = simulate(players=players, preset="swiss", rounds=rounds, seed=seed)
     stage = sim.stages[0].stage
     standings(stage)  # the first read after the run: cold caches in Python, warm in SQLite
-    timings = []
-    for _ in range(5):
-        with CaptureQueriesContext(connection) as queries:
-            t0 = time.perf_counter()
-            standings(stage)
-            timings.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(timings), len(queries)
+    return timed_reads(lambda: standings(stage))
 
 
 def main() -> int:

@@ -13,7 +13,6 @@ Run: ``make bench`` or ``.venv/bin/python bench/tournament.py [--players 22 300 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -21,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from devtools.benchdb import throwaway_django  # noqa: E402 - after the path is set
+from devtools.benchdb import throwaway_django, timed_reads  # noqa: E402 - after the path is set
 
 
 def main() -> int:
@@ -30,8 +29,6 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     throwaway_django()
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     from tournament.simulate import simulate
     from tournament.standings import stage_standings
@@ -48,15 +45,10 @@ def main() -> int:
         )
         total = time.perf_counter() - started
         stage = sim.stages[0].stage
-        timings = []
-        for _ in range(5):
-            with CaptureQueriesContext(connection) as queries:
-                t0 = time.perf_counter()
-                stage_standings(stage)
-                timings.append((time.perf_counter() - t0) * 1000)
+        standings_ms, queries = timed_reads(lambda stage=stage: stage_standings(stage))
         line = (
-            f"tournament: players={players} simulate_s={total:.1f} standings_queries={len(queries)} "
-            f"standings_ms={statistics.median(timings):.1f}"
+            f"tournament: players={players} simulate_s={total:.1f} standings_queries={queries} "
+            f"standings_ms={standings_ms:.1f}"
         )
         print(line, flush=True)
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -22,3 +23,22 @@ def throwaway_django() -> Path:
 
     call_command("migrate", verbosity=0)
     return workdir
+
+
+def timed_reads(read: Callable[[], object], times: int = 5) -> tuple[float, int]:
+    """``read`` run ``times`` times: the median milliseconds and the queries of the last run."""
+    import statistics
+    import time
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    timings = []
+    queries = 0
+    for _ in range(times):
+        with CaptureQueriesContext(connection) as captured:
+            started = time.perf_counter()
+            read()
+            timings.append((time.perf_counter() - started) * 1000)
+        queries = len(captured)
+    return statistics.median(timings), queries
