@@ -45,6 +45,8 @@ WINDOW_STAND_INS = 12
 S1_CHUNK = 8
 # A bracket without moved-down players skips the matching that only counts its pairs (checked after).
 GUESS_PAIRS = True
+# S1 players' opponents settled on counts of kinds where that applies (_transpose_by_kind).
+BY_KIND = True
 
 
 class PairingError(Exception):
@@ -756,9 +758,17 @@ class _Round:
                 if stable[v] <= v or stable[v] >= next_vertex or ov < stable[ov] < next_vertex:
                     base[o][p] = 0
                 m.set(v, ov, base[o][p])
-        # S1 players are taken S1_CHUNK at a time, the first one's order of S2 players weighing more
-        # than all the later ones' together: one matching settles them as one at a time would.
-        s1 = [p for p in remainder if pbi[p] < stable[pbi[p]] < next_vertex]
+        # Where no pair across S1 and S2 is forbidden and nobody floats, players differ only by their
+        # kind and the order can be settled on counts of kinds (_transpose_by_kind).
+        fast = None
+        if BY_KIND and exchanges == 0 and not (self.single or self._maybe_single(group_start)):
+            fast = self._transpose_by_kind(players, remainder, rem_pairs, stable, base)
+        for p, o in fast or []:
+            matched[p] = matched[o] = True
+            pairs.append((p, o))
+        # Otherwise S1 players are taken S1_CHUNK at a time, the first one's order of S2 players weighing
+        # more than all the later ones' together: one matching settles them as one at a time would.
+        s1 = [] if fast is not None else [p for p in remainder if pbi[p] < stable[pbi[p]] < next_vertex]
         for start in range(0, len(s1), S1_CHUNK):
             chunk = s1[start : start + S1_CHUNK]
             settled = True
@@ -816,6 +826,93 @@ class _Round:
         if window:  # the next group stood in: it moves on whole
             return [(gpbi[a], gpbi[c]) for a, c in pairs], [gpbi[v] for v in new[:mdps]] + following, mdps
         return [(gpbi[a], gpbi[c]) for a, c in pairs], [gpbi[v] for v in new], mdps
+
+    def _maybe_single(self, group_start: int) -> bool:
+        """Whether C.9 may look at the next bracket's single downfloater (the bye's score is its score)."""
+        return self.n % 2 == 1 and group_start < self.n and self.bye_score == self.players[group_start].score
+
+    def _transpose_by_kind(
+        self, players: list[_P], remainder: list[int], rem_pairs: int, stable: list[int], base: list[list[int]]
+    ) -> list[tuple[int, int]] | None:
+        """Each S1 player in order takes the first S2 player that some best pairing allows (D.1), found
+        without a matching: when every S1 player meets an S2 player and no pair across them is forbidden,
+        a pair's weight depends only on the two players' kinds, the best pairings are the best
+        transportation plans between the kinds' counts, and a kind pair is allowed iff it is in the plan
+        in hand or a cycle of no cost brings it in (a shortest path in the plan's residual graph). None
+        when that does not apply."""
+        s1, s2 = remainder[:rem_pairs], remainder[rem_pairs:]
+        if len(s1) != len(s2) or not s1 or any(stable[p] not in set(s2) for p in s1):
+            return None
+        first = {players[p].number for p in s1}
+        second = {players[o].number for o in s2}
+        for x, y in self.forbidden:
+            if (x in first and y in second) or (y in first and x in second):
+                return None
+        ids: dict[tuple[object, ...], int] = {}
+        kind = {k: ids.setdefault(players[k].kind, len(ids)) for k in s1 + s2}
+        count = len(ids)
+        weight = [[0] * count for _ in range(count)]
+        for p in s1:
+            for o in s2:
+                weight[kind[p]][kind[o]] = base[o][p]
+        plan = [[0] * count for _ in range(count)]
+        for p in s1:
+            plan[kind[p]][kind[stable[p]]] += 1
+        queues: dict[int, list[int]] = {}
+        for o in s2:
+            queues.setdefault(kind[o], []).append(o)
+        heads = {b: 0 for b in queues}
+        out: list[tuple[int, int]] = []
+        for p in s1:
+            a = kind[p]
+            order = sorted((queues[b][heads[b]], b) for b in queues if heads[b] < len(queues[b]))
+            for o, b in order:
+                if not weight[a][b]:
+                    continue
+                if not plan[a][b] and not self._bring_in(a, b, plan, weight, count):
+                    continue
+                plan[a][b] -= 1
+                heads[b] += 1
+                out.append((p, o))
+                break
+            else:
+                return None  # cannot happen while the plan in hand is a best one
+        return out
+
+    @staticmethod
+    def _bring_in(a: int, b: int, plan: list[list[int]], weight: list[list[int]], count: int) -> bool:
+        """Put one unit on (a, b) if a cycle of no cost allows it: a shortest path from b back to a, taking
+        units off plan pairs (gaining their weight back) and putting units on others (losing theirs),
+        must cost exactly weight[a][b]. Bellman-Ford over the kinds (S1 kinds 0.., S2 kinds count..)."""
+        dist: dict[int, int] = {count + b: 0}  # absent: not reached
+        back: dict[int, int] = {}
+        for _ in range(2 * count):
+            changed = False
+            for x in range(count):
+                for y in range(count):
+                    here = count + y
+                    if plan[x][y] and here in dist:  # S2 kind y -> S1 kind x: a unit taken off
+                        cost = dist[here] + weight[x][y]
+                        if x not in dist or cost < dist[x]:
+                            dist[x], back[x], changed = cost, here, True
+                    if weight[x][y] and x in dist:  # S1 kind x -> S2 kind y: a unit put on
+                        cost = dist[x] - weight[x][y]
+                        if here not in dist or cost < dist[here]:
+                            dist[here], back[here], changed = cost, x, True
+            if not changed:
+                break
+        if dist.get(a) != weight[a][b]:
+            return False
+        node = a
+        while node != count + b:
+            prev = back[node]
+            if node < count:  # prev is an S2 kind: a unit taken off (node, prev)
+                plan[node][prev - count] -= 1
+            else:  # prev is an S1 kind: a unit put on (prev, node)
+                plan[prev][node - count] += 1
+            node = prev
+        plan[a][b] += 1
+        return True
 
     # -- roles and board order -------------------------------------------------------------------------
 

@@ -274,8 +274,9 @@ def test_the_combinations_in_the_brute_force_are_all_the_pairings() -> None:
 
 @pytest.mark.parametrize("seed", range(2))
 def test_the_shortcuts_of_a_large_field_change_no_pairing(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stand-ins for the players below a bracket, the skipped first matching, S1 settled in chunks: the
-    same rounds as the whole-field method (bbpPairings' way) on a field large enough to use them."""
+    """Stand-ins for the players below a bracket, the skipped first matching, S1 settled in chunks or by
+    kinds: the same rounds as the whole-field method (bbpPairings' way) on a field large enough to use
+    them."""
     rng = random.Random(seed)
     state = random_field(seed, 151, 7)
     state.forbidden = {(1, 2), (3, 4), (10, 60)}
@@ -284,12 +285,14 @@ def test_the_shortcuts_of_a_large_field_change_no_pairing(seed: int, monkeypatch
         monkeypatch.setattr(dutch, "WINDOW_BELOW", 60)
         monkeypatch.setattr(dutch, "S1_CHUNK", 8)
         monkeypatch.setattr(dutch, "GUESS_PAIRS", True)
+        monkeypatch.setattr(dutch, "BY_KIND", True)
         fast = dutch._Round(state)
         quick = fast.pair()
         used += fast.__dict__.get("windowed", 0)
         monkeypatch.setattr(dutch, "WINDOW_BELOW", 10**9)
         monkeypatch.setattr(dutch, "S1_CHUNK", 1)
         monkeypatch.setattr(dutch, "GUESS_PAIRS", False)
+        monkeypatch.setattr(dutch, "BY_KIND", False)
         assert dutch.pair(state) == quick
         sim.play(state, [Board(a, b) for a, b in quick], rng)
     assert used > 0  # the windowed brackets were really used
