@@ -45,8 +45,10 @@ WINDOW_STAND_INS = 12
 S1_CHUNK = 8
 # A bracket without moved-down players skips the matching that only counts its pairs (checked after).
 GUESS_PAIRS = True
-# S1 players' opponents settled on counts of kinds where that applies (_transpose_by_kind).
+# S1 players' opponents settled on counts of kinds where that applies (_transpose_by_kind), with at
+# most KINDS_AT_MOST kinds.
 BY_KIND = True
+KINDS_AT_MOST = 80
 
 
 class PairingError(Exception):
@@ -835,22 +837,28 @@ class _Round:
         self, players: list[_P], remainder: list[int], rem_pairs: int, stable: list[int], base: list[list[int]]
     ) -> list[tuple[int, int]] | None:
         """Each S1 player in order takes the first S2 player that some best pairing allows (D.1), found
-        without a matching: when every S1 player meets an S2 player and no pair across them is forbidden,
-        a pair's weight depends only on the two players' kinds, the best pairings are the best
-        transportation plans between the kinds' counts, and a kind pair is allowed iff it is in the plan
-        in hand or a cycle of no cost brings it in (a shortest path in the plan's residual graph). None
-        when that does not apply."""
+        without a matching: when every S1 player meets an S2 player, a pair's weight depends only on the
+        two players' kinds (the players of a forbidden pair each a kind of their own), the best pairings
+        are the best transportation plans between the kinds' counts, and a kind pair is allowed iff it is
+        in the plan in hand or a cycle of no cost brings it in (a shortest path in the plan's residual
+        graph). None when that does not apply."""
         s1, s2 = remainder[:rem_pairs], remainder[rem_pairs:]
         if len(s1) != len(s2) or not s1 or any(stable[p] not in set(s2) for p in s1):
             return None
         first = {players[p].number for p in s1}
         second = {players[o].number for o in s2}
+        alone = set()  # players of a forbidden pair across S1 and S2: each a kind of their own
         for x, y in self.forbidden:
             if (x in first and y in second) or (y in first and x in second):
-                return None
-        ids: dict[tuple[object, ...], int] = {}
-        kind = {k: ids.setdefault(players[k].kind, len(ids)) for k in s1 + s2}
+                alone |= {x, y}
+        ids: dict[object, int] = {}
+        kind = {
+            k: ids.setdefault(players[k].number if players[k].number in alone else players[k].kind, len(ids))
+            for k in s1 + s2
+        }
         count = len(ids)
+        if count > KINDS_AT_MOST:
+            return None
         weight = [[0] * count for _ in range(count)]
         for p in s1:
             for o in s2:
