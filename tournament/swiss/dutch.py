@@ -46,9 +46,9 @@ S1_CHUNK = 8
 # A bracket without moved-down players skips the matching that only counts its pairs (checked after).
 GUESS_PAIRS = True
 # S1 players' opponents settled on counts of kinds where that applies (_transpose_by_kind), with at
-# most KINDS_AT_MOST kinds.
+# most KINDS_AT_MOST kinds (each shortest path costs a few passes over kinds squared).
 BY_KIND = True
-KINDS_AT_MOST = 80
+KINDS_AT_MOST = 260
 
 
 class PairingError(Exception):
@@ -764,7 +764,8 @@ class _Round:
         # kind and the order can be settled on counts of kinds (_transpose_by_kind).
         fast = None
         if BY_KIND and exchanges == 0 and not (self.single or self._maybe_single(group_start)):
-            fast = self._transpose_by_kind(players, remainder, rem_pairs, stable, base)
+            stand_in = end if window and end < size else None  # the next group's first stand-in
+            fast = self._transpose_by_kind(players, remainder, rem_pairs, stable, base, stand_in)
         for p, o in fast or []:
             matched[p] = matched[o] = True
             pairs.append((p, o))
@@ -834,16 +835,28 @@ class _Round:
         return self.n % 2 == 1 and group_start < self.n and self.bye_score == self.players[group_start].score
 
     def _transpose_by_kind(
-        self, players: list[_P], remainder: list[int], rem_pairs: int, stable: list[int], base: list[list[int]]
+        self,
+        players: list[_P],
+        remainder: list[int],
+        rem_pairs: int,
+        stable: list[int],
+        base: list[list[int]],
+        stand_in: int | None,
     ) -> list[tuple[int, int]] | None:
         """Each S1 player in order takes the first S2 player that some best pairing allows (D.1), found
         without a matching: when every S1 player meets an S2 player, a pair's weight depends only on the
         two players' kinds (the players of a forbidden pair each a kind of their own), the best pairings
         are the best transportation plans between the kinds' counts, and a kind pair is allowed iff it is
         in the plan in hand or a cycle of no cost brings it in (a shortest path in the plan's residual
-        graph). None when that does not apply."""
+        graph). S2 players who float down are a row of the plan of their own when they float to the next
+        group's stand-ins (``stand_in``: the first one's index; all weigh alike). None when that does not
+        apply."""
         s1, s2 = remainder[:rem_pairs], remainder[rem_pairs:]
-        if len(s1) != len(s2) or not s1 or any(stable[p] not in set(s2) for p in s1):
+        paired = set(s2)
+        if not s1 or any(stable[p] not in paired for p in s1):
+            return None
+        floaters = [o for o in s2 if stable[o] not in set(s1)]
+        if floaters and (stand_in is None or any(stable[o] < stand_in or stable[o] >= len(base) for o in floaters)):
             return None
         first = {players[p].number for p in s1}
         second = {players[o].number for o in s2}
@@ -856,16 +869,23 @@ class _Round:
             k: ids.setdefault(players[k].number if players[k].number in alone else players[k].kind, len(ids))
             for k in s1 + s2
         }
-        count = len(ids)
+        float_row = len(ids)  # the S1 side's row for floating down
+        count = len(ids) + 1
         if count > KINDS_AT_MOST:
             return None
         weight = [[0] * count for _ in range(count)]
         for p in s1:
             for o in s2:
                 weight[kind[p]][kind[o]] = base[o][p]
+        if floaters:
+            assert stand_in is not None
+            for o in s2:
+                weight[float_row][kind[o]] = base[stand_in][o]
         plan = [[0] * count for _ in range(count)]
         for p in s1:
             plan[kind[p]][kind[stable[p]]] += 1
+        for o in floaters:
+            plan[float_row][kind[o]] += 1
         queues: dict[int, list[int]] = {}
         for o in s2:
             queues.setdefault(kind[o], []).append(o)
