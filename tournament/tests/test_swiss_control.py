@@ -50,10 +50,15 @@ def test_a_swiss_is_created_set_up_paired_edited_and_published_from_the_control_
             "unit_rounds": 1,
             "max_requested_byes": 2,
             "no_byes_last": 1,
+            "rules": "2017",
         },
     )
     options = SwissOptions.of(Stage.objects.get(pk=stage.pk))
     assert (options.rounds, options.games, options.pab, options.late_score) == (5, 2, "draw", "half")
+    assert options.rules == "2017"  # the organizer chose the Dutch rules in force until January 2026
+    page = organizer.post(f"{room}swiss-settings/", {"stage": stage.pk, "rules": "1992"}, follow=True).content.decode()
+    assert "The Swiss option rules has a wrong value." in page
+    assert SwissOptions.of(Stage.objects.get(pk=stage.pk)).rules == "2017"  # nothing half-written
     assert options.tiebreaks == ("sonneborn_berger", "buchholz") and not options.accelerate
 
     organizer.post(f"{room}draw/", {"stage": stage.pk})
@@ -61,6 +66,7 @@ def test_a_swiss_is_created_set_up_paired_edited_and_published_from_the_control_
     page = organizer.post(f"{room}swiss-pair/", {"stage": stage.pk}, follow=True).content.decode()
     assert "Round 1 paired" in page
     rnd = SwissRound.objects.get(stage=stage)
+    assert rnd.engine == "py4swiss-dutch"
     first, second = rnd.boards[0]
     page = organizer.post(
         f"{room}swiss-edit/",

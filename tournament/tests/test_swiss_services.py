@@ -73,12 +73,14 @@ def test_a_round_is_a_draft_until_published_then_its_matches_are_called() -> Non
         assert game.black_id == match.first.player_id
 
 
-def test_each_round_is_paired_from_the_results_as_the_program_pairs_the_same_state() -> None:
-    stage, _entries = swiss_tournament(9)
+@pytest.mark.parametrize("rules", ["2026", "2017"])
+def test_each_round_is_paired_from_the_results_as_the_program_pairs_the_same_state(rules: str) -> None:
+    stage, _entries = swiss_tournament(9, rules=rules)
     rng = random.Random(4)
     for number in range(1, 6):
         state = selectors.load(stage).state
-        expected = pairer().pair(state)
+        assert state.rules == rules
+        expected = pairer(rules).pair(state)
         rnd = pair_and_publish(stage)
         data = selectors.load(stage, through=number - 1)
         assert [[data.number[a], None if b is None else data.number[b]] for a, b in rnd.boards] == [
@@ -410,10 +412,9 @@ def test_a_background_pairing_with_no_worker_to_reach_is_a_clear_refusal(monkeyp
 
 def test_the_initial_colour_is_recorded_at_the_draw_so_a_trf_exported_before_round_1_pairs_the_same() -> None:
     """The lot is drawn with the draw (from its seed), so the TRF exported between the draw and round 1
-    already says XXC white1 or black1, and pairing that file gives the round the project then pairs."""
+    already says XXC white1 or black1, and pairing that file (by the rules it names) gives the round the
+    project then pairs."""
     from django.test import Client
-
-    from tournament.swiss.pairing import pair_trf
 
     seen = set()
     for seed in range(8):
@@ -432,7 +433,8 @@ def test_the_initial_colour_is_recorded_at_the_draw_so_a_trf_exported_before_rou
         rnd = swiss.swiss_pair(stage=stage)
         data = selectors.load(Stage.objects.get(pk=stage.pk))
         ours = [[data.number[a], data.number[b] if b is not None else None] for a, b in rnd.boards]
-        theirs = [[board.first, board.second] for board in pair_trf(text)]
+        exported = trf.read(text)
+        theirs = [[board.first, board.second] for board in pairer(exported.rules).pair(exported)]
         assert sorted(map(tuple, ours), key=str) == sorted(map(tuple, theirs), key=str)
     assert seen == {"w", "b"}  # both lots came up: the export follows either
 
