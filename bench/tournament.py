@@ -31,7 +31,7 @@ def main() -> int:
     throwaway_django()
 
     from tournament.simulate import simulate
-    from tournament.standings import stage_standings
+    from tournament.stage_formats import stage_standings
 
     line = ""
     for players in args.players:

@@ -17,8 +17,8 @@ from django.utils.translation import gettext_lazy as _
 from games.services import GameError
 from tournament import services
 from tournament.models import AuditLog, Entry, Group, Match, Stage, SwissBye, SwissRound, Tournament
-from tournament.outcomes import group_sync
 from tournament.registration import import_entries, import_summary
+from tournament.services.outcomes import group_sync
 from tournament.withdrawals import entry_withdraw
 
 

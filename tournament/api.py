@@ -21,9 +21,9 @@ from games.services import player_find_or_create
 from tournament import appeals, selectors, services
 from tournament.checkin import check_in_round
 from tournament.models import Appeal, Group, Match, Stage, Tournament, WithdrawalPolicy
-from tournament.outcomes import playoff_decide
 from tournament.registration import check_in_as, import_entries, import_summary
-from tournament.standings import stage_standings
+from tournament.services.outcomes import playoff_decide
+from tournament.stage_formats import stage_standings
 from tournament.withdrawals import entry_withdraw, match_mark_absent, match_mark_present
 
 

@@ -5,19 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import Game, Player
-from tournament.models import Match, Tournament
+from games.models import Game, GameEvent, Player
+from games.services import game_override
+from tournament.models import Appeal, ArenaBout, Match, Tournament
 from tournament.services import TournamentError, audit
 
 
 @transaction.atomic
 def appeal_file(*, game: Game, appellant: Player, reason: str, actor: Any = None) -> Any:
     """A player appeals a referee's ruling on their game; the committee of three decides."""
-    from games.models import GameEvent
-    from tournament.models import Appeal
-
     if appellant.pk not in (game.player_one_id, game.player_two_id):
         raise TournamentError("not_your_game", _("You are not a player in this game."), 403)
     if not GameEvent.objects.filter(game=game, kind="ruled").exists():
@@ -47,11 +46,6 @@ def appeal_decide(
     actor: Any = None,
 ) -> Any:
     """The committee of three decides, finally; an upheld appeal replaces the result (logged on the game)."""
-    from django.utils import timezone
-
-    from games.services import game_override
-    from tournament.models import Appeal
-
     appeal = Appeal.objects.select_for_update().get(pk=appeal.pk)
     if appeal.status != Appeal.Status.OPEN:
         raise TournamentError("appeal_decided", _("The committee has decided; its decision is final."), 409)
@@ -80,8 +74,6 @@ def arena_bout(
     *, tournament: Tournament, challenger: Player, winner: Player, holder: Player | None = None, actor: Any = None
 ) -> Any:
     """擂台赛: a challenger plays the table holder (the last winner, or ``holder`` for the first bout)."""
-    from tournament.models import ArenaBout
-
     last = ArenaBout.objects.filter(tournament=tournament).order_by("-id").first()
     current = last.winner if last is not None else holder
     if current is None:

@@ -21,7 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import connection, connections
+
+from games.models import Game, Player
+from tournament.models import Tournament
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 PG_MAGIC = b"PGDMP"
@@ -149,11 +153,6 @@ def latest() -> Path | None:
 
 def contents() -> dict[str, int]:
     """What the database holds that a restore would replace (empty when all are 0 or the tables are missing)."""
-    from django.contrib.auth.models import User
-
-    from games.models import Game, Player
-    from tournament.models import Tournament
-
     out: dict[str, int] = {}
     tables = set(connection.introspection.table_names())
     for label, model in (("accounts", User), ("players", Player), ("tournaments", Tournament), ("games", Game)):

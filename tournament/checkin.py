@@ -11,18 +11,8 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from tournament.models import CheckIn, Entry, Stage, SwissRound, Tournament
-from tournament.swiss.selectors import SwissOptions
-
-
-def current_swiss(tournament: Tournament) -> Stage | None:
-    """The Swiss stage whose next round is to be paired: the earliest one not finished."""
-    return (
-        Stage.objects.filter(tournament=tournament, kind=Stage.Kind.SWISS)
-        .exclude(status=Stage.Status.FINISHED)
-        .order_by("order")
-        .first()
-    )
+from tournament.models import CheckIn, Entry, Stage, Tournament
+from tournament.swiss.selectors import next_round_to_pair
 
 
 def check_in_round(tournament: Tournament) -> int | None:
@@ -39,11 +29,7 @@ def check_in_round(tournament: Tournament) -> int | None:
         return 1
     if tournament.check_in != CheckIn.EACH_ROUND:
         return None
-    stage = current_swiss(tournament)
-    if stage is None:
-        return None
-    paired = SwissRound.objects.filter(stage=stage).count()
-    return paired + 1 if paired < SwissOptions.of(stage).rounds else None
+    return next_round_to_pair(tournament)
 
 
 def present(entry: Entry, number: int) -> bool:

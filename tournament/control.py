@@ -32,6 +32,7 @@ from tournament.models import CheckIn, Entry, Stage, Tournament, WithdrawalPolic
 from tournament.registration_views import public_url, qr
 from tournament.selectors import schedule_context
 from tournament.swiss.control import SWISS_ACTIONS, swiss_control
+from tournament.swiss.selectors import swiss_stages
 from tournament.withdrawals import entry_withdraw
 
 RULE_SETS = ["freestyle", "standard", "renju", "renju-a"]
@@ -133,7 +134,7 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         "override_form": OverrideForm(),
         "withdraw_form": WithdrawForm(tournament),
         "stage_actions": [(name, label) for name, label in ACTION_LABELS.items()],
-        "swiss": [swiss_control(stage) for stage in tournament.stages.filter(kind=Stage.Kind.SWISS).order_by("order")],
+        "swiss": [swiss_control(stage) for stage in swiss_stages(tournament)],
         "games_choices": [
             (1, gettext_lazy("one game")),
             (2, gettext_lazy("two games, roles swapped")),

@@ -27,6 +27,7 @@ from games.services.players import check_name
 from tournament.checkin import check_in_round
 from tournament.models import CheckIn, Entry, Stage, Tournament
 from tournament.services import TournamentError, audit, register
+from tournament.stage_formats import round_by_round_kinds
 
 MAX_IMPORT_ROWS = 2000
 
@@ -347,7 +348,7 @@ def registration_configure(
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if check_in not in CheckIn.values:
         raise TournamentError("bad_check_in", _("Unknown check-in setting %(value)s.") % {"value": check_in})
-    if check_in == CheckIn.EACH_ROUND and not tournament.stages.filter(kind=Stage.Kind.SWISS).exists():
+    if check_in == CheckIn.EACH_ROUND and not tournament.stages.filter(kind__in=round_by_round_kinds()).exists():
         raise TournamentError("bad_check_in", _("Check-in before each round is for Swiss stages."))
     tournament.check_in = check_in
     tournament.self_registration = self_registration

@@ -9,20 +9,20 @@ from collections import defaultdict
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from engine.records import RifTournament
-from games.enums import GameResult, GameStatus
+from games.enums import GameMode, GameResult, GameStatus
 from games.models import Game, GameEvent
-from tournament.models import Group, Match, MatchGame, Stage, SwissBye, SwissRound, Tournament
-from tournament.outcomes import winner_index
-from tournament.standings import load_stage, order_in, stage_standings
+from games.selectors import clock_view, game_state
+from tournament.models import ArenaBout, Group, Match, MatchGame, Stage, SwissBye, SwissRound, Tournament
+from tournament.stage_formats import format_of
+from tournament.standings import load_stage, order_in
 
 
 def arena_summary(tournament: Tournament) -> dict[str, Any]:
     """The holder, the current streak and the longest streak (successful defences in a row)."""
-    from tournament.models import ArenaBout
-
     bouts = list(ArenaBout.objects.filter(tournament=tournament).select_related("winner").order_by("id"))
     best: tuple[int, Any] = (0, None)
     streak, holder = 0, None
@@ -45,7 +45,8 @@ def standings_context(tournament: Tournament, labels: dict[str, Any]) -> dict[st
     """Every started stage's tables (rows labelled by ``labels``), crosstables and bracket rounds; the final table."""
     stages: list[dict[str, Any]] = []
     for stage in tournament.stages.exclude(status=Stage.Status.PENDING).order_by("order"):
-        tables = stage_standings(stage)
+        stage_format = format_of(stage)
+        tables = stage_format.tables(stage)
         for table in tables:
             for row in table["rows"]:
                 row["state_label"] = labels.get(row["state"], row["state"])
@@ -54,11 +55,11 @@ def standings_context(tournament: Tournament, labels: dict[str, Any]) -> dict[st
                 "stage": stage,
                 "tables": tables,
                 "crosstables": crosstables(stage),
-                "bracket": bracket_rounds(stage) if stage.kind == Stage.Kind.KNOCKOUT else None,
-                "swiss": swiss_context(stage) if stage.kind == Stage.Kind.SWISS else None,
+                "final": stage_format.ranks_places,
+                **stage_format.page_context(stage),  # a knockout's bracket, a Swiss stage's standings and round
             }
         )
-    final = next((s for s in reversed(stages) if s["stage"].kind == Stage.Kind.ROUND_ROBIN), None)
+    final = next((s for s in reversed(stages) if s["final"]), None)
     return {
         "stages": stages,
         "final": final["tables"][0] if final and final["tables"] else None,
@@ -83,23 +84,6 @@ def ranking(tournament: Tournament) -> list[dict[str, Any]]:
         for r in swiss["table"]["rows"]
         if not r["withdrawn"]
     ]
-
-
-def swiss_context(stage: Stage) -> dict[str, Any]:
-    """A Swiss stage for the public page, pushed live on every change: the standings with the tie-breaks
-    and the latest round's boards. Kept small (a 300-player open with every round and the crosstable
-    made 380 kB a push); why each board is paired so, earlier rounds and the crosstable have their pages."""
-    from tournament.swiss import selectors as swiss
-
-    data = swiss.load(stage)
-    published = [r.number for r in data.rounds if r.status != "draft"]
-    current = swiss.rounds_view(stage, data, only=published[-1]) if published else []
-    return {
-        "table": swiss.standings(stage, data),
-        "current": current[0] if current else None,  # the latest round; earlier ones and the crosstable have pages
-        "earlier": published[:-1],
-        "options": data.options,
-    }
 
 
 def notices(tournament: Tournament) -> list[str]:
@@ -140,7 +124,7 @@ def notices(tournament: Tournament) -> list[str]:
 
 def crosstables(stage: Stage) -> list[dict[str, Any]]:
     """Each round-robin group as a matrix: every game's result and colour, row player against column player."""
-    data = load_stage(stage)
+    data = load_stage(stage, final=format_of(stage).ranks_places)
     player_of = {entry: info.player_id for entry, info in data.entries.items()}
     games_by_group: dict[int, list[Game]] = defaultdict(list)
     for link in (
@@ -182,42 +166,6 @@ def crosstables(stage: Stage) -> list[dict[str, Any]]:
     return out
 
 
-def bracket_rounds(stage: Stage) -> list[dict[str, Any]]:
-    """The best-of-N matches of this and the following knockout rounds, a column per round: the players,
-    the games each has won (those that count) and the winner (0, 1 or None)."""
-    stages = list(
-        Stage.objects.filter(tournament=stage.tournament, kind=Stage.Kind.KNOCKOUT, order__gte=stage.order)
-        .exclude(status=Stage.Status.PENDING)
-        .order_by("order")
-    )
-    columns: list[dict[str, Any]] = []
-    for s in stages:
-        boxes = []
-        for match in (
-            Match.objects.filter(group__stage=s, best_of=True, group__parent__isnull=True)
-            .select_related("first__player", "second__player")
-            .prefetch_related("match_games__game")
-            .order_by("group__number")
-        ):
-            wins = [0, 0]
-            for link in match.match_games.all():
-                side = winner_index(link.game, match) if link.counted else None
-                if side is not None:
-                    wins[side] += 1
-            boxes.append(
-                {
-                    "first": match.first.player.name,
-                    "second": match.second.player.name,
-                    "wins": wins,
-                    "winner": 0
-                    if match.winner_id == match.first_id
-                    else (1 if match.winner_id == match.second_id else None),
-                }
-            )
-        columns.append({"name": s.name, "boxes": boxes})
-    return columns
-
-
 def schedule_context(tournament: Tournament) -> dict[str, Any]:
     on_boards = []
     for match in (
@@ -240,9 +188,6 @@ def schedule_context(tournament: Tournament) -> dict[str, Any]:
 def _board_state(match: Match, game: Game | None) -> dict[str, Any]:
     """What a spectator wants to know of a board: the game's number in a best-of-N, the stones played,
     whose turn, and both clocks for an online timed game (seat order: black, white)."""
-    from games.enums import GameMode
-    from games.selectors import clock_view, game_state
-
     out: dict[str, Any] = {"game_number": None, "stones": 0, "to_move": None, "clocks": None}
     if game is None:
         return out
@@ -269,8 +214,6 @@ def _board_state(match: Match, game: Game | None) -> dict[str, Any]:
 
 def _clock_text(left_ms: int | None) -> str:
     if left_ms is None:
-        from django.utils.translation import gettext
-
         return gettext("overtime")
     seconds = max(0, -(-left_ms // 1000))
     return f"{seconds // 60}:{seconds % 60:02d}"

@@ -8,6 +8,7 @@ the results come from it too. Used by ``manage.py simulate_tournament``,
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,26 +18,7 @@ from games.models import Game, Player
 from games.services import game_confirm_result, game_override, game_report_result
 from tournament import services
 from tournament.models import Stage, Tournament
-from tournament.standings import stage_standings
-from tournament.swiss.selectors import SwissOptions, standings
-
-
-def swiss_tables(stage: Stage) -> list[dict[str, Any]]:
-    """The Swiss standings in the shape of one group's table (for printing and the final ranking)."""
-    table = standings(stage)
-    rows = [
-        {
-            **row,
-            "points": row["score_text"],
-            "wins": 0,
-            "draws": 0,
-            "losses": 0,
-            "state": "withdrawn" if row["withdrawn"] else "",
-        }
-        for row in table["rows"]
-    ]
-    return [{"name": stage.name, "kind": "swiss", "advance": 0, "rows": rows, "columns": table["columns"]}]
-
+from tournament.stage_formats import format_of
 
 UNITS = ["一中", "二中", "实验中学", "外国语学校", "师大附中", "棋院", "少年宫", "科技大学"]
 
@@ -58,6 +40,7 @@ def simulate(
     *,
     players: int = 22,
     preset: str = "seed",
+    first_stage: str = "",
     seed: int = 7,
     draw_share: float = 0.15,
     boards: int | None = None,
@@ -68,8 +51,6 @@ def simulate(
 ) -> Simulation:
     """``corrections``: after each stage is played out, the organizer overrides that many finished games
     (chosen by the same generator) and whatever they reopen is played out before the stage advances."""
-    import time
-
     if not 0 <= draw_share < 1:
         raise ValueError("the share of drawn games must be at least 0 and below 1, or playoffs could never end")
 
@@ -77,6 +58,7 @@ def simulate(
     tournament = services.tournament_create(
         name=f"模拟赛 Simulated ({players} players, seed {seed})",
         preset=preset,
+        first_stage=first_stage,
         boards=boards or (players // 2 + 1 if preset == "swiss" else max(6, players // 8)),
         stage_options={"rounds": rounds} if preset == "swiss" else None,
     )
@@ -95,18 +77,18 @@ def simulate(
         started = time.perf_counter()
         services.draw_stage(stage=stage, seed=rng.randrange(2**31))
         services.start_stage(stage=stage)
-        if stage.kind == Stage.Kind.SWISS:
-            for number in range(1, SwissOptions.of(stage).rounds + 1):
-                began = time.perf_counter()
-                services.pair_next_round(stage=stage)
-                if on_round:
-                    on_round(number, time.perf_counter() - began)
-                _play_out(tournament, rng, draw_share)
+        stage_format = format_of(stage)
+        for number in range(1, stage_format.planned_rounds(stage) + 1):  # a round-by-round format's rounds
+            began = time.perf_counter()
+            services.pair_next_round(stage=stage)
+            if on_round:
+                on_round(number, time.perf_counter() - began)
+            _play_out(tournament, rng, draw_share)
         _play_out(tournament, rng, draw_share)
         for _n in range(corrections):
             _correct_one(stage, rng)
             _play_out(tournament, rng, draw_share)
-        report = StageReport(stage, swiss_tables(stage) if stage.kind == Stage.Kind.SWISS else stage_standings(stage))
+        report = StageReport(stage, stage_format.printed_tables(stage))
         stage = services.advance(stage=stage)
         report.seconds = time.perf_counter() - started
         result.stages.append(report)

@@ -1,11 +1,13 @@
-"""Stage formats as strategies: how a stage is drawn, how it pairs its next round, and what stage follows it.
+"""Stage formats as strategies: the whole contract between a kind of stage and the rest of the system.
 
-Each format is registered under a :class:`~tournament.models.Stage.Kind` (Tabbycat's draw generators behind a
-factory are the model). :func:`tournament.services.draw_stage` asks the stage's format for its groups,
-:func:`tournament.services.pair_next_round` for the next round's pairings and
-:func:`tournament.services.advance` for the stage that follows. The seed's three formats pair everything at
-the draw; a round-by-round system (Swiss) answers :meth:`StageFormat.next_round` instead, from the
-standings so far. Pure decisions only: the services create the rows.
+Each format is registered under a :class:`~tournament.models.Stage.Kind` (Tabbycat's draw generators behind
+a factory are the model) and answers every question the services, the standings and the pages would
+otherwise ask of the stage's kind: the options it takes, how it is drawn, how its next round is paired,
+what happens when one of its matches closes, how its groups are ordered and who goes on, how it shows on
+the pages, and what stage follows it. The seed's three formats pair everything at the draw; a
+round-by-round system (Swiss, in :mod:`tournament.swiss.format`, registered by the app's ``ready``) pairs
+each round from the standings so far. Nothing outside this module and a format's own package tests a
+stage's kind (``tournament/tests/test_architecture.py`` checks it).
 """
 
 from __future__ import annotations
@@ -17,10 +19,13 @@ from typing import Any, ClassVar
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from tournament import formats
-from tournament.models import Entry, Group, Stage, Tournament, entry_rating
+from tournament import formats, standings
+from tournament.models import Entry, Group, Match, Stage, Tournament, entry_rating
+from tournament.services.common import TournamentError, audit, call_matches, winner_index
+from tournament.standings import Order
 
 
 @dataclass(frozen=True)
@@ -41,10 +46,26 @@ class NextStage:
 
 
 class StageFormat:
-    """The interface every stage format implements."""
+    """The interface every stage format implements; the defaults are the seed's round-robin stages'."""
 
     kind: ClassVar[str]
-    round_by_round: ClassVar[bool] = False  # True: pairings are made one round at a time by next_round
+    name_key: ClassVar[str] = "preliminary"  # its name (STAGE_NAMES) when a preset opens with it
+    round_by_round: ClassVar[bool] = False  # True: pairings are made one round at a time (pair_round)
+    playoffs: ClassVar[bool] = True  # ties that decide something are played off (otherwise tie-breaks and a lot)
+    ranks_places: ClassVar[bool] = False  # a final: nobody goes on; the places the organizer chose are played off
+    shows: ClassVar[frozenset[str]] = frozenset()  # extra parts of the public page ("bracket")
+    withdrawal_policy: ClassVar[str] = ""  # a policy the format imposes on withdrawals ("" = the tournament's)
+
+    # -- making the stage
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The stage's options checked (refused with a TournamentError); the seed's formats take none."""
+        if options:
+            raise TournamentError("bad_options", _("Stage options are for the Swiss preset."))
+        return {}
+
+    def first_name(self) -> str:
+        return stage_name(self.name_key)
 
     def draw(
         self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
@@ -52,18 +73,91 @@ class StageFormat:
         """The groups of a stage drawn with ``rng`` (from the stage's recorded seed)."""
         raise NotImplementedError
 
-    def next_round(self, stage: Stage, group: Group) -> list[tuple[int, int]] | None:
-        """The pairings of the group's next round, or None when the format made them all at the draw."""
-        return None
-
     def recorded_at_draw(self, stage: Stage, seed: int) -> dict[str, Any]:
         """Stage options the draw with ``seed`` fixes and records (a lot drawn once, before anything can be
         exported); the service writes them into ``stage.options``. None by default."""
         return {}
 
+    # -- rounds
+
+    def planned_rounds(self, stage: Stage) -> int:
+        """How many rounds are paired one at a time (0: every pairing is made at the draw)."""
+        return 0
+
+    def next_round(self, stage: Stage, group: Group) -> list[tuple[int, int]] | None:
+        """The pairings of the group's next round, or None when the format made them all at the draw."""
+        return None
+
+    def pair_round(self, stage: Stage, actor: Any) -> list[Match]:
+        """Pair the next round in each group of the (locked, running) stage with :meth:`next_round` and call
+        the matches to the boards. Refused for a format that made every pairing at the draw."""
+        if not self.round_by_round:
+            raise TournamentError("paired_at_draw", _("Every pairing of this stage was made at the draw."), 409)
+        if stage.status != Stage.Status.RUNNING:
+            raise TournamentError("not_running", _("The stage has not started."), 409)
+        made: list[Match] = []
+        for group in stage.groups.filter(parent=None).order_by("number"):
+            if group.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.CANCELLED]).exists():
+                raise TournamentError(
+                    "round_unfinished",
+                    _("Group %(name)s has matches of this round still to finish.") % {"name": group.name},
+                    409,
+                )
+            pairs = self.next_round(stage, group)
+            if not pairs:
+                continue
+            number = max(group.matches.values_list("round", flat=True), default=0) + 1
+            made += Match.objects.bulk_create(
+                Match(
+                    tournament_id=stage.tournament_id,
+                    group=group,
+                    round=number,
+                    order=order,
+                    first_id=a,
+                    second_id=b,
+                    games_planned=group.games_per_pair,
+                )
+                for order, (a, b) in enumerate(pairs)
+            )
+        audit(stage.tournament, "pair_round", actor, stage=stage.pk, matches=[m.pk for m in made])
+        call_matches(tournament=stage.tournament)
+        return made
+
+    def match_closed(self, match: Match, *, corrected: bool, actor: Any) -> None:
+        """A match of the stage finished (``corrected``: finished again after a correction). Nothing by
+        default: the group's order is re-derived from the games anyway."""
+
+    # -- order and qualifiers
+
+    def group_order(self, group: Group) -> Order:
+        """A top-level group's order (its playoffs included)."""
+        return standings.group_order(group, final=self.ranks_places)
+
+    def qualifiers(self, order: Order, stage: Stage) -> list[int]:
+        """Who goes on from a decided group (nobody from a final; never a withdrawn player)."""
+        return [] if self.ranks_places else standings.qualifiers(order)
+
+    def next_stage_options(self, stage: Stage) -> dict[str, Any]:
+        """Options the stage that takes this one's qualifiers starts with (besides its entries)."""
+        return {}
+
     def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
         """The stage that takes this one's qualifiers, or None when the tournament ends with this stage."""
         raise NotImplementedError
+
+    # -- pages
+
+    def tables(self, stage: Stage) -> list[dict[str, Any]]:
+        """The stage's standings, a table per top-level group (pages, API, PDF, the simulation's report)."""
+        return standings.stage_standings(stage, final=self.ranks_places)
+
+    def printed_tables(self, stage: Stage) -> list[dict[str, Any]]:
+        """Every player's standing as group tables, for a printed report (the simulation's)."""
+        return self.tables(stage)
+
+    def page_context(self, stage: Stage) -> dict[str, Any]:
+        """What the public page shows of the stage besides its tables and crosstables."""
+        return {"bracket": bracket_rounds(stage) if "bracket" in self.shows else None, "swiss": None}
 
 
 FORMATS: dict[str, StageFormat] = {}
@@ -74,8 +168,27 @@ def register(cls: type[StageFormat]) -> type[StageFormat]:
     return cls
 
 
+def format_for(kind: str) -> StageFormat:
+    return FORMATS[kind]
+
+
 def format_of(stage: Stage) -> StageFormat:
     return FORMATS[stage.kind]
+
+
+def stage_standings(stage: Stage) -> list[dict[str, Any]]:
+    """The stage's group tables, as its format computes them."""
+    return format_of(stage).tables(stage)
+
+
+def group_order(group: Group) -> Order:
+    """A top-level group's order, as its stage's format computes it."""
+    return format_of(group.stage).group_order(group)
+
+
+def round_by_round_kinds() -> list[str]:
+    """The kinds of stage paired one round at a time (per-round check-in is for those)."""
+    return [kind for kind, f in FORMATS.items() if f.round_by_round]
 
 
 STAGE_NAMES = {
@@ -134,6 +247,7 @@ class KnockoutBestOf(StageFormat):
     """The seed's 复赛: best-of-three pairs (3局2胜); an odd player out makes a round robin of three."""
 
     kind = Stage.Kind.KNOCKOUT
+    shows = frozenset({"bracket"})
 
     def draw(
         self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
@@ -157,6 +271,7 @@ class FinalRoundRobin(StageFormat):
     """The seed's 决赛: everyone left in one double round robin; it ends the tournament."""
 
     kind = Stage.Kind.ROUND_ROBIN
+    ranks_places = True
 
     def draw(
         self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
@@ -167,40 +282,37 @@ class FinalRoundRobin(StageFormat):
         return None
 
 
-@register
-class SwissSystem(StageFormat):
-    """A Swiss stage: everyone in one group, each round paired from the results so far by the FIDE Dutch
-    system (:mod:`tournament.swiss`), reviewed and published by the organizer; the top ``advance`` by
-    score and tie-breaks go on to the ``then`` stage, if any."""
-
-    kind = Stage.Kind.SWISS
-    round_by_round = True
-
-    def draw(
-        self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
-    ) -> list[GroupPlan]:
-        from tournament.swiss.selectors import SwissOptions
-
-        options = SwissOptions.of(stage)
-        keys = [e.pk for e in entries]
-        advance = min(options.advance, len(keys)) if options.then else 0
-        return [GroupPlan(keys, Group.Kind.SWISS, advance=advance, games=options.games, pair_at_draw=False)]
-
-    def recorded_at_draw(self, stage: Stage, seed: int) -> dict[str, Any]:
-        """The initial colour (FIDE C.04.3 E.5) by its lot from the draw's seed, recorded at the draw: a TRF
-        exported before round 1 already says it, so another pairing program re-pairs round 1 the same."""
-        from tournament.swiss.selectors import SwissOptions, initial_colour
-
-        if SwissOptions.of(stage).first_colour:
-            return {}
-        return {"first_colour": initial_colour(seed)}
-
-    def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
-        from tournament.swiss.selectors import SwissOptions
-
-        then = SwissOptions.of(stage).then
-        if not then or len(qualifiers) < 2:
-            return None
-        if then == Stage.Kind.KNOCKOUT:
-            return NextStage(Stage.Kind.KNOCKOUT, stage_name("knockout", n=stage.order + 1))
-        return NextStage(Stage.Kind.ROUND_ROBIN, stage_name("final"))
+def bracket_rounds(stage: Stage) -> list[dict[str, Any]]:
+    """The best-of-N matches of this and the following knockout rounds, a column per round: the players,
+    the games each has won (those that count) and the winner (0, 1 or None)."""
+    stages = list(
+        Stage.objects.filter(tournament=stage.tournament, kind=KnockoutBestOf.kind, order__gte=stage.order)
+        .exclude(status=Stage.Status.PENDING)
+        .order_by("order")
+    )
+    columns: list[dict[str, Any]] = []
+    for s in stages:
+        boxes = []
+        for match in (
+            Match.objects.filter(group__stage=s, best_of=True, group__parent__isnull=True)
+            .select_related("first__player", "second__player")
+            .prefetch_related("match_games__game")
+            .order_by("group__number")
+        ):
+            wins = [0, 0]
+            for link in match.match_games.all():
+                side = winner_index(link.game, match) if link.counted else None
+                if side is not None:
+                    wins[side] += 1
+            boxes.append(
+                {
+                    "first": match.first.player.name,
+                    "second": match.second.player.name,
+                    "wins": wins,
+                    "winner": 0
+                    if match.winner_id == match.first_id
+                    else (1 if match.winner_id == match.second_id else None),
+                }
+            )
+        columns.append({"name": s.name, "boxes": boxes})
+    return columns

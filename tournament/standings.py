@@ -41,6 +41,7 @@ class StageData:
     tournament: Tournament
     stage: Stage
     groups: dict[int, Group]
+    final: bool  # a final: nobody goes on, the organizer's chosen places are played off (the stage's format says)
     members: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
     matches: dict[int, list[MatchRow]] = field(default_factory=lambda: defaultdict(list))
     games: dict[int, list[formats.Played]] = field(default_factory=lambda: defaultdict(list))
@@ -50,12 +51,13 @@ class StageData:
     draw_runs: dict[int, int] = field(default_factory=dict)  # playoff group -> drawn games in a row at its end
 
 
-def load_stage(stage: Stage, root: Group | None = None) -> StageData:
-    """The stage's groups, members, matches and finished games; only one playoff tree with ``root``."""
+def load_stage(stage: Stage, root: Group | None = None, *, final: bool) -> StageData:
+    """The stage's groups, members, matches and finished games; only one playoff tree with ``root``.
+    ``final``: the stage is a final (its format's ``ranks_places``)."""
     stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
     scope = Q(stage=stage) if root is None else Q(pk=root.pk) | Q(root=root)
     groups = {g.pk: g for g in Group.objects.filter(scope, void=False).order_by("number")}
-    data = StageData(stage.tournament, stage, groups)
+    data = StageData(stage.tournament, stage, groups, final)
     for g in groups.values():
         if g.parent_id is not None:
             data.children[g.parent_id].append(g)
@@ -124,8 +126,9 @@ class Order:
     advance: int = 0  # how many go on (fewer when a withdrawn qualifier's place is not refilled)
 
 
-def cuts_for(group: Group, stage: Stage, tournament: Tournament, size: int, advance: int | None = None) -> list[int]:
-    if stage.kind == Stage.Kind.ROUND_ROBIN:  # the final: the places the organizer plays off
+def cuts_for(group: Group, data: StageData, size: int, advance: int | None = None) -> list[int]:
+    tournament = data.tournament
+    if data.final:  # the places the organizer plays off
         chosen = tournament.final_playoff_places or list(range(1, size))
         return [p for p in chosen if 0 < p < size]
     advance = group.advance if advance is None else advance
@@ -205,14 +208,14 @@ def order_in(group: Group, data: StageData) -> Order:
     scoring = formats.Scoring(data.tournament.win_points, data.tournament.draw_points, data.tournament.loss_points)
     rows = formats.table(members, data.games[group.pk], scoring)
     advance = group.advance
-    if not data.tournament.replace_withdrawn and data.stage.kind != Stage.Kind.ROUND_ROBIN:
+    if not data.tournament.replace_withdrawn and not data.final:
         # a withdrawn player's qualifying place stays empty: one fewer goes on for each such player
         advance -= sum(
             1
             for w in members
             if w in data.withdrawn and 1 + sum(rows[m].points > rows[w].points for m in active) <= group.advance
         )
-    cuts = cuts_for(group, data.stage, data.tournament, len(active), advance)
+    cuts = cuts_for(group, data, len(active), advance)
     unplayed = any(m.status != Match.Status.FINISHED for m in data.matches[group.pk])
     res = _resolve(group, members, cuts, data)
     withdrawn = [m for m in members if m in data.withdrawn]
@@ -232,14 +235,9 @@ def order_in(group: Group, data: StageData) -> Order:
     )
 
 
-def group_order(group: Group) -> Order:
-    """One top-level group's order, loading only that group and its playoffs."""
-    if group.kind == Group.Kind.SWISS:
-        from tournament.swiss.selectors import swiss_order
-
-        order: Order = swiss_order(group)
-        return order
-    data = load_stage(group.stage, root=group)
+def group_order(group: Group, *, final: bool) -> Order:
+    """One top-level group's order, loading only that group and its playoffs (``final``: as in load_stage)."""
+    data = load_stage(group.stage, root=group, final=final)
     return order_in(data.groups[group.pk], data)
 
 
@@ -252,19 +250,17 @@ def decided(order: Order) -> bool:
     return not order.unplayed and not order.pending and not order.undecided and not order.awaiting
 
 
-def qualifiers(order: Order, stage: Stage) -> list[int]:
-    """Who goes on from a decided group (nobody from the final; never a withdrawn player)."""
-    if stage.kind == Stage.Kind.ROUND_ROBIN:
-        return []
+def qualifiers(order: Order) -> list[int]:
+    """Who goes on from a decided group (never a withdrawn player)."""
     return [p for p in resolved(order) if p not in order.withdrawn][: order.advance]
 
 
-def stage_standings(stage: Stage) -> list[dict[str, Any]]:
-    """Every top-level group of the stage as a table (constant number of queries)."""
-    data = load_stage(stage)
+def stage_standings(stage: Stage, *, final: bool) -> list[dict[str, Any]]:
+    """Every top-level group of the stage as a table (constant number of queries; ``final``: as in load_stage)."""
+    data = load_stage(stage, final=final)
     tables = []
     for group in data.groups.values():
-        if group.parent_id is not None or group.kind == Group.Kind.SWISS:  # Swiss: tournament.swiss.selectors
+        if group.parent_id is not None:
             continue
         order = order_in(group, data)
         places = formats.places(order.blocks)
@@ -272,7 +268,7 @@ def stage_standings(stage: Stage) -> list[dict[str, Any]]:
         in_tie = {p for b in order.undecided for p in b} | {p for _g, b in order.awaiting for p in b}
         if order.pending:
             in_tie |= {p for b in order.blocks if len(b) > 1 for p in b}
-        qualified = set(qualifiers(order, data.stage)) if is_decided else set()
+        qualified = set(qualifiers(order)) if is_decided and not data.final else set()
         rows = []
         for block in order.blocks:
             for entry in block:
@@ -283,7 +279,7 @@ def stage_standings(stage: Stage) -> list[dict[str, Any]]:
                     state = "playoff pending"
                 elif not is_decided:
                     state = ""
-                elif data.stage.kind == Stage.Kind.ROUND_ROBIN:
+                elif data.final:
                     state = "final"
                 else:
                     state = "qualified" if entry in qualified else "eliminated"

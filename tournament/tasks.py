@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext as _
 
 from games import live
 from tournament.models import GroupMember, Stage
 from tournament.services import TournamentError, audit
+from tournament.swiss.services import swiss_pair
 
 
 @shared_task(name="tournament.swiss_pair", ignore_result=True)
 def swiss_pair_task(stage_id: int, actor_id: int | None = None) -> str:
     """Pair the next round of a Swiss stage (the program in a child process); a refusal is logged where the
     control room shows it. Idempotent: a second task for the same round is refused (the draft exists)."""
-    from tournament.swiss.services import swiss_pair
-
     stage = Stage.objects.select_related("tournament").get(pk=stage_id)
     actor = get_user_model().objects.filter(pk=actor_id).first() if actor_id else None
     try:
@@ -29,15 +30,11 @@ def swiss_pair_task(stage_id: int, actor_id: int | None = None) -> str:
 
 def pair_in_background(stage: Stage) -> bool:
     """Whether the stage's field is large enough to be paired by the task rather than in the request."""
-    from django.conf import settings
-
     return GroupMember.objects.filter(group__stage=stage).count() > settings.SWISS_SYNC_PLAYERS
 
 
 def queue_swiss_pair(stage: Stage, actor: object) -> None:
     """Send the pairing to the worker; a broker that cannot be reached is a clear refusal, not a 500."""
-    from django.utils.translation import gettext as _
-
     try:
         swiss_pair_task.apply_async((stage.pk, getattr(actor, "pk", None)), retry=False)
     except Exception:  # noqa: BLE001 - any failure to publish means the same to the organizer

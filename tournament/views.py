@@ -24,12 +24,16 @@ from games.exports import export_plain, export_rif
 from games.models import Game, GameEvent, Player, ResultReport
 from games.selectors import awaiting_move
 from games.services.arbiter import open_calls_for
+from games.views import practice_options
 from tournament import selectors
 from tournament.checkin import check_in_round
 from tournament.models import CheckIn, Entry, Match, Stage, Tournament
 from tournament.pdf import pdf_response
+from tournament.registration_views import public_url, qr, slips_context
 from tournament.selectors import schedule_context, standings_context
-from tournament.standings import stage_standings
+from tournament.stage_formats import stage_standings
+from tournament.swiss import selectors as swiss
+from tournament.swiss import trf
 
 STATE_LABELS = {
     "withdrawn": _("withdrawn"),
@@ -80,8 +84,6 @@ def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
 def screen(request: HttpRequest, pk: int) -> HttpResponse:
     """The hall's projector: the boards and pairings now, then the standings, in turn, large and live
     (``?seconds=`` each part, 15 by default)."""
-    from tournament.registration_views import public_url, qr
-
     tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
     seconds = request.GET.get("seconds", "15")
     hall_url = public_url(request, f"/t/{tournament.pk}/")
@@ -161,8 +163,6 @@ def tournament_pdf(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
         count = int(places) if places.isdigit() and 0 < int(places) <= 64 else 3
         context["places"] = [row for row in selectors.ranking(tournament) if row["rank"] <= count]
     else:
-        from tournament.registration_views import slips_context
-
         if not is_organizer(request.user):
             raise Http404
         context.update(slips_context(request, tournament))
@@ -287,8 +287,6 @@ def _open_check_ins(player: Player | None) -> list[dict[str, Any]]:
 
 @login_required
 def player_console(request: HttpRequest) -> HttpResponse:
-    from games.views import practice_options
-
     player = Player.objects.filter(user=account(request.user)).first()
     context = {**player_console_context(player), "practice": practice_options()}
     return render(request, "tournament/player_console.html", context)
@@ -336,15 +334,12 @@ def referee_console_live(request: HttpRequest) -> HttpResponse:
 
 def _swiss_stage(request: HttpRequest, pk: int, stage_id: int) -> tuple[Tournament, Stage]:
     tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
-    stage = get_object_or_404(Stage, pk=stage_id, tournament=tournament, kind=Stage.Kind.SWISS)
+    stage = get_object_or_404(swiss.swiss_stages(tournament), pk=stage_id)
     return tournament, stage
 
 
 def swiss_trf(request: HttpRequest, pk: int, stage_id: int) -> HttpResponse:
     """The Swiss stage as a TRF16 file (with JaVaFo's and bbpPairings' XX lines), for other pairing programs."""
-    from tournament.swiss import selectors as swiss
-    from tournament.swiss import trf
-
     tournament, stage = _swiss_stage(request, pk, stage_id)
     data = swiss.load(stage)
     table = swiss.standings(stage, data)
@@ -372,8 +367,6 @@ def swiss_round_pdf(request: HttpRequest, pk: int, stage_id: int, number: int) -
 
 
 def _swiss_round_context(request: HttpRequest, pk: int, stage_id: int, number: int) -> dict[str, Any]:
-    from tournament.swiss import selectors as swiss
-
     tournament, stage = _swiss_stage(request, pk, stage_id)
     rounds = swiss.rounds_view(stage, only=number)
     if not rounds or (rounds[0]["status"] == "draft" and not is_organizer(request.user)):
@@ -400,8 +393,6 @@ def _swiss_round_context(request: HttpRequest, pk: int, stage_id: int, number: i
 
 def swiss_crosstable(request: HttpRequest, pk: int, stage_id: int) -> HttpResponse:
     """Round by round for each player: the opponent's place, the role, the result."""
-    from tournament.swiss import selectors as swiss
-
     tournament, stage = _swiss_stage(request, pk, stage_id)
     rows = swiss.crosstable(stage)
     rounds = range(1, (len(rows[0]["cells"]) if rows else 0) + 1)

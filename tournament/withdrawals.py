@@ -7,7 +7,7 @@ stage were played, all their games of the stage are annulled. Either way they
 leave the order of their group, so nobody withdrawn qualifies; the next-ranked
 player of the same group takes the place (a playoff if that is tied), and a
 next stage that has not started is re-drawn from its recorded seed
-(:mod:`tournament.outcomes`).
+(:mod:`tournament.services.outcomes`).
 
 A no-show: a referee or the organizer marks a player absent at a called board;
 after the tournament's wait the game is forfeited (:mod:`games.forfeits`).
@@ -27,8 +27,10 @@ from games.enums import GameStatus
 from games.forfeits import game_forfeit, game_mark_absent, game_mark_present
 from games.models import Game, Player
 from tournament.models import Entry, Group, Match, MatchGame, Stage, Tournament, WithdrawalPolicy
-from tournament.outcomes import _cancel_match, group_sync, stage_sync
-from tournament.services import TournamentError, _next_game, audit, call_matches, draw_stage, undo_draw
+from tournament.services.common import TournamentError, audit, call_matches, cancel_match, next_game
+from tournament.services.draws import draw_stage, undo_draw
+from tournament.services.outcomes import group_sync, stage_sync
+from tournament.stage_formats import format_of
 
 MAX_FORFEITS_PER_MATCH = 20  # a best-of with sudden death ends long before this
 
@@ -59,7 +61,7 @@ def _forfeit_match(match: Match, loser: Entry, note: str, actor: Any) -> None:
         match = Match.objects.select_related("first__player", "second__player", "group__stage").get(pk=match.pk)
         if match.status in (Match.Status.FINISHED, Match.Status.CANCELLED):
             return
-        game = _open_game(match) or _next_game(match, tournament)
+        game = _open_game(match) or next_game(match, tournament)
         game_forfeit(game_id=game.pk, loser=loser.player, note=note, actor=actor)
 
 
@@ -76,8 +78,8 @@ def entry_withdraw(*, entry: Entry, reason: str = "", policy: str = "", actor: A
     stage = _current_stage(tournament)
     ours = Q(first=entry) | Q(second=entry)
     applied = policy
-    if stage is not None and stage.kind == Stage.Kind.SWISS:
-        applied = WithdrawalPolicy.FORFEIT  # Swiss: results stand, the player is no longer paired
+    if stage is not None and format_of(stage).withdrawal_policy:
+        applied = format_of(stage).withdrawal_policy  # the format's own (a Swiss: results stand, no more pairing)
     elif stage is not None and stage.status == Stage.Status.RUNNING and policy == WithdrawalPolicy.ANNUL:
         planned = played = 0
         for match in Match.objects.filter(ours, group__stage=stage).exclude(status=Match.Status.CANCELLED):
@@ -114,7 +116,7 @@ def entry_withdraw(*, entry: Entry, reason: str = "", policy: str = "", actor: A
         for match in matches:
             annul = applied == WithdrawalPolicy.ANNUL and not match.best_of and match.group.kind != Group.Kind.PLAYOFF
             if annul:
-                _cancel_match(match, _("Annulled: %(note)s") % {"note": note}, actor)
+                cancel_match(match, _("Annulled: %(note)s") % {"note": note}, actor)
             elif match.status != Match.Status.FINISHED:
                 _forfeit_match(match, entry, note, actor)
         roots = sorted({(m.group.root_id or m.group_id) for m in matches})

@@ -12,6 +12,7 @@ from games.models import Player
 from games.services import game_override, player_find_or_create
 from tournament import services
 from tournament.models import Entry, Match, Stage, SwissBye, SwissRound
+from tournament.services.common import next_game
 from tournament.swiss import trf
 from tournament.swiss.selectors import swiss_group
 from tournament.swiss.state import FIRST
@@ -89,7 +90,7 @@ def tournament_from_trf(*, text: str, name: str = "", actor: Any = None) -> Any:
                 games_planned=1,
             )
             boards.append([entries[player.number].pk, entries[other.number].pk])
-            game = services._next_game(match, tournament)
+            game = next_game(match, tournament)
             winner, reason = _RESULTS.get(record.result, ("", "agreement"))
             result = "draw" if not winner else "black" if winner == "first" else "white"
             game_override(game_id=game.pk, result=result, reason=reason, note="imported from a TRF file", actor=actor)

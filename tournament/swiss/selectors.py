@@ -7,12 +7,15 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from games.enums import GameResult, GameStatus, ResultReason
-from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound
+from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound, Tournament
+from tournament.services.common import TournamentError
+from tournament.standings import Order
 from tournament.swiss import tiebreaks
 from tournament.swiss.state import (
     FIRST,
@@ -27,9 +30,6 @@ from tournament.swiss.state import (
     baku_accelerations,
     pairing_numbers,
 )
-
-if TYPE_CHECKING:
-    from tournament.standings import Order
 
 UNPLAYED_REASONS = {ResultReason.FORFEIT, ResultReason.NO_SHOW}
 PAB_POINTS = {"win": 10, "draw": 5, "loss": 0}
@@ -421,11 +421,32 @@ def entry_names(entries: list[int]) -> dict[int, str]:
     return dict(Entry.objects.filter(pk__in=entries).values_list("pk", "player__name"))
 
 
+def current_swiss(tournament: Tournament) -> Stage | None:
+    """The Swiss stage whose next round is to be paired: the earliest one not finished."""
+    return (
+        Stage.objects.filter(tournament=tournament, kind=Stage.Kind.SWISS)
+        .exclude(status=Stage.Status.FINISHED)
+        .order_by("order")
+        .first()
+    )
+
+
+def next_round_to_pair(tournament: Tournament) -> int | None:
+    """The round of the current Swiss stage players check in for (None: no Swiss stage left to pair)."""
+    stage = current_swiss(tournament)
+    if stage is None:
+        return None
+    paired = SwissRound.objects.filter(stage=stage).count()
+    return paired + 1 if paired < SwissOptions.of(stage).rounds else None
+
+
+def swiss_stages(tournament: Tournament) -> QuerySet[Stage]:
+    return Stage.objects.filter(tournament=tournament, kind=Stage.Kind.SWISS).order_by("order")
+
+
 def swiss_order(group: Group) -> Order:
     """The Swiss group as an :class:`~tournament.standings.Order`, so advancing works as for any stage:
     one player per place (tie-breaks, then a recorded lot), decided when every round is played."""
-    from tournament.standings import Order
-
     stage = Stage.objects.select_related("tournament").get(pk=group.stage_id)
     data = load(stage)
     table = standings(stage, data)
@@ -450,7 +471,6 @@ def swiss_order(group: Group) -> Order:
 
 def check_options(options: dict[str, Any]) -> dict[str, Any]:
     """A Swiss stage's options checked (unknown keys, wrong values are refused, in the user's language)."""
-    from tournament.services import TournamentError
 
     def bad(key: str) -> TournamentError:
         return TournamentError("bad_options", _("The Swiss option %(key)s has a wrong value.") % {"key": key})

@@ -20,10 +20,10 @@ from games.forfeits import game_cancel
 from games.models import Player
 from tournament.checkin import absent
 from tournament.models import CheckIn, Entry, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound
-from tournament.services import TournamentError, audit, call_matches
+from tournament.services.common import TournamentError, audit, call_matches
 from tournament.swiss import explain, trf
 from tournament.swiss.pairing import Board, PairingError, pairer, unit_prohibitions
-from tournament.swiss.selectors import SwissData, SwissOptions, initial_colour, load, swiss_group
+from tournament.swiss.selectors import SwissData, SwissOptions, check_options, initial_colour, load, swiss_group
 from tournament.swiss.state import FIRST, SECOND, baku_group_a
 
 
@@ -474,8 +474,6 @@ def swiss_configure(*, stage: Stage, options: dict[str, Any], actor: Any = None)
     """Change a Swiss stage's settings: any of them until the first round is paired; afterwards only the
     prohibited pairs, the unit rule and the limits on requested byes (the rest would change the event's
     rules mid-way)."""
-    from tournament.swiss.selectors import check_options
-
     stage = _stage(stage)
     if stage.status == Stage.Status.FINISHED:
         raise TournamentError("stage_finished", _("The stage has finished."), 409)

@@ -10,7 +10,7 @@ from games.models import Game, Player
 from games.services import game_confirm_result, game_override, game_report_result
 from tournament import formats, services
 from tournament.models import Group, Match, Stage, Tournament
-from tournament.standings import group_order, stage_standings
+from tournament.stage_formats import group_order, stage_standings
 
 OPEN = [GameStatus.PENDING, GameStatus.OPENING, GameStatus.PLAYING]
 

@@ -19,7 +19,7 @@ from games.models import Game, Player
 from games.services import game_create
 from tournament import services
 from tournament.models import Tournament
-from tournament.standings import stage_standings
+from tournament.stage_formats import stage_standings
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "browser-pass-1"

@@ -21,7 +21,7 @@ from games.models import Game, GameEvent, Player
 from games.services import GameError, game_rule
 from tournament import appeals, services
 from tournament.models import AuditLog, Group, Match, MatchGame, Stage, Tournament
-from tournament.standings import stage_standings
+from tournament.stage_formats import stage_standings
 from tournament.tests.helpers import (
     assert_consistent,
     best_of_group,

@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from games.models import Game
 from tournament.models import Tournament
-from tournament.standings import stage_standings
+from tournament.stage_formats import stage_standings
 
 pytestmark = pytest.mark.django_db
 

@@ -11,18 +11,19 @@ from django.utils import translation
 
 from games.models import Game, Player
 from games.services import game_confirm_result, game_report_result
-from tournament import appeals, selectors, services
+from tournament import appeals, selectors, services, stage_formats, withdrawals
 from tournament.models import AuditLog, Group, Match, Stage, Tournament
 from tournament.registration import import_entries, import_summary
+from tournament.services import common, draws, outcomes
 from tournament.simulate import simulate
-from tournament.standings import stage_standings
+from tournament.stage_formats import stage_standings
 
 pytestmark = pytest.mark.django_db
 
 
 def checked_call_matches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Wrap call_matches so every call checks the boards: none double-booked, never more than B, nobody twice."""
-    original = services.call_matches
+    original = common.call_matches
     peaks: list[int] = []
 
     def checked(*, tournament: Any) -> Any:
@@ -36,7 +37,8 @@ def checked_call_matches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         peaks.append(len(busy))
         return called
 
-    monkeypatch.setattr(services, "call_matches", checked)
+    for module in (common, draws, outcomes, stage_formats, withdrawals):  # every module that calls it
+        monkeypatch.setattr(module, "call_matches", checked)
     return peaks
 
 

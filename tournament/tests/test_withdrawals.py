@@ -25,7 +25,7 @@ from games.models import Game, Player
 from games.services import GameError, game_act, game_settle
 from tournament import services
 from tournament.models import Group, Match, MatchGame, Stage
-from tournament.standings import stage_standings
+from tournament.stage_formats import stage_standings
 from tournament.tests.helpers import assert_consistent, open_game, play_all, started, win
 from tournament.withdrawals import entry_withdraw, match_mark_absent, match_mark_present
 
@@ -194,8 +194,8 @@ def test_a_playoff_stops_after_the_draw_limit_and_awaits_the_organizer() -> None
     table = rows(stage, group)
     assert sum(r["state"] == "playoff pending" for r in table.values()) == 3  # awaiting the organizer
     awaiting = [g for g in Group.objects.filter(stage=stage, kind=Group.Kind.PLAYOFF, void=False) if not g.decision]
-    from tournament.outcomes import playoff_decide
-    from tournament.standings import group_order
+    from tournament.services.outcomes import playoff_decide
+    from tournament.stage_formats import group_order
 
     order = group_order(group)
     assert len(order.awaiting) == 1

@@ -8,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.services import PRESETS
 from tournament.simulate import format_tables, simulate
+from tournament.stage_formats import FORMATS
 
 
 class Command(BaseCommand):
@@ -17,6 +18,7 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=22)
         parser.add_argument("--preset", default="seed")
         parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--first-stage", default="", help="the first stage's format (default: the preset's)")
         parser.add_argument("--rounds", type=int, default=7, help="rounds of a Swiss stage (--preset swiss)")
         parser.add_argument("--draws", type=float, default=0.15, help="share of drawn games (below 1)")
         parser.add_argument(
@@ -32,11 +34,14 @@ class Command(BaseCommand):
             raise CommandError("--rounds: from 1 to 30")
         if options["corrections"] < 0:
             raise CommandError("--corrections: a count of 0 or more")
+        if options["first_stage"] and options["first_stage"] not in FORMATS:
+            raise CommandError(f"--first-stage: one of {', '.join(FORMATS)}")
         if options["preset"] not in PRESETS:
             raise CommandError(f"--preset: one of {', '.join(PRESETS)}")
         sim = simulate(
             players=options["players"],
             preset=options["preset"],
+            first_stage=options["first_stage"],
             seed=options["seed"],
             draw_share=options["draws"],
             corrections=options["corrections"],

@@ -30,22 +30,26 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import live
-from games.enums import GameResult, GameStatus
+from games.enums import GameStatus
 from games.forfeits import game_cancel
 from games.models import Game
 from tournament import formats
 from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage, TieDecider, Tournament
-from tournament.services import (
+from tournament.services.common import (
     TournamentError,
-    _make_group,
-    _next_game,
     audit,
     call_matches,
-    draw_stage,
-    undo_draw,
+    cancel_match,
+    make_group,
+    next_game,
+    root_of,
+    stage_for_update,
+    winner_index,
 )
+from tournament.services.draws import draw_stage, undo_draw
 from tournament.signals import tournament_finished
-from tournament.standings import Order, decided, group_order, qualifiers
+from tournament.stage_formats import format_of
+from tournament.standings import Order, decided
 
 
 def on_game_finished(sender: Any, game: Game, confirm: str = "", actor: Any = None, **_: Any) -> None:
@@ -56,13 +60,6 @@ def on_game_finished(sender: Any, game: Game, confirm: str = "", actor: Any = No
         tournament = Tournament.objects.get(pk=match.tournament_id)
         if tournament.status == Tournament.Status.FINISHED:  # a correction after the end: the ratings follow
             tournament_finished.send(sender=Tournament, tournament=tournament)
-
-
-def winner_index(game: Game, match: Match) -> int | None:
-    if game.result == GameResult.DRAW:
-        return None
-    winner = game.black_id if game.result == GameResult.BLACK else game.white_id
-    return 0 if winner == match.first.player_id else 1
 
 
 @transaction.atomic
@@ -107,32 +104,17 @@ def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
             audit(tournament, "match_reopened", actor, match=match.pk)
         elif match.status == Match.Status.CALLED and not still_open:
             match.save(update_fields=["winner"])
-            _next_game(match, tournament)
+            next_game(match, tournament)
     if (match.status, match.winner_id) != before:
         match.save(update_fields=["status", "winner"])
         if match.status == Match.Status.FINISHED and before[0] == Match.Status.FINISHED:
             audit(tournament, "match_corrected", actor, match=match.pk, winner=match.winner_id, before=before[1])
-    if match.group.kind == Group.Kind.SWISS and match.status == Match.Status.FINISHED:
-        from tournament.swiss.services import close_finished_rounds, swiss_round_corrected
-
-        if before[0] == Match.Status.FINISHED:  # a game of a finished match finished again: a correction
-            swiss_round_corrected(match, actor)
-        close_finished_rounds(match.group.stage, actor)
+    if match.status == Match.Status.FINISHED:  # the format's own bookkeeping (a Swiss round closes)
+        format_of(match.group.stage).match_closed(match, corrected=before[0] == Match.Status.FINISHED, actor=actor)
     # even when the match stands, a corrected game inside it can move the group's order
     group_sync(group=match.group, confirm=confirm, actor=actor)
     call_matches(tournament=tournament)
     return match
-
-
-def _root(group: Group) -> Group:
-    return group.root or group
-
-
-def _cancel_match(match: Match, note: str, actor: Any) -> None:
-    for link in match.match_games.select_related("game"):
-        if link.game.status not in (GameStatus.FINISHED, GameStatus.CANCELLED):
-            game_cancel(game_id=link.game_id, note=note, actor=actor)
-    Match.objects.filter(pk=match.pk).update(status=Match.Status.CANCELLED)
 
 
 def _lot_order(group: Group, block: list[int], root_positions: dict[int, int]) -> list[int]:
@@ -144,13 +126,13 @@ def _lot_order(group: Group, block: list[int], root_positions: dict[int, int]) -
 
 def group_sync(*, group: Group, confirm: str = "", actor: Any = None) -> Order | None:
     """A top-level group's playoffs made to fit its current order; then its stage."""
-    root = Group.objects.select_related("stage__tournament").get(pk=_root(group).pk)
+    root = Group.objects.select_related("stage__tournament").get(pk=root_of(group).pk)
     tournament = root.stage.tournament
-    if root.kind == Group.Kind.SWISS:  # no playoffs: tie-breaks and a lot; the stage checks itself
+    if not format_of(root.stage).playoffs:  # tie-breaks and a lot order the group; the stage checks itself
         stage_sync(stage=root.stage, confirm=confirm, actor=actor)
         return None
     for _round in range(8):  # a lot changes the order; at most a few passes
-        order = group_order(root)
+        order = format_of(root.stage).group_order(root)
         changed = False
         for playoff in Group.objects.filter(root=root, void=False).exclude(pk__in=order.used):
             if order.unplayed:
@@ -159,7 +141,7 @@ def group_sync(*, group: Group, confirm: str = "", actor: Any = None) -> Order |
             playoff.void = True
             playoff.save(update_fields=["void"])
             for match in playoff.matches.exclude(status=Match.Status.CANCELLED):
-                _cancel_match(match, _("The playoff is no longer needed after a correction."), actor)
+                cancel_match(match, _("The playoff is no longer needed after a correction."), actor)
             audit(tournament, "playoff_void", actor, group=root.pk, playoff=playoff.pk)
             changed = True
         for stalled, block in order.awaiting:
@@ -178,9 +160,9 @@ def group_sync(*, group: Group, confirm: str = "", actor: Any = None) -> Order |
             parent = order.playoff_parent.get(frozenset(tied), root)
             positions = {m.entry_id: m.position for m in GroupMember.objects.filter(group=root)}
             keys = sorted(tied, key=lambda e: positions.get(e, 0))
-            playoff = _make_group(root.stage, number, keys, Group.Kind.PLAYOFF, advance=0, games=1, parent=parent)
+            playoff = make_group(root.stage, number, keys, Group.Kind.PLAYOFF, advance=0, games=1, parent=parent)
             audit(tournament, "create_playoff", actor, group=root.pk, players=keys, playoff=playoff.pk)
-        order = group_order(root)
+        order = format_of(root.stage).group_order(root)
     stage_sync(stage=root.stage, confirm=confirm, actor=actor)
     return order
 
@@ -189,7 +171,7 @@ def group_sync(*, group: Group, confirm: str = "", actor: Any = None) -> Order |
 def playoff_decide(*, group: Group, order: list[int], actor: Any = None) -> Group:
     """The organizer decides a tie that the playoff games could not break (``order``: entry ids, best first)."""
     group = Group.objects.select_for_update().select_related("stage__tournament").get(pk=group.pk)
-    root_order = group_order(_root(group))
+    root_order = format_of(group.stage).group_order(root_of(group))
     awaiting = {g.pk: block for g, block in root_order.awaiting}
     if group.pk not in awaiting:
         raise TournamentError("no_decision_needed", _("This playoff does not await a decision."), 409)
@@ -207,11 +189,14 @@ def playoff_decide(*, group: Group, order: list[int], actor: Any = None) -> Grou
 
 
 def stage_orders(stage: Stage) -> dict[int, Order]:
-    return {g.pk: group_order(g) for g in stage.groups.filter(parent__isnull=True, void=False).order_by("number")}
+    stage_format = format_of(stage)
+    groups = stage.groups.filter(parent__isnull=True, void=False).order_by("number")
+    return {g.pk: stage_format.group_order(g) for g in groups}
 
 
 def stage_qualifiers(stage: Stage, orders: dict[int, Order]) -> dict[str, list[int]]:
-    return {str(pk): qualifiers(order, stage) for pk, order in orders.items()}
+    stage_format = format_of(stage)
+    return {str(pk): stage_format.qualifiers(order, stage) for pk, order in orders.items()}
 
 
 def _names(entry_ids: list[int]) -> str:
@@ -267,7 +252,7 @@ def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
     out = [e for ids in old.values() for e in ids if e not in flat_new]
     came = [e for e in flat_new if e not in {x for ids in old.values() for x in ids}]
     if following.status in (Stage.Status.PENDING, Stage.Status.DRAWN):
-        _redraw(following, flat_new, out, came, actor)
+        redraw(following, flat_new, out, came, actor)
     else:
         if not confirm.strip():
             raise TournamentError(
@@ -319,7 +304,7 @@ def _apply_replacement(stage: Stage, following: Stage, new: dict[str, list[int]]
     audit(stage.tournament, "correction_confirmed", actor, stage=following.pk, out=out, came=came, reason=reason)
 
 
-def _redraw(following: Stage, entries: list[int], out: list[int], came: list[int], actor: Any) -> None:
+def redraw(following: Stage, entries: list[int], out: list[int], came: list[int], actor: Any) -> None:
     """The next stage, not started, takes the new entrants; drawn again from its recorded seed if it was drawn."""
     seed = following.draw_seed if following.draw_seed is not None else following.options.get("seed")
     drawn = following.status == Stage.Status.DRAWN or following.options.get("held_drawn", False)
@@ -358,7 +343,7 @@ def _close_again(stage: Stage, following: Stage | None, orders: dict[int, Order]
         return
     out = [e for e in flat_old if e not in flat_new]
     came = [e for e in flat_new if e not in flat_old]
-    _redraw(following, flat_new, out, came, actor)
+    redraw(following, flat_new, out, came, actor)
 
 
 def _refuse_two_stages_on(stage: Stage) -> Stage | None:
@@ -382,7 +367,7 @@ def _replace_entrants(stage: Stage, swaps: list[tuple[int, int]], reason: str, a
         for match in Match.objects.filter(group__stage=stage).exclude(status=Match.Status.CANCELLED):
             if old not in (match.first_id, match.second_id):
                 continue
-            _cancel_match(match, _("Voided by a correction: %(reason)s") % {"reason": reason}, actor)
+            cancel_match(match, _("Voided by a correction: %(reason)s") % {"reason": reason}, actor)
             if match.group.kind == Group.Kind.PLAYOFF:
                 continue  # the group's order decides whether a new playoff is needed
             Match.objects.create(
@@ -397,10 +382,66 @@ def _replace_entrants(stage: Stage, swaps: list[tuple[int, int]], reason: str, a
                 sudden_death=match.sudden_death,
                 replaces=match,
             )
-            touched.add(_root(match.group).pk)
+            touched.add(root_of(match.group).pk)
     if stage.status == Stage.Status.FINISHED:  # re-made matches to play: it runs again and closes itself
         if following is not None:
             _hold(following, actor)
         _reopen(stage, actor, confirmed=reason)
     for group_id in sorted(touched):
         group_sync(group=Group.objects.get(pk=group_id), actor=actor)
+
+
+# -- advancing --------------------------------------------------------------------
+
+
+@transaction.atomic
+def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
+    """Close a finished stage and open the next: more best-of-three rounds until few enough remain, then the final.
+
+    Refused while a match or a playoff is unfinished. Returns the next stage
+    (None after the final, which finishes the tournament). Idempotent.
+    """
+    stage = stage_for_update(stage.pk)
+    tournament = stage.tournament
+    following = Stage.objects.filter(tournament=tournament, order=stage.order + 1).first()
+    if stage.status == Stage.Status.FINISHED:
+        return following
+    if stage.status != Stage.Status.RUNNING:
+        raise TournamentError("not_running", _("The stage has not started."), 409)
+    previous = Stage.objects.filter(tournament=tournament, order=stage.order - 1).first()
+    if previous is not None and previous.status != Stage.Status.FINISHED:
+        raise TournamentError(
+            "previous_reopened",
+            _("%(stage)s was reopened by a correction; it must be decided before %(next)s can advance.")
+            % {"stage": previous.name, "next": stage.name},
+            409,
+        )
+    orders = stage_orders(stage)
+    for order in orders.values():
+        if not decided(order):
+            raise TournamentError(
+                "undecided",
+                _("Group %(name)s is not decided yet (matches or playoffs to play).") % {"name": order.group.name},
+                409,
+            )
+    by_group = stage_qualifiers(stage, orders)
+    qualifiers = [e for ids in by_group.values() for e in ids]
+    stage.options = {**stage.options, "qualified": by_group}
+    stage.status = Stage.Status.FINISHED
+    stage.save(update_fields=["status", "options"])
+    audit(tournament, "advance", actor, stage=stage.pk, qualifiers=qualifiers)
+    stage_format = format_of(stage)
+    nxt = stage_format.following(stage, qualifiers, tournament)
+    if nxt is None:  # the final, or a single survivor
+        Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+        audit(tournament, "finish", actor)
+        tournament_finished.send(sender=Tournament, tournament=tournament)  # the rating lists take its games
+        return None
+    if following is not None:  # held while a correction reopened this stage: it takes the qualifiers now
+        redraw(following, qualifiers, [], [], actor)
+        following.refresh_from_db()
+        return following
+    options: dict[str, Any] = {**stage_format.next_stage_options(stage), "entries": qualifiers}
+    return Stage.objects.create(
+        tournament=tournament, order=stage.order + 1, name=nxt.name, kind=nxt.kind, options=options
+    )

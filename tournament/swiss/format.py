@@ -1,0 +1,107 @@
+"""The Swiss system as a stage format: everyone in one group, each round paired from the results so far by
+the FIDE Dutch system (:mod:`tournament.swiss`), reviewed and published by the organizer; no playoffs (the
+tie-breaks and a recorded lot order the players); the top ``advance`` go on to the ``then`` stage, if any.
+
+Registered in :data:`tournament.stage_formats.FORMATS` by ``TournamentConfig.ready``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from tournament.models import Entry, Group, Match, Stage, SwissRound, Tournament
+from tournament.stage_formats import GroupPlan, NextStage, StageFormat, register, stage_name
+from tournament.standings import Order
+from tournament.swiss import selectors as swiss
+from tournament.swiss.selectors import SwissOptions, check_options, initial_colour
+from tournament.swiss.services import close_finished_rounds, swiss_pair, swiss_publish, swiss_round_corrected
+
+
+@register
+class SwissSystem(StageFormat):
+    kind = Stage.Kind.SWISS
+    name_key = "swiss"
+    round_by_round = True
+    playoffs = False
+    withdrawal_policy = "forfeit"  # results stand, the player is no longer paired
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        return check_options(options)
+
+    def draw(
+        self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
+    ) -> list[GroupPlan]:
+        options = SwissOptions.of(stage)
+        keys = [e.pk for e in entries]
+        advance = min(options.advance, len(keys)) if options.then else 0
+        return [GroupPlan(keys, Group.Kind.SWISS, advance=advance, games=options.games, pair_at_draw=False)]
+
+    def recorded_at_draw(self, stage: Stage, seed: int) -> dict[str, Any]:
+        """The initial colour (FIDE C.04.3 E.5) by its lot from the draw's seed, recorded at the draw: a TRF
+        exported before round 1 already says it, so another pairing program re-pairs round 1 the same."""
+        if SwissOptions.of(stage).first_colour:
+            return {}
+        return {"first_colour": initial_colour(seed)}
+
+    def planned_rounds(self, stage: Stage) -> int:
+        return SwissOptions.of(stage).rounds
+
+    def pair_round(self, stage: Stage, actor: Any) -> list[Match]:
+        """Paired, then published at once (the control room pairs a draft for review instead)."""
+        paired = swiss_pair(stage=stage, actor=actor)
+        return swiss_publish(stage=stage, number=paired.number, actor=actor)
+
+    def match_closed(self, match: Match, *, corrected: bool, actor: Any) -> None:
+        if corrected:  # a game of a finished match finished again
+            swiss_round_corrected(match, actor)
+        close_finished_rounds(match.group.stage, actor)
+
+    def group_order(self, group: Group) -> Order:
+        return swiss.swiss_order(group)
+
+    def next_stage_options(self, stage: Stage) -> dict[str, Any]:
+        return {"seeded": True}  # the qualifiers are in the Swiss order of merit: the knockout is seeded by it
+
+    def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
+        then = SwissOptions.of(stage).then
+        if not then or len(qualifiers) < 2:
+            return None
+        if then == Stage.Kind.KNOCKOUT:
+            return NextStage(Stage.Kind.KNOCKOUT, stage_name("knockout", n=stage.order + 1))
+        return NextStage(Stage.Kind.ROUND_ROBIN, stage_name("final"))
+
+    def tables(self, stage: Stage) -> list[dict[str, Any]]:
+        return []  # no group tables: the Swiss standings are the page's "swiss" part
+
+    def printed_tables(self, stage: Stage) -> list[dict[str, Any]]:
+        """The Swiss standings in the shape of one group's table (for printing and the final ranking)."""
+        table = swiss.standings(stage)
+        rows = [
+            {
+                **row,
+                "points": row["score_text"],
+                "wins": 0,
+                "draws": 0,
+                "losses": 0,
+                "state": "withdrawn" if row["withdrawn"] else "",
+            }
+            for row in table["rows"]
+        ]
+        return [{"name": stage.name, "kind": "swiss", "advance": 0, "rows": rows, "columns": table["columns"]}]
+
+    def page_context(self, stage: Stage) -> dict[str, Any]:
+        """The standings with the tie-breaks and the latest round's boards, pushed live on every change. Kept
+        small (a 300-player open with every round and the crosstable made 380 kB a push); why each board is
+        paired so, earlier rounds and the crosstable have their pages."""
+        data = swiss.load(stage)
+        published = [r.number for r in data.rounds if r.status != SwissRound.Status.DRAFT]
+        current = swiss.rounds_view(stage, data, only=published[-1]) if published else []
+        context = {
+            "table": swiss.standings(stage, data),
+            "current": current[0] if current else None,
+            "earlier": published[:-1],
+            "options": data.options,
+        }
+        return {"bracket": None, "swiss": context}

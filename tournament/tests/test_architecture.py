@@ -1,0 +1,193 @@
+"""The shape of the tournament app, checked: the stage's kind is asked only of its format, the modules of
+the app import each other at the top (no circle held apart by imports inside functions), and a format
+written anywhere (here, in a test) runs a whole tournament without another module knowing of it."""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tournament import formats
+from tournament.models import Entry, Group, Match, Stage, Tournament
+from tournament.simulate import simulate
+from tournament.stage_formats import FORMATS, GroupPlan, NextStage, StageFormat, stage_name
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRST_PARTY = ("tournament", "games", "ratings", "config")
+STAGE_KINDS = set(Stage.Kind.values)
+
+
+def _sources(package: str) -> Iterator[Path]:
+    for path in sorted((ROOT / package).rglob("*.py")):
+        parts = path.relative_to(ROOT).parts
+        if "tests" in parts or "migrations" in parts:
+            continue
+        yield path
+
+
+def _formats_own(path: Path) -> bool:
+    """stage_formats.py and a format's own package (the Swiss system's) may know the kinds."""
+    rel = path.relative_to(ROOT).as_posix()
+    return rel == "tournament/stage_formats.py" or rel.startswith("tournament/swiss/")
+
+
+def kind_tests(source: str) -> list[str]:
+    """Every place the code names a stage's kind: ``Stage.Kind.X``, ``Group.Kind.SWISS`` (the Swiss stage's
+    one group), or a stage kind's value compared with or filtered on as a string."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and node.value.attr == "Kind":
+            owner = node.value.value
+            listed = node.attr in ("choices", "values", "labels", "names")  # the kinds as a list, for a form
+            if (
+                isinstance(owner, ast.Name)
+                and not listed
+                and (owner.id == "Stage" or (owner.id == "Group" and node.attr == "SWISS"))
+            ):
+                found.append(f"line {node.lineno}: {owner.id}.Kind.{node.attr}")
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            names_kind = any(isinstance(s, ast.Attribute) and s.attr == "kind" for s in sides)
+            values = {s.value for s in sides if isinstance(s, ast.Constant) and isinstance(s.value, str)}
+            if names_kind and values & STAGE_KINDS - set(Group.Kind.values):
+                found.append(f"line {node.lineno}: kind compared with {sorted(values)}")
+        filters = ("kind", "kind__in", "stage__kind", "group__stage__kind")
+        if isinstance(node, ast.keyword) and node.arg in filters and getattr(node.value, "value", None) in STAGE_KINDS:
+            found.append(f"line {node.lineno}: filtered on kind {getattr(node.value, 'value', None)!r}")
+    return found
+
+
+def function_imports(source: str) -> list[str]:
+    """Imports of first-party modules inside functions."""
+    found = []
+    for func in ast.walk(ast.parse(source)):
+        if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for node in ast.walk(func):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] if node.level == 0 else ["tournament (relative)"]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                if name.split(".")[0] in FIRST_PARTY or name.endswith("(relative)"):
+                    found.append(f"line {node.lineno} in {func.name}(): {name}")
+    return found
+
+
+def test_the_checks_find_what_they_look_for() -> None:
+    """The two scanners below are not vacuous: they catch the shapes they forbid."""
+    branchy = (
+        "def f(stage, group, s):\n"
+        "    if stage.kind == Stage.Kind.SWISS: pass\n"
+        "    if group.kind == Group.Kind.SWISS: pass\n"
+        "    if s.kind == 'knockout': pass\n"
+        "    Stage.objects.filter(kind='swiss')\n"
+        "    if group.kind == Group.Kind.PLAYOFF: pass\n"
+    )
+    assert len(kind_tests(branchy)) == 4  # a playoff group's kind is the group's shape, not the stage's format
+    lazy = "def f():\n    from tournament.services import advance\n    import json\n    from . import x\n"
+    assert len(function_imports(lazy)) == 2
+
+
+def test_no_module_outside_the_formats_tests_a_stage_kind() -> None:
+    offenders = {
+        path.relative_to(ROOT).as_posix(): found
+        for package in FIRST_PARTY
+        for path in _sources(package)
+        if not _formats_own(path) and (found := kind_tests(path.read_text(encoding="utf-8")))
+    }
+    assert offenders == {}
+    pattern = re.compile(r"stage\.kind\s*[!=]=|kind\s*==\s*['\"](" + "|".join(sorted(STAGE_KINDS)) + ")['\"]")
+    templates = {
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "templates").rglob("*.html"))
+        if pattern.search(path.read_text(encoding="utf-8"))
+    }
+    assert templates == set()
+
+
+def test_tournament_modules_import_each_other_at_the_top() -> None:
+    """No first-party import inside a function anywhere in the tournament app, except the app's ``ready``
+    (where Django wants the wiring done)."""
+    offenders = {
+        path.relative_to(ROOT).as_posix(): found
+        for path in _sources("tournament")
+        if path.name != "apps.py" and (found := function_imports(path.read_text(encoding="utf-8")))
+    }
+    assert offenders == {}
+
+
+def test_private_helpers_are_not_imported_across_modules() -> None:
+    offenders = []
+    for package in FIRST_PARTY:
+        for path in _sources(package):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in FIRST_PARTY:
+                    offenders += [f"{path.name}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
+    assert offenders == []
+
+
+# -- a format the rest of the code has never heard of ------------------------------------------------------
+
+
+class RoundsThenFinal(StageFormat):
+    """Test-only: everyone in one group, paired one round at a time by the circle method (one game a pair);
+    the top four by points go on to the seed's final round robin."""
+
+    kind = "t_rounds"
+    round_by_round = True
+
+    def draw(
+        self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
+    ) -> list[GroupPlan]:
+        keys = [e.pk for e in entries]
+        rng.shuffle(keys)
+        return [GroupPlan(keys, Group.Kind.ROUND_ROBIN, advance=4, games=1, pair_at_draw=False)]
+
+    def planned_rounds(self, stage: Stage) -> int:
+        size = stage.groups.get(parent=None).members.count()
+        return size - 1 if size % 2 == 0 else size
+
+    def next_round(self, stage: Stage, group: Group) -> list[tuple[int, int]] | None:
+        keys = list(group.memberships.order_by("position").values_list("entry_id", flat=True))
+        played = group.matches.values("round").distinct().count()
+        rounds = formats.circle_rounds(keys)
+        return rounds[played] if played < len(rounds) else None
+
+    def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
+        return NextStage(FORMATS_FINAL, stage_name("final")) if len(qualifiers) >= 2 else None
+
+
+FORMATS_FINAL = "round_robin"
+
+
+@pytest.fixture
+def test_format() -> Iterator[StageFormat]:
+    FORMATS[RoundsThenFinal.kind] = RoundsThenFinal()
+    yield FORMATS[RoundsThenFinal.kind]
+    del FORMATS[RoundsThenFinal.kind]
+
+
+@pytest.mark.django_db
+def test_a_format_registered_in_a_test_runs_a_whole_tournament(test_format: Any) -> None:
+    sim = simulate(players=9, first_stage=RoundsThenFinal.kind, seed=3, draw_share=0.2)
+
+    first, final = (report.stage for report in sim.stages)
+    assert first.kind == RoundsThenFinal.kind and final.kind == FORMATS_FINAL
+    matches = list(Match.objects.filter(group__stage=first, group__parent=None).exclude(status=Match.Status.CANCELLED))
+    assert {m.round for m in matches} == set(range(1, 10))  # 9 players: 9 rounds, one sits out each
+    pairs = [frozenset((m.first_id, m.second_id)) for m in matches]
+    assert len(pairs) == len(set(pairs)) == 9 * 8 // 2  # everyone met everyone once
+    assert all(m.status == Match.Status.FINISHED for m in matches)
+    assert final.groups.get(parent=None).members.count() == 4
+    assert sim.tournament.status == Tournament.Status.FINISHED
+    ranked = sim.stages[0].tables[0]["rows"]
+    assert sum(r["state"] == "qualified" for r in ranked) == 4
