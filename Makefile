@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 DEV_STAMP := $(VENV)/.installed-dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install install-dev system-deps run venue test test-fast lint fmt typecheck bench load drills clean
+.PHONY: install install-dev system-deps run venue test test-fast test-long lint fmt typecheck bench load drills clean
 
 # The runtime set only (make run); the tests and tools on top of it (make test).
 $(STAMP): requirements.txt
@@ -50,6 +50,9 @@ test: install-dev system-deps
 
 test-fast: install-dev
 	$(PY) -m pytest -m "not slow and not postgres"
+
+test-long: install-dev
+	CORRECTION_EXAMPLES=300 HYPOTHESIS_RANDOM=1 $(PY) -m pytest -m slow -k random_results -p no:cacheprovider
 
 lint: install-dev
 	$(PY) -m ruff check .

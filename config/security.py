@@ -13,10 +13,8 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth import user_logged_in, user_login_failed
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
-from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from rest_framework import exceptions
@@ -93,8 +91,7 @@ def too_many_attempts(seconds: int) -> str:
     return _("Too many failed attempts; try again in %(minutes)s minutes.") % {"minutes": max(1, seconds // 60)}
 
 
-@receiver(user_login_failed)
-def _count_failure(sender: Any, credentials: dict[str, Any], request: Any = None, **_: Any) -> None:
+def count_failure(sender: Any, credentials: dict[str, Any], request: Any = None, **_: Any) -> None:
     for key in _keys(request, str(credentials.get("username", ""))):
         try:
             if not cache.add(key, 1, settings.LOGIN_FAILURE_WINDOW_S):
@@ -103,8 +100,7 @@ def _count_failure(sender: Any, credentials: dict[str, Any], request: Any = None
             logger.warning("login rate limit unavailable", exc_info=True)
 
 
-@receiver(user_logged_in)
-def _forget_failures(sender: Any, request: Any, user: Any, **_: Any) -> None:
+def forget_failures(sender: Any, request: Any, user: Any, **_: Any) -> None:
     try:
         cache.delete(_keys(request, user.get_username())[0])
     except Exception:

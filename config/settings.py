@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "engine",
+    "config",  # the site itself: wires the apps to what the web processes know (config/apps.py)
     "games",
     "tournament",
     "ratings",
@@ -140,7 +141,6 @@ CLOCK_SWEEP_SECONDS = 1.0
 TRUST_X_REQUEST_START = env_bool("TRUST_X_REQUEST_START", False)
 # A flag waits while a request that arrived before the deadline is still served, at most this long.
 CLOCK_HOLD_MAX_MS = env_int("CLOCK_HOLD_MAX_MS", 60_000)
-CLOCK_WAITING_SINCE = "config.arrivals.waiting_since"  # the oldest request still served (epoch s) or None
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-overdue-clocks": {
         "task": "games.sweep_overdue",

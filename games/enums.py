@@ -101,3 +101,42 @@ class Interface(models.TextChoices):
     ADMIN = "admin", _("admin")
     SYSTEM = "system", _("system")
     COMPUTER = "computer", _("computer opponent")
+
+
+class EventKind(models.TextChoices):
+    """What a :class:`~games.models.GameEvent` records (``GameEvent.Kind``)."""
+
+    CREATED = "created", _("game created")
+    IMPORTED = "imported", _("record imported")
+    ACTION = "action", _("opening step")
+    MOVE = "move", _("stone placed")
+    CLAIM = "claim", _("forbidden-move claim")
+    CLOCK = "clock", _("clock")
+    CLOCK_START = "clock_start", _("clock started by the referee")
+    CLOCK_PAUSE = "clock_pause", _("clock paused by the referee")
+    CLOCK_RESUME = "clock_resume", _("clock resumed by the referee")
+    CLOCK_ADD_TIME = "clock_add_time", _("time added by the referee")
+    DRAW_OFFER = "draw_offer", _("draw offered")
+    DRAW_ANSWER = "draw_answer", _("draw offer answered")
+    REPORTED = "reported", _("result reported")
+    CONFIRMED = "confirmed", _("result confirmed")
+    DISPUTED = "disputed", _("result disputed")
+    RULED = "ruled", _("ruling")
+    FINISHED = "finished", _("game finished")
+    CORRECTED = "corrected", _("result corrected")
+    CANCELLED = "cancelled", _("game cancelled")
+    ABSENT = "absent", _("marked absent")
+    PRESENT = "present", _("marked present")
+    ARBITER_CALL = "arbiter_call", _("arbiter called")
+    ARBITER_ANSWERED = "arbiter_answered", _("arbiter answered")
+    ANALYSIS_REQUESTED = "analysis_requested", _("analysis requested")
+
+
+class Settled(models.TextChoices):
+    """What settling a game's clock did (:func:`games.services.game_settle`)."""
+
+    APPLIED = "applied", _("applied")
+    NOT_DUE = "not_due", _("nothing due")
+    STALE = "stale", _("about an older clock")
+    FINISHED = "finished", _("already finished")
+    HELD = "held", _("held for a request in flight")

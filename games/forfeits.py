@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.enums import GameResult, GameStatus, Interface, ResultReason
+from games.enums import EventKind, GameResult, GameStatus, Interface, ResultReason
 from games.models import Game, Player
 from games.services import GameError, game_finish, game_state, lock_game, log_event, seat_of
 
@@ -71,7 +71,7 @@ def game_cancel(*, game_id: int, note: str, actor: Any = None) -> Game:
     Game.objects.filter(pk=game.pk).update(
         status=GameStatus.CANCELLED, deadline=None, absent_player=None, absent_deadline=None
     )
-    log_event(game, "cancelled", actor, "system", note=note[:500])
+    log_event(game, EventKind.CANCELLED, actor, "system", note=note[:500])
     game.refresh_from_db()
     return game
 
@@ -92,7 +92,7 @@ def game_mark_absent(
         return game
     deadline = at + wait
     Game.objects.filter(pk=game.pk).update(absent_player=player, absent_deadline=deadline)
-    log_event(game, "absent", actor, "api", player=player.pk, deadline=deadline.isoformat())
+    log_event(game, EventKind.ABSENT, actor, "api", player=player.pk, deadline=deadline.isoformat())
     game.refresh_from_db()
     _schedule_no_show(game)
     return game
@@ -105,7 +105,7 @@ def game_mark_present(*, game_id: int, actor: Any = None) -> Game:
     if game.absent_player_id is None:
         return game
     Game.objects.filter(pk=game.pk).update(absent_player=None, absent_deadline=None)
-    log_event(game, "present", actor, "api", player=game.absent_player_id)
+    log_event(game, EventKind.PRESENT, actor, "api", player=game.absent_player_id)
     game.refresh_from_db()
     return game
 

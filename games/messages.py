@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine import EngineError
+from games.enums import EventKind
 
 FOUL_LABELS = {
     "double-three": gettext_lazy("double-three (三三)"),
@@ -36,29 +37,10 @@ REGIONS = {
     "inside the central 9×9": gettext_lazy("inside the central 9×9"),
 }
 COLORS = {"black": gettext_lazy("black"), "white": gettext_lazy("white")}
-EVENT_LABELS = {
-    "absent": gettext_lazy("marked absent"),
-    "present": gettext_lazy("marked present"),
-    "action": gettext_lazy("opening step"),
-    "move": gettext_lazy("stone placed"),
-    "cancelled": gettext_lazy("game cancelled"),
-    "confirmed": gettext_lazy("result confirmed"),
-    "reported": gettext_lazy("result reported"),
-    "disputed": gettext_lazy("result disputed"),
-    "ruled": gettext_lazy("ruling"),
-    "corrected": gettext_lazy("result corrected"),
-    "created": gettext_lazy("game created"),
-    "imported": gettext_lazy("record imported"),
-    "finished": gettext_lazy("game finished"),
-    "clock": gettext_lazy("clock"),
-    "draw_offer": gettext_lazy("draw offered"),
-    "draw_answer": gettext_lazy("draw offer answered"),
-    "claim": gettext_lazy("forbidden-move claim"),
-}
 
 
 def event_label(kind: str) -> str:
-    return str(EVENT_LABELS.get(kind, kind))
+    return str(EventKind(kind).label) if kind in EventKind.values else kind
 
 
 RULE_LABELS = {

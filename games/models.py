@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.enums import (
     ClaimStatus,
+    EventKind,
     ForbiddenMode,
     GameMode,
     GameResult,
@@ -253,9 +254,11 @@ class ResultReport(models.Model):
 class GameEvent(models.Model):
     """Append-only log of every state change."""
 
+    Kind = EventKind
+
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", verbose_name=_("game"))
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, verbose_name=_("actor"))
-    kind = models.CharField(max_length=30, verbose_name=_("kind"))
+    kind = models.CharField(max_length=30, choices=EventKind.choices, verbose_name=_("kind"))
     data = models.JSONField(default=dict, blank=True, verbose_name=_("data"))
     interface = models.CharField(
         max_length=10, choices=Interface.choices, default=Interface.API, verbose_name=_("interface")
@@ -328,3 +331,27 @@ class ArbiterCall(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {self.created_at:%H:%M}"
+
+
+class FollowUp(models.Model):
+    """The outbox of ended games: what the apps above (a tournament) still have to do after a game ended,
+    recorded with the result and marked done once it ran (:mod:`games.services.finish`)."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="follow_ups", verbose_name=_("game"))
+    correction = models.BooleanField(default=False, verbose_name=_("correction"))
+    confirm = models.CharField(max_length=500, blank=True, verbose_name=_("confirmation"))
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("actor")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    done_at = models.DateTimeField(null=True, blank=True, verbose_name=_("done at"))
+    attempts = models.PositiveSmallIntegerField(default=0, verbose_name=_("attempts"))
+    error = models.TextField(blank=True, verbose_name=_("error"))
+
+    class Meta:
+        verbose_name = _("follow-up of an ended game")
+        verbose_name_plural = _("follow-ups of ended games")
+        indexes = [models.Index(fields=["done_at", "attempts"], name="follow_up_pending")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {'done' if self.done_at else 'pending'}"

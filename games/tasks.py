@@ -15,11 +15,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from celery import shared_task
-from celery.signals import worker_ready
 from django.conf import settings
 from django.utils import timezone
 
-from games.enums import GameStatus
+from games.enums import GameStatus, Settled
 from games.models import Game
 from games.services import games_settle_due
 
@@ -32,7 +31,7 @@ ANY_VERSION = -1  # a task that follows a game's deadline, whatever moves were m
 
 
 @shared_task(name="games.adjudicate", acks_late=True, ignore_result=True)
-def adjudicate(game_id: int, version: int) -> str:
+def adjudicate(game_id: int, version: int) -> Settled:
     """Settle ``game_id`` if its clock is still at ``version`` (or at any version: ``ANY_VERSION``).
 
     A stale or early task changes nothing. If the game's deadline has moved
@@ -51,17 +50,17 @@ def adjudicate(game_id: int, version: int) -> str:
             logger.warning("clock task markers unavailable", exc_info=True)
     if due is not None and due > timezone.now().timestamp() + 0.02:
         _publish(game_id, ANY_VERSION, due)
-        return "stale"
+        return Settled.STALE
     now = timezone.now()
     settled = games_settle_due(at=now, path="eta")  # this game and every other one due: one pass for a burst
     game = Game.objects.filter(pk=game_id, status__in=GameStatus.active()).only("deadline", "clock_version").first()
     if game is None or game.deadline is None:
-        return "applied" if settled else "finished"
+        return Settled.APPLIED if settled else Settled.FINISHED
     if game.deadline <= now:  # held: a request that arrived in time is still being served; look again shortly
         _publish(game_id, ANY_VERSION, timezone.now().timestamp() + HOLD_RETRY_S)
-        return "held"
+        return Settled.HELD
     enqueue(game_id, ANY_VERSION, game.deadline)  # not due yet (moves were made): follow the new deadline
-    return "stale" if version not in (ANY_VERSION, game.clock_version) else "not_due"
+    return Settled.STALE if version not in (ANY_VERSION, game.clock_version) else Settled.NOT_DUE
 
 
 _redis: Any = None
@@ -143,8 +142,7 @@ def forfeit_no_show(game_id: int) -> None:
     game_forfeit_no_show(game_id=game_id)
 
 
-@worker_ready.connect
-def _sweep_on_start(**_kwargs: Any) -> None:
+def sweep_on_start(**_kwargs: Any) -> None:
     """A restarted worker settles what fell due while it was down, before waiting for beat."""
     sweep_overdue.delay()
 
@@ -164,8 +162,7 @@ def analyse_game(game_id: int) -> str:
     return analysis_run(game_id)
 
 
-@worker_ready.connect
-def _computer_on_start(**_kwargs: Any) -> None:
+def computer_on_start(**_kwargs: Any) -> None:
     """A restarted worker sends again the computer turns that were waiting (a stale one changes nothing)."""
     from games.services.computer import computer_games_due
 

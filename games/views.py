@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from games.access import concerns, may_rule, player_of, visible_games
 from games.enums import REPORTABLE_REASONS, GameResult, GameStatus, Interface, ResultReason
 from games.messages import protocol_label, rules_label, time_control_label
+from games.models import GameEvent
 from games.services import GameError
 from games.services.arbiter import game_answer_arbiter, game_call_arbiter
 from games.services.computer import practice_start
@@ -128,7 +129,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "results": [{"value": v, "label": str(lbl)} for v, lbl in GameResult.choices],
         "reasons": [{"value": r.value, "label": str(r.label)} for r in REPORTABLE_REASONS],
     }
-    corrections = list(game.events.filter(kind="corrected").order_by("id").values_list("data", flat=True))
+    corrections = list(game.events.filter(kind=GameEvent.Kind.CORRECTED).order_by("id").values_list("data", flat=True))
     context = {
         "game": game,
         "config": config,

@@ -19,7 +19,7 @@ def appeal_file(*, game: Game, appellant: Player, reason: str, actor: Any = None
     """A player appeals a referee's ruling on their game; the committee of three decides."""
     if appellant.pk not in (game.player_one_id, game.player_two_id):
         raise TournamentError("not_your_game", _("You are not a player in this game."), 403)
-    if not GameEvent.objects.filter(game=game, kind="ruled").exists():
+    if not GameEvent.objects.filter(game=game, kind=GameEvent.Kind.RULED).exists():
         raise TournamentError("no_ruling", _("Only a referee's ruling can be appealed."), 409)
     if not reason.strip():
         raise TournamentError("reason_required", _("Say why you appeal."))

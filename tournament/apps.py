@@ -12,11 +12,12 @@ class TournamentConfig(AppConfig):
 
         post_migrate.connect(sync_roles_after_migrate, dispatch_uid="tournament.sync_roles")
 
-        from games.signals import arbiter_call_changed, game_finished
+        from games.services.finish import follow_finished_games
+        from games.signals import arbiter_call_changed
         from tournament.receivers import on_arbiter_call
-        from tournament.services.outcomes import on_game_finished
+        from tournament.services.outcomes import after_game
         from tournament.swiss import format as swiss_format
 
         assert swiss_format.SwissSystem.kind  # registered as a stage format on import
-        game_finished.connect(on_game_finished, dispatch_uid="tournament.outcomes")
+        follow_finished_games(after_game)  # the tournament's part of a game's end (games.services.finish)
         arbiter_call_changed.connect(on_arbiter_call, dispatch_uid="tournament.arbiter_call")

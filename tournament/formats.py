@@ -280,46 +280,76 @@ def table(players: Iterable[Hashable], games: Iterable[Played], scoring: Scoring
     return rows
 
 
-# -- tie-breaks: metrics the organizer orders (Tournament.tiebreak) ---------------------------------------
+# -- tie-breaks: the one registry for every stage format ------------------------------------------------
 
 Metric = Callable[[Hashable], int]
-TieBreak = Callable[[list[Hashable], dict[Hashable, Row], Sequence[Played], Scoring], Metric]
-"""A tie-break: given a block of level players, their rows and the games, the value that orders them (higher
-first). Register one with :func:`tiebreak`; the organizer lists the names in the order they apply."""
+GroupMetric = Callable[[list[Hashable], dict[Hashable, Row], Sequence[Played], Scoring], Metric]
+"""How a round-robin group computes a tie-break: given a block of level players, their rows and the games,
+the value that orders them (higher first)."""
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """A tie-break an organizer can order players by. ``group``: how a round-robin group computes it (the
+    organizer lists the names in ``Tournament.tiebreak``); ``swiss``: a Swiss stage computes it on its state
+    (:mod:`tournament.swiss.tiebreaks`, FIDE C.07) — its value is shown divided by ``10 ** decimals``."""
+
+    name: str
+    short: str
+    decimals: int = 0
+    group: GroupMetric | None = None
+    swiss: bool = False
+
 
 TIEBREAKS: dict[str, TieBreak] = {}
 
 
-def tiebreak(name: str) -> Callable[[TieBreak], TieBreak]:
-    def register(metric: TieBreak) -> TieBreak:
-        TIEBREAKS[name] = metric
-        return metric
-
-    return register
+def _register(tiebreak: TieBreak) -> None:
+    TIEBREAKS[tiebreak.name] = tiebreak
 
 
-@tiebreak("mini_league")
 def _mini_league(block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring) -> Metric:
     """Points in a table of the games among the level players only (a cycle of three is judged by all of them)."""
     mini = table(block, games, scoring)
     return lambda p: mini[p].points
 
 
-@tiebreak("wins")
 def _wins(block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring) -> Metric:
     return lambda p: rows[p].wins
 
 
-@tiebreak("sonneborn_berger")
 def _sonneborn_berger(
     block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring
 ) -> Metric:
     return lambda p: rows[p].sb
 
 
-@tiebreak("white_wins")
 def _white_wins(block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring) -> Metric:
     return lambda p: rows[p].white_wins
+
+
+for _tiebreak in (
+    TieBreak("mini_league", "ML", group=_mini_league),
+    TieBreak("wins", "WIN", group=_wins, swiss=True),
+    TieBreak("sonneborn_berger", "SB", 2, group=_sonneborn_berger, swiss=True),
+    TieBreak("white_wins", "WW", group=_white_wins),
+    TieBreak("buchholz", "BH", 1, swiss=True),
+    TieBreak("buchholz_cut1", "BH-C1", 1, swiss=True),
+    TieBreak("median_buchholz", "BH-M1", 1, swiss=True),
+    TieBreak("progressive", "PS", 1, swiss=True),
+    TieBreak("direct_encounter", "DE", 1, swiss=True),
+    TieBreak("black_games", "BPG", swiss=True),
+    TieBreak("average_rating", "ARO", swiss=True),
+):
+    _register(_tiebreak)
+
+
+def group_tiebreaks() -> list[str]:
+    return [t.name for t in TIEBREAKS.values() if t.group is not None]
+
+
+def swiss_tiebreaks() -> list[str]:
+    return [t.name for t in TIEBREAKS.values() if t.swiss]
 
 
 def ranked_blocks(
@@ -329,11 +359,12 @@ def ranked_blocks(
     rows = table(players, games, scoring)
     blocks = _split(list(players), lambda p: rows[p].points)
     for name in tiebreaks:
-        if name not in TIEBREAKS:
+        metric = TIEBREAKS[name].group if name in TIEBREAKS else None
+        if metric is None:
             raise ValueError(f"unknown tie-break {name!r}")
         refined: list[list[Hashable]] = []
         for block in blocks:
-            refined += [block] if len(block) == 1 else _split(block, TIEBREAKS[name](block, rows, games, scoring))
+            refined += [block] if len(block) == 1 else _split(block, metric(block, rows, games, scoring))
         blocks = refined
     return blocks
 

@@ -201,6 +201,30 @@ class Stage(models.Model):
     draw_seed = models.BigIntegerField(
         null=True, blank=True, help_text=_("re-run the draw with this seed to check it"), verbose_name=_("draw seed")
     )
+    # Where a correction after the fact left the stage (tournament.services.outcomes), as fields, not options:
+    held = models.BooleanField(
+        default=False, help_text=_("waits until a reopened previous stage is decided again"), verbose_name=_("held")
+    )
+    held_drawn = models.BooleanField(
+        default=False,
+        help_text=_("was drawn before it was held"),
+        verbose_name=_("held drawn"),
+    )
+    reopened = models.BooleanField(
+        default=False, help_text=_("a correction reopened it after it finished"), verbose_name=_("reopened")
+    )
+    reopen_reason = models.CharField(
+        max_length=500, blank=True, help_text=_("the organizer's confirmed reason"), verbose_name=_("reason")
+    )
+    qualified = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=_("who went on, by group"),
+        verbose_name=_("qualified"),
+    )
+    redraws = models.JSONField(
+        default=list, blank=True, help_text=_("draws redone after corrections"), verbose_name=_("redraws")
+    )
 
     class Meta:
         verbose_name = _("stage")

@@ -90,7 +90,7 @@ def notices(tournament: Tournament) -> list[str]:
     """What changed after the fact, for the public: corrected results, draws redone, ties decided, withdrawals."""
     out: list[str] = []
     for event in (
-        GameEvent.objects.filter(kind="corrected", game__match_game__match__tournament=tournament)
+        GameEvent.objects.filter(kind=GameEvent.Kind.CORRECTED, game__match_game__match__tournament=tournament)
         .select_related("game__player_one", "game__player_two")
         .order_by("id")
     ):
@@ -105,7 +105,7 @@ def notices(tournament: Tournament) -> list[str]:
             }
         )
     for stage in tournament.stages.order_by("order"):
-        for _notice in stage.options.get("redrawn", []):
+        for _notice in stage.redraws:
             out.append(str(_("Draw of %(stage)s redone after a correction (same seed).")) % {"stage": stage.name})
     for group in Group.objects.filter(stage__tournament=tournament, void=False).exclude(decision={}).order_by("pk"):
         how = _("by lot") if group.decision.get("by") == "lot" else _("by the organizer")

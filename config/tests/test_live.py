@@ -14,10 +14,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import redis
 import uvicorn
+from django.conf import settings
 from playwright.sync_api import expect
 
 from devtools.processes import free_port, wait_until
+from games.live import CHANNEL
 from games.models import Game, Player
 from games.services import game_act, game_create
 
@@ -62,6 +65,16 @@ def sockets(redis_server: Any, settings: Any) -> Iterator[SocketServer]:
     games.live._client = None
 
 
+def hub_listening() -> bool:
+    """The socket server's hub has subscribed to the changes channel (it does so on its first watcher)."""
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        subscribed: list[tuple[bytes, int]] = client.pubsub_numsub(CHANNEL)  # type: ignore[assignment]  # sync client
+        return bool(subscribed[0][1])
+    finally:
+        client.close()
+
+
 def public_game() -> tuple[Game, Player, Player]:
     one, two = Player.objects.create(name="One"), Player.objects.create(name="Two")
     return game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick"), one, two
@@ -92,7 +105,7 @@ def test_a_watcher_gets_the_state_then_each_move_within_a_second(sockets: Socket
     url = f"ws://127.0.0.1:{sockets.port}/ws/live/?topic=game:{game.pk}&lang=en"
     thread, got = listen(url, 3)
     wait_until(lambda: len(got) >= 1 or not thread.is_alive(), 10, "the first state")  # the socket is open
-    time.sleep(0.2)
+    wait_until(hub_listening, 10, "the socket server's Redis subscription")
 
     moved_at = [time.monotonic()]
     game_act(game_id=game.pk, player=one, action="place h8", expected_ply=0)

@@ -1,7 +1,9 @@
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import translation
 
+from games.models import Game, GameEvent
 from tournament.demo import demo_accounts
 from tournament.roles import sync_roles
 
@@ -24,9 +26,20 @@ def test_home_page_switches_to_english(client: Client) -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("url", ["/api/schema/", "/api/docs/", "/admin/login/"])
-def test_public_entry_points_answer(client: Client, url: str) -> None:
-    assert client.get(url).status_code == 200
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("/api/schema/", ["openapi: 3", "/api/games/{id}/move/:", "/api/tournaments/"]),
+        ("/api/docs/", ["swagger-ui", "/api/schema/"]),
+        ("/admin/login/", ['name="username"', 'name="password"', "csrfmiddlewaretoken"]),
+    ],
+)
+def test_public_entry_points_answer(client: Client, url: str, expected: list[str]) -> None:
+    response = client.get(url)
+
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert [part for part in expected if part not in text] == []
 
 
 @pytest.mark.django_db
@@ -71,8 +84,15 @@ def test_organizer_sees_games_in_admin(client: Client) -> None:
     call_command("load_demo")
     client.login(username="organizer", password="demo-pass-2026")
 
-    assert client.get("/admin/games/game/").status_code == 200
-    assert client.get("/admin/games/gameevent/").status_code == 200
+    games = client.get("/admin/games/game/")
+    events = client.get("/admin/games/gameevent/")
+
+    assert games.status_code == events.status_code == 200
+    shown = games.content.decode()
+    assert all(f"/admin/games/game/{pk}/change/" in shown for pk in Game.objects.values_list("pk", flat=True)[:20])
+    with translation.override("zh-hans"):
+        created = str(GameEvent.Kind.CREATED.label)  # an event's kind shown by its label, in the page's language
+    assert created in events.content.decode()
 
 
 @pytest.mark.django_db

@@ -2,10 +2,10 @@
 
 Every service guards its transition (the expected ply, the game's status) and
 is safe to retry: a repeated submission finds the ply taken and changes
-nothing. Every way a game ends goes through :func:`game_finish`.
+nothing. Every way a game ends goes through :mod:`.finish` (:func:`game_finish`).
 
 By concern: :mod:`.base` (the error type, locking, the event log, the clock
-glue, :func:`game_finish`), :mod:`.timing` (settling the clock, draw offers,
+glue), :mod:`.finish` (the one way games end, and what follows), :mod:`.timing` (settling the clock, draw offers,
 the referee's clock), :mod:`.play` (creating games, opening steps, stones,
 passes, resignation), :mod:`.claims` (禁手 claims), :mod:`.results`
 (over-the-board reports, rulings, overrides) and :mod:`.imports` (records).
@@ -14,8 +14,9 @@ Reads are in :mod:`games.selectors`.
 
 from games.enums import REPORTABLE_REASONS
 from games.selectors import GameState, clock_view, from_ms, game_state, ms
-from games.services.base import GameError, game_finish, lock_game, log_event, seat_of
+from games.services.base import GameError, lock_game, log_event, seat_of
 from games.services.claims import game_claim_forbidden, game_referee_claim
+from games.services.finish import game_finish, retry_follow_ups
 from games.services.imports import game_import
 from games.services.play import game_act, game_create, game_pass, game_resign
 from games.services.players import player_find_or_create
@@ -57,5 +58,6 @@ __all__ = [
     "log_event",
     "ms",
     "player_find_or_create",
+    "retry_follow_ups",
     "seat_of",
 ]

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from engine import Board, EngineError, find_rules, parse_moves
 from engine.search import analysis as engine_analysis
 from engine.search.players import ComputerPlayer
-from games.enums import GameStatus
+from games.enums import EventKind, GameStatus
 from games.models import Analysis, Game
 from games.services.base import GameError, log_event
 
@@ -55,7 +55,7 @@ def analysis_request(*, game: Game, actor: Any = None, interface: str = "api") -
             analysis.finished_at = None
             analysis.limits = asdict(LIMITS)
             analysis.save()
-        log_event(game, "analysis_requested", actor, interface)
+        log_event(game, EventKind.ANALYSIS_REQUESTED, actor, interface)
         game_id = game.pk
 
         def send() -> None:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from games import clock
 from games.access import may_rule
-from games.enums import GameMode, GameStatus
+from games.enums import EventKind, GameMode, GameStatus
 from games.models import ArbiterCall, Game, Player
 from games.selectors import clock_of, ms
 from games.services.base import GameError, clock_apply, lock_game, log_event, schedule, seat_of
@@ -45,7 +45,7 @@ def game_call_arbiter(
         call = ArbiterCall.objects.create(
             game=game, caller=player, note=note.strip()[:200], board=game.board_number, paused_clock=paused
         )
-        log_event(game, "arbiter_call", actor, interface, call=call.pk, note=call.note, board=game.board_number)
+        log_event(game, EventKind.ARBITER_CALL, actor, interface, call=call.pk, note=call.note, board=game.board_number)
         arbiter_call_changed.send(sender=ArbiterCall, game=game, call=call)
         game.save()
         schedule(game)
@@ -87,7 +87,7 @@ def game_answer_arbiter(
             state, events = clock.referee_resume(state, ms(at))
             clock_apply(game, state, events, interface, actor)
             resumed = True
-        log_event(game, "arbiter_answered", actor, interface, call=call.pk, answer=call.answer, resumed=resumed)
+        log_event(game, EventKind.ARBITER_ANSWERED, actor, interface, call=call.pk, answer=call.answer, resumed=resumed)
         arbiter_call_changed.send(sender=ArbiterCall, game=game, call=call)
         game.save()
         schedule(game)

@@ -1,5 +1,5 @@
-"""What every games service shares: the one error type, locking, the event log, the clock glue, and the
-one way a game ends (:func:`game_finish`)."""
+"""What every games service shares: the one error type, locking, the event log, the clock glue and the
+columns a game ends with (the one way a game ends is :mod:`games.services.finish`)."""
 
 from __future__ import annotations
 
@@ -9,17 +9,15 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine import Color
 from engine.protocols import Action
 from engine.protocols import Player as Seat
 from games import clock, live
-from games.enums import GameMode, GameStatus, ResultReason
+from games.enums import EventKind, GameMode, GameStatus, ResultReason
 from games.models import Game, GameEvent, Move, Player
-from games.selectors import GameState, clock_of, control_of, from_ms, ms
-from games.signals import game_finished
+from games.selectors import GameState, control_of, from_ms, ms
 
 
 class GameError(Exception):
@@ -40,7 +38,7 @@ def seat_of(game: Game, player: Player) -> Seat:
     raise GameError("not_your_game", _("You are not a player in this game."), 403)
 
 
-def log_event(game: Game, kind: str, actor: Any = None, interface: str = "api", **data: Any) -> None:
+def log_event(game: Game, kind: EventKind, actor: Any = None, interface: str = "api", **data: Any) -> None:
     """Log a change of the game; its watchers are told once the transaction commits (games.live)."""
     GameEvent.objects.create(game=game, kind=kind, actor=actor, interface=interface, data=data)
     live.game_changed(game)
@@ -52,7 +50,11 @@ def log_clock(game: Game, events: list[clock.Event], interface: str, actor: Any 
     GameEvent.objects.bulk_create(
         [
             GameEvent(
-                game=game, kind="clock", actor=actor, interface=interface, data={"op": e.op, "at": e.at, "args": e.args}
+                game=game,
+                kind=EventKind.CLOCK,
+                actor=actor,
+                interface=interface,
+                data={"op": e.op, "at": e.at, "args": e.args},
             )
             for e in events
         ]
@@ -174,51 +176,3 @@ def finished_fields(
         "absent_deadline": None,
     }
     return fields, events
-
-
-def game_finish(
-    *,
-    game: Game,
-    result: str,
-    reason: str,
-    detail: str = "",
-    actor: Any = None,
-    interface: str = "api",
-    correction: str = "",
-    confirm: str = "",
-) -> Game:
-    """The one way a game ends. Idempotent: a finished game is returned unchanged.
-
-    With ``correction`` (the organizer's reason) a finished result is replaced;
-    the previous one stays in the event log. ``confirm`` is passed on to the
-    listeners of :data:`games.signals.game_finished`: the organizer's reason
-    for a correction that a listener would otherwise refuse (a tournament's
-    next stage already under way). A listener refuses by raising
-    :class:`GameError`, which rolls the whole change back.
-    """
-    before = (game.result, game.result_reason, game.result_detail)
-    games = Game.objects.filter(pk=game.pk).exclude(status=GameStatus.CANCELLED)
-    if not correction:
-        games = games.exclude(status=GameStatus.FINISHED)
-    fields, events = finished_fields(clock_of(game), result, reason, detail, timezone.now())
-    updated = games.update(**fields)
-    if updated:
-        log_clock(game, events, interface)
-    game.refresh_from_db()
-    if updated and correction:
-        log_event(
-            game,
-            "corrected",
-            actor,
-            interface,
-            result=result,
-            reason=reason,
-            detail=detail,
-            previous={"result": before[0], "reason": before[1], "detail": before[2]},
-            note=correction,
-        )
-    elif updated:
-        log_event(game, "finished", actor, interface, result=result, reason=reason, detail=detail)
-    if updated:
-        game_finished.send(sender=Game, game=game, correction=bool(correction), confirm=confirm, actor=actor)
-    return game

@@ -10,11 +10,12 @@ from django.utils.translation import gettext as _
 from engine import Board, Color, IllegalMoveError, InvalidMoveError, Point, find_rules, parse_moves
 from engine.protocols import Action, Kind
 from engine.renju import explain
-from games.enums import ClaimStatus, ForbiddenMode, GameResult, GameStatus, ResultReason, WrongClaimPenalty
+from games.enums import ClaimStatus, EventKind, ForbiddenMode, GameResult, GameStatus, ResultReason, WrongClaimPenalty
 from games.messages import translate
 from games.models import ForbiddenClaim, Game, Player
 from games.selectors import game_state
-from games.services.base import GameError, game_finish, lock_game, log_event, record_action, seat_of
+from games.services.base import GameError, lock_game, log_event, record_action, seat_of
+from games.services.finish import game_finish
 
 
 def _judge_claim(claim: ForbiddenClaim, before: Board, point: Point, rules_name: str, moves_after: int) -> None:
@@ -106,7 +107,7 @@ def _settle_claim(game: Game, claim: ForbiddenClaim, actor: Any, interface: str)
     claim.save()
     log_event(
         game,
-        "claim",
+        EventKind.CLAIM,
         actor,
         interface,
         move_number=claim.move_number,

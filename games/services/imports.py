@@ -21,11 +21,12 @@ from engine.records import (
     replay_record,
     result_from_code,
 )
-from games.enums import ForbiddenMode, GameMode, GameResult, GameStatus, ResultReason
+from games.enums import EventKind, ForbiddenMode, GameMode, GameResult, GameStatus, ResultReason
 from games.messages import translate
 from games.models import Game, Move, Player
 from games.selectors import GameState
-from games.services.base import GameError, game_finish, log_event, sync_colours
+from games.services.base import GameError, log_event, sync_colours
+from games.services.finish import game_finish
 from games.services.play import game_create
 from games.services.players import player_find_or_create
 from games.services.results import check_result
@@ -121,7 +122,7 @@ def game_import(*, text: str, actor: Any = None, interface: str = "api") -> Game
         game.status = GameStatus.PLAYING if replay.opening.finished else GameStatus.OPENING
     game.record_text = record
     game.save()
-    log_event(game, "imported", actor, interface, header=header)
+    log_event(game, EventKind.IMPORTED, actor, interface, header=header)
     if result:
         game = game_finish(game=game, result=result, reason=reason, actor=actor, interface=interface)
     game.refresh_from_db()

@@ -14,7 +14,7 @@ from engine import Board, find_rules
 from engine.protocols import Action, Kind, Options, ProtocolError, apply, start
 from engine.protocols import Player as Seat
 from games import clock
-from games.enums import ForbiddenMode, GameMode, GameResult, GameStatus, ResultReason
+from games.enums import EventKind, ForbiddenMode, GameMode, GameResult, GameStatus, ResultReason, Settled
 from games.messages import foul_label, translate
 from games.models import Game, Player
 from games.selectors import GameState, clock_of, control_of, game_state, ms, remember_on_commit
@@ -22,7 +22,6 @@ from games.services.base import (
     GameError,
     clock_apply,
     clock_seat,
-    game_finish,
     lock_game,
     log_event,
     record_action,
@@ -33,6 +32,7 @@ from games.services.base import (
     sync_colours,
 )
 from games.services.computer import call_computer
+from games.services.finish import game_finish
 from games.services.timing import clock_turn, game_settle, settle_locked
 
 
@@ -79,7 +79,7 @@ def game_create(
     sync_colours(game, state)
     game.status = GameStatus.PLAYING if state.opening.finished else GameStatus.OPENING
     game.save()
-    log_event(game, "created", actor, interface, protocol=protocol, rules=rules, time_control=control.name)
+    log_event(game, EventKind.CREATED, actor, interface, protocol=protocol, rules=rules, time_control=control.name)
     if start_clock_at is not None and game.mode != GameMode.OVER_THE_BOARD:
         clock_apply(
             game,
@@ -158,7 +158,7 @@ def _game_act(
         seat_of(game, player)
     )
     credit = clock.lag_credit(clock_of(game), control_of(game), ms(at), think_ms) if acting else 0
-    if settle_locked(game, at - timedelta(milliseconds=credit), "lazy_write", hold=not acting) == "applied":
+    if settle_locked(game, at - timedelta(milliseconds=credit), "lazy_write", hold=not acting) == Settled.APPLIED:
         game.refresh_from_db()
         if game.status not in GameStatus.active():
             return None
@@ -226,7 +226,7 @@ def _opening_action(
         game.status = GameStatus.PLAYING
     game.save(update_fields=_TURN_FIELDS)
     remember_on_commit(game, GameState(after, Board.replay(list(after.moves))))
-    log_event(game, "action", actor, interface, action=str(action), seat=int(seat), **timing.log())
+    log_event(game, EventKind.ACTION, actor, interface, action=str(action), seat=int(seat), **timing.log())
     return _after_turn(game, actor, interface)
 
 
@@ -273,7 +273,14 @@ def _board_move(
     board.push("pass" if action.kind is Kind.PASS else action.points[0])
     remember_on_commit(game, GameState(state.opening, board))
     log_event(
-        game, "move", actor, interface, action=str(action), move_number=move.move_number, foul=foul, **timing.log()
+        game,
+        EventKind.MOVE,
+        actor,
+        interface,
+        action=str(action),
+        move_number=move.move_number,
+        foul=foul,
+        **timing.log(),
     )
     result = rules.outcome(board)
     if result is not None and result.termination.value == "forbidden":

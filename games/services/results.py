@@ -9,10 +9,20 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from engine.records import RecordError, check_record
-from games.enums import DECISIVE_REASONS, DRAW_REASONS, GameMode, GameResult, GameStatus, ReportStatus, ResultReason
+from games.enums import (
+    DECISIVE_REASONS,
+    DRAW_REASONS,
+    EventKind,
+    GameMode,
+    GameResult,
+    GameStatus,
+    ReportStatus,
+    ResultReason,
+)
 from games.messages import translate
 from games.models import Game, Player, ResultReport
-from games.services.base import GameError, game_finish, lock_game, log_event, seat_of
+from games.services.base import GameError, lock_game, log_event, seat_of
+from games.services.finish import game_finish
 
 
 def check_result(result: str, reason: str, record: str, game: Game) -> str:
@@ -80,7 +90,7 @@ def game_report_result(
     report = ResultReport.objects.create(
         game=game, reporter=reporter, reported_by=actor, result=result, reason=reason, record=record
     )
-    log_event(game, "reported", actor, interface, report=report.pk, result=result, reason=reason, record=record)
+    log_event(game, EventKind.REPORTED, actor, interface, report=report.pk, result=result, reason=reason, record=record)
     return report
 
 
@@ -108,7 +118,7 @@ def game_confirm_result(*, game_id: int, player: Player, actor: Any = None, inte
     game = _otb_game(game_id)
     report = _answerable_report(game, player)
     _close_report(report, ReportStatus.CONFIRMED, actor)
-    log_event(game, "confirmed", actor, interface, report=report.pk)
+    log_event(game, EventKind.CONFIRMED, actor, interface, report=report.pk)
     if report.record:
         Game.objects.filter(pk=game.pk).update(record_text=report.record)
     return game_finish(game=game, result=report.result, reason=report.reason, actor=actor, interface=interface)
@@ -126,7 +136,7 @@ def game_dispute_result(
     report.save(update_fields=["status", "note"])
     log_event(
         game,
-        "disputed",
+        EventKind.DISPUTED,
         actor,
         interface,
         report=report.pk,
@@ -155,7 +165,9 @@ def game_rule(
     report = _open_report(game)
     if report is not None:
         _close_report(report, ReportStatus.RULED, actor, note[:500])
-    log_event(game, "ruled", actor, interface, result=result, reason=reason, note=note, report=report and report.pk)
+    log_event(
+        game, EventKind.RULED, actor, interface, result=result, reason=reason, note=note, report=report and report.pk
+    )
     if record:
         Game.objects.filter(pk=game.pk).update(record_text=record)
     return game_finish(game=game, result=result, reason=reason, detail=note[:200], actor=actor, interface=interface)

@@ -6,23 +6,19 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from engine.protocols import Player as Seat
-from games import clock, live
-from games.enums import GameMode, GameResult, GameStatus, Interface, ResultReason
-from games.models import Game, GameEvent, Player
+from games import clock, flaghold
+from games.enums import EventKind, GameMode, GameResult, GameStatus, Interface, ResultReason, Settled
+from games.models import Game, Player
 from games.selectors import clock_of, control_of, from_ms, game_state, ms
 from games.services.base import (
     GameError,
     clock_apply,
     clock_seat,
-    finished_fields,
-    game_finish,
     lock_game,
     log_clock,
     log_event,
@@ -31,7 +27,7 @@ from games.services.base import (
     schedule,
     seat_of,
 )
-from games.signals import game_finished
+from games.services.finish import Ending, finish_games, game_finish, retry_follow_ups
 
 
 def clock_turn(
@@ -71,57 +67,68 @@ def clock_turn(
 @transaction.atomic
 def game_settle(
     *, game_id: int, at: datetime | None = None, path: str = "lazy_read", expected_version: int | None = None
-) -> str:
+) -> Settled:
     """Apply what the clock has made due by ``at``: offer lapses, then a loss on time.
 
     The one routine behind the Celery task, the sweeper and the checks on
-    every read and write; idempotent. Returns ``applied``, ``not_due``,
-    ``stale`` (the task is about an older version) or ``finished``.
+    every read and write; idempotent. Returns what it did (:class:`Settled`):
+    ``applied``, ``not_due``, ``stale`` (the task is about an older version),
+    ``held`` (see :mod:`games.flaghold`) or ``finished``.
     """
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
-        return "finished"
+        return Settled.FINISHED
     return settle_locked(game, at or timezone.now(), path, expected_version)
 
 
-def settle_locked(game: Game, at: datetime, path: str, expected_version: int | None = None, hold: bool = True) -> str:
+def settle_locked(
+    game: Game, at: datetime, path: str, expected_version: int | None = None, hold: bool = True
+) -> Settled:
     """:func:`game_settle` on a game already locked by the caller's transaction.
 
-    With ``hold``, a flag waits (``held``) while the server is still serving a
-    request that reached it before the deadline: that may be the move that
-    beats the flag. Only the acting player's own move settles without it.
+    With ``hold``, a flag waits while the server is still serving a request
+    that reached it before the flag fell (:mod:`games.flaghold`). Only the
+    acting player's own move settles without it.
     """
     if game.status not in GameStatus.active():
-        return "finished"
+        return Settled.FINISHED
     if game.mode == GameMode.OVER_THE_BOARD:  # the clock on the table counts; the server never flags
-        return "not_due"
+        return Settled.NOT_DUE
     if expected_version is not None and game.clock_version != expected_version:
-        return "stale"
+        return Settled.STALE
     grace = timedelta(milliseconds=control_of(game).grace_ms)
     if game.deadline is None or game.deadline - grace >= at:  # nothing can be due yet: no work, no writes
-        return "not_due"
+        return Settled.NOT_DUE
     state, events = clock.settle(clock_of(game), control_of(game), ms(at))
     if not events:
-        return "not_due"
+        return Settled.NOT_DUE
     flag = next((e for e in events if e.op == "flag"), None)
-    if hold and flag is not None and _request_waiting(from_ms(flag.at), at):
-        return "held"
-    clock_apply(game, state, events, interface=Interface.SYSTEM)
-    game.save(update_fields=["clock", "clock_version", "deadline"])
-    if state.status == "finished" and state.lost_on_time is not None:
-        loser = Seat.ONE if state.lost_on_time == 0 else Seat.TWO
-        colour = game_state(game).opening.color_of(loser)
-        Game.objects.filter(pk=game.pk).update(adjudicated_by=path)
-        game_finish(
-            game=game,
-            result=GameResult(str(colour.other)),
-            reason=ResultReason.TIME,
-            detail=str(colour),  # the colour that ran out of time; shown as text by games.messages.result_text
-            interface=Interface.SYSTEM,
-        )
+    if hold and flag is not None and flaghold.FlagHold().holds(from_ms(flag.at), at):
+        return Settled.HELD
+    ending = _loss_on_time(game, state, events, path)
+    if ending is not None:
+        finish_games([ending], interface=Interface.SYSTEM)
     else:
+        clock_apply(game, state, events, interface=Interface.SYSTEM)
+        game.save(update_fields=["clock", "clock_version", "deadline"])
         schedule(game)
-    return "applied"
+    return Settled.APPLIED
+
+
+def _loss_on_time(game: Game, state: clock.ClockState, events: list[clock.Event], path: str) -> Ending | None:
+    """The game's end when the settled clock has flagged a player, else None."""
+    if state.status != "finished" or state.lost_on_time is None:
+        return None
+    loser = Seat.ONE if state.lost_on_time == 0 else Seat.TWO
+    colour = game_state(game).opening.color_of(loser)
+    return Ending(
+        game,
+        GameResult(str(colour.other)),
+        ResultReason.TIME,
+        detail=str(colour),  # the colour that ran out of time; shown as text by games.messages.result_text
+        settled=(state, events),
+        adjudicated_by=path,
+    )
 
 
 @transaction.atomic
@@ -129,11 +136,11 @@ def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit
     """Settle every online game whose deadline has passed by ``at``, in one transaction; returns how many.
 
     The background adjudicators' path: a burst of deadlines (a round's clocks
-    running out together) costs one pass, not one task each. Losses on time
-    are written in bulk with the same columns, events and signal as
-    :func:`game_finish`; a flag waits as in :func:`settle_locked` while a
-    request that arrived before it is still served; anything else that falls
-    due (a draw offer lapsing) goes through :func:`settle_locked`.
+    running out together) costs one pass, not one task each: the losses on
+    time end together through :func:`~games.services.finish.finish_games`; a
+    flag waits as in :func:`settle_locked` (the requests in flight are asked
+    once per pass); anything else that falls due (a draw offer lapsing) goes
+    through :func:`settle_locked`. Then follow-ups that failed are tried again.
     """
     at = at or timezone.now()
     due = list(
@@ -141,66 +148,21 @@ def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit
         .filter(status__in=GameStatus.active(), mode=GameMode.ONLINE, deadline__lte=at)
         .order_by("deadline")[:limit]
     )
-    flagged: list[tuple[Game, clock.ClockState, list[clock.Event], GameResult, str]] = []
-    waiting: float | None | bool = False  # asked once per pass, when a flag needs it
+    endings: list[Ending] = []
+    hold = flaghold.FlagHold()
     settled = 0
     for game in due:
         state, events = clock.settle(clock_of(game), control_of(game), ms(at))
         flag = next((e for e in events if e.op == "flag"), None)
-        if flag is None or state.status != "finished":
-            settled += settle_locked(game, at, path) == "applied"
-            continue
-        if waiting is False:
-            waiting = import_string(settings.CLOCK_WAITING_SINCE)()
-        flag_at = from_ms(flag.at)
-        if waiting is not None and waiting <= flag_at.timestamp() and at - flag_at <= _hold_max():
-            continue
-        loser_id = game.player_one_id if state.lost_on_time == 0 else game.player_two_id
-        loser_colour = "black" if loser_id == game.black_id else "white"
-        winner = GameResult.WHITE if loser_colour == "black" else GameResult.BLACK
-        flagged.append((game, state, events, winner, loser_colour))
-    if not flagged:
-        return settled
-    now = timezone.now()
-    log: list[GameEvent] = []
-    for game, state, events, winner, loser_colour in flagged:
-        fields, closing = finished_fields(state, winner, ResultReason.TIME, loser_colour, now)
-        for name, value in fields.items():
-            setattr(game, name, value)
-        game.adjudicated_by = path
-        log += [
-            GameEvent(
-                game=game, kind="clock", interface=Interface.SYSTEM, data={"op": e.op, "at": e.at, "args": e.args}
-            )
-            for e in [*events, *closing]
-        ]
-        log.append(
-            GameEvent(
-                game=game,
-                kind="finished",
-                interface=Interface.SYSTEM,
-                data={"result": winner, "reason": ResultReason.TIME, "detail": loser_colour},
-            )
-        )
-    Game.objects.bulk_update([g for g, *_rest in flagged], [*fields, "adjudicated_by"])
-    for game, *_rest in flagged:
-        live.game_changed(game)
-    GameEvent.objects.bulk_create(log)
-    for game, *_rest in flagged:
-        game_finished.send(sender=Game, game=game, correction=False, confirm="", actor=None)
-    return settled + len(flagged)
-
-
-def _hold_max() -> timedelta:
-    return timedelta(milliseconds=settings.CLOCK_HOLD_MAX_MS)
-
-
-def _request_waiting(flag_at: datetime, now: datetime) -> bool:
-    """Is a request that reached the server by ``flag_at`` still being served (and not for too long)?"""
-    if now - flag_at > _hold_max():
-        return False
-    since = import_string(settings.CLOCK_WAITING_SINCE)()
-    return since is not None and since <= flag_at.timestamp()
+        ending = _loss_on_time(game, state, events, path)
+        if flag is None or ending is None:
+            settled += settle_locked(game, at, path) == Settled.APPLIED
+        elif not hold.holds(from_ms(flag.at), at):
+            endings.append(ending)
+    if endings:
+        finish_games(endings, interface=Interface.SYSTEM)
+    retry_follow_ups()
+    return settled + len(endings)
 
 
 def clock_action_lock(game_id: int, at: datetime | None, path: str) -> tuple[Game, datetime]:
@@ -244,7 +206,7 @@ def game_offer_draw(
             raise _clock_error(exc) from None
         clock_apply(game, state, events, interface, actor)
         game.save()
-        log_event(game, "draw_offer", actor, interface, seat=int(seat))
+        log_event(game, EventKind.DRAW_OFFER, actor, interface, seat=int(seat))
         schedule(game)
         from games.services.computer import call_computer
 
@@ -274,7 +236,7 @@ def game_answer_draw(
             raise _clock_error(exc) from None
         clock_apply(game, state, events, interface, actor)
         game.save()
-        log_event(game, "draw_answer", actor, interface, seat=int(seat), accept=accept)
+        log_event(game, EventKind.DRAW_ANSWER, actor, interface, seat=int(seat), accept=accept)
         if accept:
             return game_finish(
                 game=game, result=GameResult.DRAW, reason=ResultReason.AGREEMENT, actor=actor, interface=interface
@@ -316,6 +278,6 @@ def game_clock_action(
             raise _clock_error(exc) from None
         clock_apply(game, state, events, interface, actor)
         game.save()
-        log_event(game, f"clock_{op}", actor, interface, seat=seat, ms=ms_added, target=target)
+        log_event(game, EventKind(f"clock_{op}"), actor, interface, seat=seat, ms=ms_added, target=target)
         schedule(game)
     return game

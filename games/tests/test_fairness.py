@@ -3,6 +3,7 @@ within a quota, a flag waits for a move that arrived in time, and an over-the-bo
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -11,7 +12,7 @@ import time_machine
 from rest_framework.test import APIClient
 
 from config import arrivals
-from games import clock
+from games import clock, flaghold
 from games.models import Game, GameEvent, Move
 from games.services import GameError, game_act, game_create, game_settle, game_state
 from games.tasks import adjudicate
@@ -108,7 +109,6 @@ def test_no_flag_while_a_request_that_arrived_before_the_deadline_is_still_serve
     game = timed_game(NOMINAL)
     flag_at = START + timedelta(seconds=30)
     arrived = flag_at - timedelta(milliseconds=100)
-    settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
     WAITING[:] = [arrived.timestamp()]
 
     held = game_settle(game_id=game.pk, at=flag_at + timedelta(seconds=2), path=path)
@@ -122,7 +122,6 @@ def test_no_flag_while_a_request_that_arrived_before_the_deadline_is_still_serve
 def test_a_request_that_arrived_after_the_deadline_does_not_hold_the_flag(settings: Any) -> None:
     game = timed_game(NOMINAL)
     flag_at = START + timedelta(seconds=30)
-    settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
     WAITING[:] = [(flag_at + timedelta(milliseconds=1)).timestamp()]
 
     outcome = game_settle(game_id=game.pk, at=flag_at + timedelta(seconds=1), path="eta")
@@ -135,7 +134,6 @@ def test_a_request_that_arrived_after_the_deadline_does_not_hold_the_flag(settin
 def test_a_hold_ends_after_the_bound(settings: Any) -> None:
     game = timed_game(NOMINAL)
     flag_at = START + timedelta(seconds=30)
-    settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
     settings.CLOCK_HOLD_MAX_MS = 5_000
     WAITING[:] = [START.timestamp()]
 
@@ -146,7 +144,6 @@ def test_a_hold_ends_after_the_bound(settings: Any) -> None:
 
 def test_the_worker_task_looks_again_when_held(settings: Any, monkeypatch: Any) -> None:
     game = timed_game(NOMINAL)
-    settings.CLOCK_WAITING_SINCE = "games.tests.test_fairness.waiting"
     WAITING[:] = [START.timestamp()]
     sent: list[float] = []
 
@@ -165,6 +162,14 @@ def test_the_worker_task_looks_again_when_held(settings: Any, monkeypatch: Any) 
 
 
 WAITING: list[float] = []
+
+
+@pytest.fixture(autouse=True)
+def _requests_in_flight() -> Iterator[None]:
+    """The flag hold reads the requests in flight from WAITING (nothing waits while it is empty)."""
+    previous = flaghold.use_requests(waiting)
+    yield
+    flaghold.use_requests(previous)
 
 
 def waiting() -> float | None:

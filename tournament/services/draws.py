@@ -25,7 +25,7 @@ def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> S
     stage = stage_for_update(stage.pk)
     if stage.status != Stage.Status.PENDING:
         return stage
-    if stage.options.get("held"):
+    if stage.held:
         raise TournamentError(
             "stage_held", _("A correction reopened the previous stage; this draw waits until it is decided."), 409
         )

@@ -52,8 +52,11 @@ from tournament.stage_formats import format_of
 from tournament.standings import Order, decided
 
 
-def on_game_finished(sender: Any, game: Game, confirm: str = "", actor: Any = None, **_: Any) -> None:
-    """Receiver of :data:`games.signals.game_finished` (wired in ``TournamentConfig.ready``)."""
+def after_game(game: Game, correction: bool, confirm: str, actor: Any) -> None:
+    """What follows in the tournament when one of its games ends or its result is corrected: the match, the
+    group and the stage re-derived from the games, the boards called; the ratings told of a correction after
+    the end. Registered with :func:`games.services.finish.follow_finished_games` in
+    ``TournamentConfig.ready``; runs after the game's own write, in a savepoint of its own."""
     link = MatchGame.objects.filter(game=game).only("match_id").first()
     if link is not None:
         match = match_sync(match_id=link.match_id, confirm=confirm, actor=actor)
@@ -210,8 +213,8 @@ def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
     tournament = stage.tournament
     following = Stage.objects.filter(tournament=tournament, order=stage.order + 1).first()
     if stage.status == Stage.Status.RUNNING:
-        held = following is not None and following.options.get("held")
-        if held or stage.options.get("reopened"):
+        held = following is not None and following.held
+        if held or stage.reopened:
             orders = stage_orders(stage)
             if all(decided(o) for o in orders.values()):
                 _close_again(stage, following, orders, actor)
@@ -245,7 +248,7 @@ def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
     if following is None:
         return stage
     new = stage_qualifiers(stage, orders)
-    old = {str(k): list(v) for k, v in stage.options.get("qualified", {}).items()}
+    old = {str(k): list(v) for k, v in stage.qualified.items()}
     if new == old:
         return stage
     flat_new = [e for ids in new.values() for e in ids]
@@ -265,32 +268,30 @@ def stage_sync(*, stage: Stage, confirm: str = "", actor: Any = None) -> Stage:
                 409,
             )
         _apply_replacement(stage, following, new, confirm, actor)
-    Stage.objects.filter(pk=stage.pk).update(options={**stage.options, "qualified": new})
+    Stage.objects.filter(pk=stage.pk).update(qualified=new)
     return stage
 
 
 def _hold(following: Stage, actor: Any) -> None:
     """A next stage not yet started waits for a reopened stage: its draw is taken back, its seed kept."""
-    options = {**following.options, "held": True}
-    if following.status == Stage.Status.DRAWN:
-        options.update(seed=following.draw_seed, held_drawn=True)
+    options, drawn = following.options, following.status == Stage.Status.DRAWN
+    if drawn:
+        options = {**options, "seed": following.draw_seed}
         undo_draw(stage=following, actor=actor)
-    Stage.objects.filter(pk=following.pk).update(options=options)
+    Stage.objects.filter(pk=following.pk).update(options=options, held=True, held_drawn=drawn or following.held_drawn)
 
 
-def _reopen(stage: Stage, actor: Any, **options: Any) -> None:
+def _reopen(stage: Stage, actor: Any, confirmed: str = "") -> None:
     """A finished stage runs again (a playoff, or re-made matches, to play); it closes itself when decided."""
-    Stage.objects.filter(pk=stage.pk).update(
-        status=Stage.Status.RUNNING, options={**stage.options, "reopened": True, **options}
-    )
+    Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.RUNNING, reopened=True, reopen_reason=confirmed)
     Tournament.objects.filter(pk=stage.tournament_id).update(status=Tournament.Status.RUNNING)
-    audit(stage.tournament, "stage_reopened", actor, stage=stage.pk, **options)
+    audit(stage.tournament, "stage_reopened", actor, stage=stage.pk, **({"confirmed": confirmed} if confirmed else {}))
     stage.status = Stage.Status.RUNNING
 
 
 def _apply_replacement(stage: Stage, following: Stage, new: dict[str, list[int]], reason: str, actor: Any) -> None:
     """The started next stage takes the new qualifiers: each one out is replaced by one in, in their matches."""
-    old = {str(k): list(v) for k, v in stage.options.get("qualified", {}).items()}
+    old = {str(k): list(v) for k, v in stage.qualified.items()}
     flat_new = [e for ids in new.values() for e in ids]
     flat_old = [e for ids in old.values() for e in ids]
     out = [e for e in flat_old if e not in flat_new]
@@ -307,17 +308,16 @@ def _apply_replacement(stage: Stage, following: Stage, new: dict[str, list[int]]
 def redraw(following: Stage, entries: list[int], out: list[int], came: list[int], actor: Any) -> None:
     """The next stage, not started, takes the new entrants; drawn again from its recorded seed if it was drawn."""
     seed = following.draw_seed if following.draw_seed is not None else following.options.get("seed")
-    drawn = following.status == Stage.Status.DRAWN or following.options.get("held_drawn", False)
+    drawn = following.status == Stage.Status.DRAWN or following.held_drawn
     if following.status == Stage.Status.DRAWN:
         undo_draw(stage=following, actor=actor)
-    options = {k: v for k, v in following.options.items() if k not in ("held", "held_drawn")}
-    options["entries"] = entries
+    options = {**following.options, "entries": entries}
+    redraws = list(following.redraws)
     if out or came:
-        notice = {"at": timezone.now().isoformat(), "out": out, "in": came, "seed": seed}
-        options["redrawn"] = [*options.get("redrawn", []), notice]
+        redraws.append({"at": timezone.now().isoformat(), "out": out, "in": came, "seed": seed})
     if seed is not None:
         options["seed"] = seed
-    Stage.objects.filter(pk=following.pk).update(options=options)
+    Stage.objects.filter(pk=following.pk).update(options=options, held=False, held_drawn=False, redraws=redraws)
     following.refresh_from_db()
     if drawn and seed is not None:
         draw_stage(stage=following, seed=seed, actor=actor)
@@ -332,14 +332,15 @@ def _close_again(stage: Stage, following: Stage | None, orders: dict[int, Order]
         audit(stage.tournament, "stage_closed_again", actor, stage=stage.pk)
         return
     new = stage_qualifiers(stage, orders)
-    old = {str(k): list(v) for k, v in stage.options.get("qualified", {}).items()}
+    old = {str(k): list(v) for k, v in stage.qualified.items()}
     flat_new = [e for ids in new.values() for e in ids]
     flat_old = [e for ids in old.values() for e in ids]
-    options = {k: v for k, v in stage.options.items() if k not in ("reopened", "confirmed")}
-    Stage.objects.filter(pk=stage.pk).update(status=Stage.Status.FINISHED, options={**options, "qualified": new})
+    Stage.objects.filter(pk=stage.pk).update(
+        status=Stage.Status.FINISHED, reopened=False, reopen_reason="", qualified=new
+    )
     audit(stage.tournament, "stage_closed_again", actor, stage=stage.pk, qualifiers=flat_new)
     if following.status in (Stage.Status.RUNNING, Stage.Status.FINISHED):
-        _apply_replacement(stage, following, new, str(stage.options.get("confirmed", "")), actor)
+        _apply_replacement(stage, following, new, stage.reopen_reason, actor)
         return
     out = [e for e in flat_old if e not in flat_new]
     came = [e for e in flat_new if e not in flat_old]
@@ -426,9 +427,9 @@ def advance(*, stage: Stage, actor: Any = None) -> Stage | None:
             )
     by_group = stage_qualifiers(stage, orders)
     qualifiers = [e for ids in by_group.values() for e in ids]
-    stage.options = {**stage.options, "qualified": by_group}
+    stage.qualified = by_group
     stage.status = Stage.Status.FINISHED
-    stage.save(update_fields=["status", "options"])
+    stage.save(update_fields=["status", "qualified"])
     audit(tournament, "advance", actor, stage=stage.pk, qualifiers=qualifiers)
     stage_format = format_of(stage)
     nxt = stage_format.following(stage, qualifiers, tournament)

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from tournament.models import Entry, Group, Match, Stage, SwissRound, Tournament
+from tournament.models import Entry, Group, Match, Stage, SwissRound, Tournament, WithdrawalPolicy
 from tournament.stage_formats import GroupPlan, NextStage, StageFormat, register, stage_name
 from tournament.standings import Order
 from tournament.swiss import selectors as swiss
@@ -25,7 +25,7 @@ class SwissSystem(StageFormat):
     name_key = "swiss"
     round_by_round = True
     playoffs = False
-    withdrawal_policy = "forfeit"  # results stand, the player is no longer paired
+    withdrawal_policy = WithdrawalPolicy.FORFEIT  # results stand, the player is no longer paired
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         return check_options(options)

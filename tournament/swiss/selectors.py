@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from games.enums import GameResult, GameStatus, ResultReason
+from tournament.formats import TIEBREAKS
 from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound, Tournament
 from tournament.services.common import TournamentError
 from tournament.standings import Order
@@ -237,7 +238,7 @@ def tiebreak_labels() -> dict[str, str]:
 
 
 def _value_text(name: str, value: int) -> str:
-    decimals = tiebreaks.TIEBREAKS[name][1]
+    decimals = TIEBREAKS[name].decimals
     if decimals == 0:
         return str(value)
     if decimals == 1:
@@ -275,7 +276,7 @@ def standings(stage: Stage, data: SwissData | None = None) -> dict[str, Any]:
             }
         )
     return {
-        "columns": [{"key": name, "short": tiebreaks.TIEBREAKS[name][0], "label": labels[name]} for name in order],
+        "columns": [{"key": name, "short": TIEBREAKS[name].short, "label": labels[name]} for name in order],
         "rows": out,
         "rounds_total": data.options.rounds,
         "rounds_published": len([r for r in data.rounds if r.status != SwissRound.Status.DRAFT]),

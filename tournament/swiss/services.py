@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from games.enums import GameStatus
 from games.forfeits import game_cancel
-from games.models import Player
+from games.models import GameEvent, Player
 from tournament.checkin import absent
 from tournament.models import CheckIn, Entry, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound
 from tournament.services.common import TournamentError, audit, call_matches
@@ -363,7 +363,7 @@ def swiss_unpair(*, stage: Stage, number: int, actor: Any = None) -> None:
     if any(
         link.game.status == GameStatus.FINISHED
         or link.game.ply > 0
-        or link.game.events.exclude(kind="created").exists()
+        or link.game.events.exclude(kind=GameEvent.Kind.CREATED).exists()
         for link in links
     ):
         raise TournamentError("round_started", _("A game of this round has begun; its pairings stand."), 409)

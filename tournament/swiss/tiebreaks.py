@@ -13,20 +13,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from tournament.formats import swiss_tiebreaks
 from tournament.swiss.state import PLAYED, SECOND, VOLUNTARY, WIN_CODES, SwissPlayer, SwissState
 
-# name -> (short label, how many decimals the value is shown with after dividing by 10**decimals)
-TIEBREAKS: dict[str, tuple[str, int]] = {
-    "buchholz": ("BH", 1),
-    "buchholz_cut1": ("BH-C1", 1),
-    "median_buchholz": ("BH-M1", 1),
-    "sonneborn_berger": ("SB", 2),
-    "progressive": ("PS", 1),
-    "direct_encounter": ("DE", 1),
-    "wins": ("WIN", 0),
-    "black_games": ("BPG", 0),
-    "average_rating": ("ARO", 0),
-}
+TIEBREAKS = swiss_tiebreaks()  # the names a Swiss stage computes (the registry: tournament.formats.TIEBREAKS)
 DEFAULT_ORDER = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]
 
 

@@ -23,6 +23,18 @@ FIRST_PARTY = ("tournament", "games", "ratings", "config")
 STAGE_KINDS = set(Stage.Kind.values)
 
 
+def parse(source: str) -> ast.Module:
+    """``ast.parse``, tried again on CPython 3.11's "AST constructor recursion depth mismatch": raised when
+    another thread changes the recursion limit meanwhile (the engine raises it for deep searches)."""
+    for attempt in range(5):
+        try:
+            return ast.parse(source)
+        except SystemError:
+            if attempt == 4:
+                raise
+    raise AssertionError("unreachable")
+
+
 def _sources(package: str) -> Iterator[Path]:
     for path in sorted((ROOT / package).rglob("*.py")):
         parts = path.relative_to(ROOT).parts
@@ -41,7 +53,7 @@ def kind_tests(source: str) -> list[str]:
     """Every place the code names a stage's kind: ``Stage.Kind.X``, ``Group.Kind.SWISS`` (the Swiss stage's
     one group), or a stage kind's value compared with or filtered on as a string."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) and node.value.attr == "Kind":
             owner = node.value.value
             listed = node.attr in ("choices", "values", "labels", "names")  # the kinds as a list, for a form
@@ -66,7 +78,7 @@ def kind_tests(source: str) -> list[str]:
 def function_imports(source: str) -> list[str]:
     """Imports of first-party modules inside functions."""
     found = []
-    for func in ast.walk(ast.parse(source)):
+    for func in ast.walk(parse(source)):
         if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
         for node in ast.walk(func):
@@ -129,7 +141,7 @@ def test_private_helpers_are_not_imported_across_modules() -> None:
     offenders = []
     for package in FIRST_PARTY:
         for path in _sources(package):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in ast.walk(parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in FIRST_PARTY:
                     offenders += [f"{path.name}: {node.module}.{a.name}" for a in node.names if a.name.startswith("_")]
     assert offenders == []
@@ -191,3 +203,23 @@ def test_a_format_registered_in_a_test_runs_a_whole_tournament(test_format: Any)
     assert sim.tournament.status == Tournament.Status.FINISHED
     ranked = sim.stages[0].tables[0]["rows"]
     assert sum(r["state"] == "qualified" for r in ranked) == 4
+
+
+def test_every_receiver_is_connected_in_an_app_config() -> None:
+    """Signals (Django's, Celery's) are connected in ``AppConfig.ready``, nowhere else (docs/architecture.md)."""
+    offenders = []
+    for package in FIRST_PARTY:
+        for path in _sources(package):
+            if path.name == "apps.py":
+                continue
+            for node in ast.walk(parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                    for decorator in node.decorator_list:
+                        text = ast.unparse(decorator)
+                        if text.startswith("receiver") or text.endswith(".connect"):
+                            offenders.append(f"{path.name}: @{text} on {node.name}")
+                if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "connect":
+                    owner = ast.unparse(node.func)
+                    if not owner.startswith(("psycopg", "sqlite3", "websockets", "redis")):
+                        offenders.append(f"{path.name}: {owner}(…) at line {node.lineno}")
+    assert offenders == []

@@ -317,7 +317,7 @@ def test_a_correction_that_needs_a_playoff_holds_the_next_draw_until_it_is_playe
 
     following.refresh_from_db()
     assert Stage.objects.get(pk=stage.pk).status == Stage.Status.RUNNING
-    assert (following.status, following.options.get("held")) == (Stage.Status.PENDING, True)
+    assert (following.status, following.held) == (Stage.Status.PENDING, True)
     with pytest.raises(GameError) as held:
         services.draw_stage(stage=following)
     assert (held.value.code, held.value.status) == ("stage_held", 409)
@@ -329,7 +329,7 @@ def test_a_correction_that_needs_a_playoff_holds_the_next_draw_until_it_is_playe
     following.refresh_from_db()
     assert Stage.objects.get(pk=stage.pk).status == Stage.Status.FINISHED
     assert (following.status, following.draw_seed) == (Stage.Status.DRAWN, 17)
-    assert "held" not in following.options
+    assert not following.held
     assert_consistent(tournament)
 
 

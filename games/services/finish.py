@@ -1,0 +1,200 @@
+"""The one way games end (lichess's Finisher): :func:`finish_games` for every cause — a five, a forbidden
+move, a resignation, a draw, a confirmed report, a ruling, an override, a forfeit, a loss on time one game at
+a time or a whole burst from the sweeper.
+
+In one transaction it writes each game's result and closing clock, logs the events, and records a
+:class:`~games.models.FollowUp` — the outbox of what the apps above (a tournament) still have to do. Then,
+as a separate step, the follow-ups run: each in its own savepoint, through the followers the apps above
+registered in their ``AppConfig.ready`` (:func:`follow_finished_games`; the games app knows nothing of
+them). A follow-up that fails cannot undo the result: it is rolled back alone, logged, kept with its error
+and tried again by the sweeper (:func:`retry_follow_ups`). The one exception is an organizer's correction
+of a result: a follower may refuse it (a :class:`GameError`, e.g. a tournament's next stage already under
+way) and the correction is then not made — the earlier result stands — until the organizer confirms with a
+reason (``confirm``).
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import clock, live
+from games.enums import EventKind, GameStatus, Interface
+from games.models import FollowUp, Game, GameEvent
+from games.selectors import clock_of
+from games.services.base import GameError, finished_fields
+
+logger = logging.getLogger(__name__)
+
+# (game, correction, confirm, actor): what an app above does once a game has ended
+Follower = Callable[[Game, bool, str, Any], None]
+FOLLOWERS: list[Follower] = []
+RETRY_LIMIT = 20
+
+
+def follow_finished_games(follower: Follower) -> None:
+    """Register what an app above does after a game ends (called from its ``AppConfig.ready``)."""
+    if follower not in FOLLOWERS:
+        FOLLOWERS.append(follower)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How one game ends. ``settled``: the clock as the sweeper settled it, with the events that led there
+    (a flag), not yet logged; by default the game's own clock."""
+
+    game: Game
+    result: str
+    reason: str
+    detail: str = ""
+    settled: tuple[clock.ClockState, list[clock.Event]] | None = None
+    adjudicated_by: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def game_finish(
+    *,
+    game: Game,
+    result: str,
+    reason: str,
+    detail: str = "",
+    actor: Any = None,
+    interface: str = "api",
+    correction: str = "",
+    confirm: str = "",
+    adjudicated_by: str = "",
+) -> Game:
+    """One game ended (see :func:`finish_games`). Idempotent: a finished game is returned unchanged.
+
+    With ``correction`` (the organizer's reason) a finished result is replaced; the previous one stays in
+    the event log. ``confirm``: the organizer's reason for a correction a follower would otherwise refuse.
+    """
+    ending = Ending(game, result, reason, detail, adjudicated_by=adjudicated_by)
+    return finish_games([ending], actor=actor, interface=interface, correction=correction, confirm=confirm)[0]
+
+
+def finish_games(
+    endings: Sequence[Ending],
+    *,
+    actor: Any = None,
+    interface: str = "api",
+    correction: str = "",
+    confirm: str = "",
+) -> list[Game]:
+    """End the games: write the results, then run what follows them. Returns the games as they now are."""
+    with transaction.atomic():
+        ended = _write(endings, actor, interface, correction)
+        follow_ups = FollowUp.objects.bulk_create(
+            [FollowUp(game=g, correction=bool(correction), confirm=confirm[:500], actor=_user(actor)) for g in ended]
+        )
+        if correction:  # a follower may refuse a correction: then it is not made
+            for follow_up in follow_ups:
+                run_follow_up(follow_up, refusable=True)
+    if not correction:  # the results are written; what follows cannot undo them
+        for follow_up in follow_ups:
+            run_follow_up(follow_up)
+    return [e.game for e in endings]
+
+
+def _user(actor: Any) -> Any:
+    return actor if getattr(actor, "pk", None) else None
+
+
+def _write(endings: Sequence[Ending], actor: Any, interface: str, correction: str) -> list[Game]:
+    """The games' own rows: one conditional update for a single game (no lock needed), one bulk update for a
+    burst the caller has locked (the sweeper)."""
+    now = timezone.now()
+    ended: list[Game] = []
+    log: list[GameEvent] = []
+    rows: list[Game] = []
+    names: list[str] = []
+    for ending in endings:
+        game = ending.game
+        state, events = ending.settled or (clock_of(game), [])
+        before = {"result": game.result, "reason": game.result_reason, "detail": game.result_detail}
+        fields, closing = finished_fields(state, ending.result, ending.reason, ending.detail, now)
+        if ending.adjudicated_by:
+            fields["adjudicated_by"] = ending.adjudicated_by
+        names = list(fields)
+        if len(endings) == 1:
+            open_games = Game.objects.filter(pk=game.pk).exclude(status=GameStatus.CANCELLED)
+            if not correction:
+                open_games = open_games.exclude(status=GameStatus.FINISHED)
+            updated = open_games.update(**fields)
+            game.refresh_from_db()
+            if not updated:
+                continue
+        else:
+            if game.status == GameStatus.CANCELLED or (game.status == GameStatus.FINISHED and not correction):
+                continue
+            for name, value in fields.items():
+                setattr(game, name, value)
+            rows.append(game)
+        system = Interface.SYSTEM if ending.settled else interface
+        log += [
+            GameEvent(game=game, kind=EventKind.CLOCK, interface=system, data={"op": e.op, "at": e.at, "args": e.args})
+            for e in [*events, *closing]
+        ]
+        data = {"result": ending.result, "reason": ending.reason, "detail": ending.detail, **ending.extra}
+        if correction:
+            log.append(
+                GameEvent(
+                    game=game,
+                    kind=EventKind.CORRECTED,
+                    actor=_user(actor),
+                    interface=interface,
+                    data={**data, "previous": before, "note": correction},
+                )
+            )
+        else:
+            log.append(GameEvent(game=game, kind=EventKind.FINISHED, actor=_user(actor), interface=system, data=data))
+        ended.append(game)
+    if rows:
+        Game.objects.bulk_update(rows, names)
+    GameEvent.objects.bulk_create(log)
+    for game in ended:
+        live.game_changed(game)
+    return ended
+
+
+def run_follow_up(follow_up: FollowUp, *, refusable: bool = False) -> bool:
+    """Run what follows one ended game, in a savepoint of its own; True when done.
+
+    A failure is rolled back alone and kept on the row for :func:`retry_follow_ups` — except, when
+    ``refusable`` (an organizer's correction), a follower's refusal (a GameError), which is raised so the
+    correction is not made."""
+    game = Game.objects.get(pk=follow_up.game_id)
+    try:
+        with transaction.atomic():
+            for follower in FOLLOWERS:
+                follower(game, follow_up.correction, follow_up.confirm, follow_up.actor)
+    except GameError:
+        if refusable:
+            raise
+        return _failed(follow_up)
+    except Exception:
+        return _failed(follow_up)
+    FollowUp.objects.filter(pk=follow_up.pk).update(done_at=timezone.now(), attempts=follow_up.attempts + 1)
+    return True
+
+
+def _failed(follow_up: FollowUp) -> bool:
+    logger.exception("what follows game %s failed; the result stands and it is tried again", follow_up.game_id)
+    FollowUp.objects.filter(pk=follow_up.pk).update(
+        attempts=follow_up.attempts + 1, error=traceback.format_exc(limit=5)[-2000:]
+    )
+    return False
+
+
+def retry_follow_ups(limit: int = 100) -> int:
+    """Try again the follow-ups that failed (the sweeper's pass); returns how many are now done."""
+    pending = list(
+        FollowUp.objects.filter(done_at=None, attempts__lt=RETRY_LIMIT).select_related("actor").order_by("pk")[:limit]
+    )
+    return sum(run_follow_up(f) for f in pending)
