@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
 from games.enums import GameResult, Interface, ResultReason
-from games.models import ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
+from games.models import FollowUp, ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
 from games.services import GameError, game_override
 
 
@@ -118,4 +118,19 @@ class GameEventAdmin(admin.ModelAdmin[GameEvent]):
         return False  # the log is append-only
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(FollowUp)
+class FollowUpAdmin(admin.ModelAdmin[FollowUp]):
+    """What followed each ended game; a failed one (with its error) is tried again by the sweeper."""
+
+    list_display = ["game", "correction", "created_at", "done_at", "attempts"]
+    list_filter = [("done_at", admin.EmptyFieldListFilter)]
+    readonly_fields = ["game", "correction", "confirm", "actor", "created_at", "done_at", "attempts", "error"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
