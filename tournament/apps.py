@@ -17,7 +17,8 @@ class TournamentConfig(AppConfig):
         from tournament.receivers import on_arbiter_call
         from tournament.services.outcomes import after_game
         from tournament.swiss import format as swiss_format
+        from tournament.teams import format as team_format
 
-        assert swiss_format.SwissSystem.kind  # registered as a stage format on import
+        assert swiss_format.SwissSystem.kind and team_format.TeamEvent.kind  # registered as formats on import
         follow_finished_games(after_game)  # the tournament's part of a game's end (games.services.finish)
         arbiter_call_changed.connect(on_arbiter_call, dispatch_uid="tournament.arbiter_call")

@@ -290,15 +290,17 @@ the value that orders them (higher first)."""
 
 @dataclass(frozen=True)
 class TieBreak:
-    """A tie-break an organizer can order players by. ``group``: how a round-robin group computes it (the
-    organizer lists the names in ``Tournament.tiebreak``); ``swiss``: a Swiss stage computes it on its state
-    (:mod:`tournament.swiss.tiebreaks`, FIDE C.07) — its value is shown divided by ``10 ** decimals``."""
+    """A tie-break an organizer can order players (or teams) by. ``group``: how a round-robin group computes
+    it (the organizer lists the names in ``Tournament.tiebreak``); ``swiss``: a Swiss stage computes it on its
+    state (:mod:`tournament.swiss.tiebreaks`, FIDE C.07) — its value is shown divided by ``10 ** decimals``;
+    ``team``: a team event computes it (:mod:`tournament.teams.scoring`)."""
 
     name: str
     short: str
     decimals: int = 0
     group: GroupMetric | None = None
     swiss: bool = False
+    team: bool = False  # a team event computes it (tournament.teams.scoring, on game points)
 
 
 TIEBREAKS: dict[str, TieBreak] = {}
@@ -331,15 +333,20 @@ def _white_wins(block: list[Hashable], rows: dict[Hashable, Row], games: Sequenc
 for _tiebreak in (
     TieBreak("mini_league", "ML", group=_mini_league),
     TieBreak("wins", "WIN", group=_wins, swiss=True),
-    TieBreak("sonneborn_berger", "SB", 2, group=_sonneborn_berger, swiss=True),
+    TieBreak("sonneborn_berger", "SB", 2, group=_sonneborn_berger, swiss=True, team=True),
     TieBreak("white_wins", "WW", group=_white_wins),
-    TieBreak("buchholz", "BH", 1, swiss=True),
+    TieBreak("buchholz", "BH", 1, swiss=True, team=True),
     TieBreak("buchholz_cut1", "BH-C1", 1, swiss=True),
     TieBreak("median_buchholz", "BH-M1", 1, swiss=True),
     TieBreak("progressive", "PS", 1, swiss=True),
-    TieBreak("direct_encounter", "DE", 1, swiss=True),
+    TieBreak("direct_encounter", "DE", 1, swiss=True, team=True),
     TieBreak("black_games", "BPG", swiss=True),
     TieBreak("average_rating", "ARO", swiss=True),
+    TieBreak("game_points", "GP", team=True),
+    TieBreak("match_points", "MP", team=True),
+    TieBreak("board_1", "B1", team=True),
+    TieBreak("board_2", "B2", team=True),
+    TieBreak("board_3", "B3", team=True),
 ):
     _register(_tiebreak)
 

@@ -19,6 +19,7 @@ from games.services import game_confirm_result, game_override, game_report_resul
 from tournament import services
 from tournament.models import Stage, Tournament
 from tournament.stage_formats import format_of
+from tournament.teams.services import team_create
 
 UNITS = ["一中", "二中", "实验中学", "外国语学校", "师大附中", "棋院", "少年宫", "科技大学"]
 
@@ -48,26 +49,40 @@ def simulate(
     on_stage: Callable[[StageReport], None] | None = None,
     rounds: int = 7,
     on_round: Callable[[int, float], None] | None = None,
+    team_boards: int = 4,
+    team_system: str = "swiss",
 ) -> Simulation:
     """``corrections``: after each stage is played out, the organizer overrides that many finished games
-    (chosen by the same generator) and whatever they reopen is played out before the stage advances."""
+    (chosen by the same generator) and whatever they reopen is played out before the stage advances.
+    With the ``teams`` preset, ``players`` is the number of teams: each has ``team_boards`` players and one
+    reserve, paired by ``team_system`` (``swiss`` over ``rounds``, ``round_robin``, ``double_round_robin``);
+    the lineups are the standing orders."""
     if not 0 <= draw_share < 1:
         raise ValueError("the share of drawn games must be at least 0 and below 1, or playoffs could never end")
 
     rng = random.Random(seed)
+    options: dict[str, object] | None = {"rounds": rounds} if preset == "swiss" else None
+    if preset == "teams":
+        options = {"system": team_system, "boards": team_boards, "rounds": rounds, "lineup_minutes": 0}
+    team_size = team_boards + 1
+    people = players * team_size if preset == "teams" else players
     tournament = services.tournament_create(
-        name=f"模拟赛 Simulated ({players} players, seed {seed})",
+        name=f"模拟赛 Simulated ({players} {'teams' if preset == 'teams' else 'players'}, seed {seed})",
         preset=preset,
         first_stage=first_stage,
-        boards=boards or (players // 2 + 1 if preset == "swiss" else max(6, players // 8)),
-        stage_options={"rounds": rounds} if preset == "swiss" else None,
+        boards=boards or (people // 2 + 1 if preset in ("swiss", "teams") else max(6, players // 8)),
+        stage_options=options,
     )
     entrants = Player.objects.bulk_create(
         [
             Player(name=f"棋手{n:04d}", unit=rng.choice(UNITS), rating=rng.randint(1200, 2400))
-            for n in range(1, players + 1)
+            for n in range(1, people + 1)
         ]
     )
+    if preset == "teams":
+        for number in range(players):
+            squad = entrants[number * team_size : (number + 1) * team_size]
+            team_create(tournament=tournament, name=f"队{number + 1:03d}", players=squad)
     for player in entrants:
         services.register(tournament=tournament, player=player)
     services.publish(tournament=tournament)
@@ -75,8 +90,8 @@ def simulate(
     stage: Stage | None = tournament.stages.get(order=1)
     while stage is not None:
         started = time.perf_counter()
-        services.draw_stage(stage=stage, seed=rng.randrange(2**31))
-        services.start_stage(stage=stage)
+        stage = services.draw_stage(stage=stage, seed=rng.randrange(2**31))  # with what the draw recorded
+        stage = services.start_stage(stage=stage)
         stage_format = format_of(stage)
         for number in range(1, stage_format.planned_rounds(stage) + 1):  # a round-by-round format's rounds
             began = time.perf_counter()
@@ -144,6 +159,15 @@ def format_tables(report: StageReport) -> str:
                 decided = f"  ({row['decided_by']})" if row["decided_by"] else ""
                 lines.append(
                     f"{row['rank']:>4}  {row['player']:<10} {row['unit']:<6} {row['points']:>5}  {values}{decided}"
+                )
+            continue
+        if table["kind"] == "teams":
+            lines.append(f"rank  {'team':<8} played  W D L  match  game")
+            for row in table["rows"]:
+                decided = f"  ({row['decided_by']})" if row["decided_by"] else ""
+                lines.append(
+                    f"{row['rank']:>4}  {row['player']:<8} {row['played']:>6}  {row['wins']} {row['draws']} "
+                    f"{row['losses']}  {row['points']:>5}  {row['game_points']:>4}{decided}"
                 )
             continue
         lines.append(f"-- {table['name']} ({table['kind']}, {table['advance']} advance)")

@@ -196,6 +196,7 @@ STAGE_NAMES = {
     "second": pgettext_lazy("stage name", "Second stage, round %(n)s"),
     "final": pgettext_lazy("stage name", "Final"),
     "swiss": pgettext_lazy("stage name", "Swiss"),
+    "teams": pgettext_lazy("stage name", "Team event"),
     "knockout": pgettext_lazy("stage name", "Knockout %(n)s"),
 }
 

@@ -31,6 +31,15 @@ PRESETS = {
         "mode": "otb",
         "boards": 50,
     },
+    # A team event as the RIF's Team World Championship runs it: renju, RIF opening, teams of 4 boards.
+    "teams": {
+        "rules": "renju",
+        "protocol": "rif",
+        "forbidden_mode": "claim",
+        "time_control": "rif-90+30",
+        "mode": "otb",
+        "boards": 40,
+    },
     "renju-rif": {
         "rules": "renju",
         "protocol": "rif",
@@ -43,7 +52,7 @@ PRESETS = {
 
 
 # The format of each preset's first stage (a key of tournament.stage_formats.FORMATS).
-FIRST_STAGE = {"seed": "groups", "swiss": "swiss", "renju-rif": "groups"}
+FIRST_STAGE = {"seed": "groups", "swiss": "swiss", "renju-rif": "groups", "teams": "teams"}
 
 
 @transaction.atomic

@@ -19,6 +19,13 @@ class Command(BaseCommand):
         parser.add_argument("--preset", default="seed")
         parser.add_argument("--seed", type=int, default=7)
         parser.add_argument("--first-stage", default="", help="the first stage's format (default: the preset's)")
+        parser.add_argument("--team-boards", type=int, default=4, help="boards per team (--preset teams)")
+        parser.add_argument(
+            "--team-system",
+            default="swiss",
+            choices=["swiss", "round_robin", "double_round_robin"],
+            help="how teams are paired (--preset teams; --players is then the number of teams)",
+        )
         parser.add_argument("--rounds", type=int, default=7, help="rounds of a Swiss stage (--preset swiss)")
         parser.add_argument("--draws", type=float, default=0.15, help="share of drawn games (below 1)")
         parser.add_argument(
@@ -42,6 +49,8 @@ class Command(BaseCommand):
             players=options["players"],
             preset=options["preset"],
             first_stage=options["first_stage"],
+            team_boards=options["team_boards"],
+            team_system=options["team_system"],
             seed=options["seed"],
             draw_share=options["draws"],
             corrections=options["corrections"],

@@ -1,0 +1,94 @@
+"""The team event as a stage format: one group with every team's players, the rounds paired team against
+team (round robin, double round robin or Swiss), each team match's boards ordinary matches; ranked by game
+points, match points and the RIF Team Championship's tie-breaks. It ends the tournament.
+
+Registered in :data:`tournament.stage_formats.FORMATS` by ``TournamentConfig.ready``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from tournament.models import Entry, Group, Match, Stage, TeamMember, Tournament, WithdrawalPolicy
+from tournament.stage_formats import GroupPlan, NextStage, StageFormat, register
+from tournament.standings import Order
+from tournament.teams import services as teams
+from tournament.teams.services import TeamOptions, check_options
+
+
+@register
+class TeamEvent(StageFormat):
+    kind = Stage.Kind.TEAMS
+    name_key = "teams"
+    round_by_round = True
+    playoffs = False
+    ranks_places = True  # nobody goes on: the team standings are the result
+    withdrawal_policy = WithdrawalPolicy.FORFEIT  # the boards played stand; the player sits out the rest
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        return check_options(options)
+
+    def draw(
+        self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
+    ) -> list[GroupPlan]:
+        order = {
+            e: (t, o)
+            for e, t, o in TeamMember.objects.filter(team__tournament=tournament).values_list(
+                "entry_id", "team_id", "order"
+            )
+        }
+        keys = sorted((e.pk for e in entries if e.pk in order), key=lambda k: order[k])
+        return [GroupPlan(keys, Group.Kind.TEAMS, advance=0, games=1, pair_at_draw=False)]
+
+    def recorded_at_draw(self, stage: Stage, seed: int) -> dict[str, Any]:
+        """The teams' pairing order, fixed at the draw (by the ratings at the start)."""
+        return {"team_order": teams.team_order(stage.tournament, TeamOptions.of(stage).boards)}
+
+    def planned_rounds(self, stage: Stage) -> int:
+        return teams.planned_rounds(stage)
+
+    def pair_round(self, stage: Stage, actor: Any) -> list[Match]:
+        made = teams.pair_team_round(stage, actor)
+        return list(Match.objects.filter(team_match__in=made).order_by("order"))
+
+    def group_order(self, group: Group) -> Order:
+        """The players in their teams' order (the stage is decided when every round is played)."""
+        stage = group.stage
+        rows = teams.team_standings(stage)
+        results = teams.team_results(stage)
+        unplayed = len({m for m in stage.team_matches.values_list("round", flat=True)}) < self.planned_rounds(
+            stage
+        ) or not all(r.complete for r in results)
+        members = dict(TeamMember.objects.filter(team__tournament=stage.tournament).values_list("entry_id", "team_id"))
+        rank = {row.team: row.rank for row in rows}
+        keys = sorted(group.members.values_list("pk", flat=True), key=lambda e: (rank.get(members.get(e, 0), 0), e))
+        return Order(group, [[k] for k in keys], unplayed, False, [], {}, {})
+
+    def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
+        return None
+
+    def tables(self, stage: Stage) -> list[dict[str, Any]]:
+        """The team standings in the shape of one group's table (points: match points; game points shown)."""
+        names = dict(stage.tournament.teams.values_list("pk", "name"))
+        rows = [
+            {
+                "rank": row.rank,
+                "entry": row.team,
+                "team": row.team,
+                "player": names.get(row.team, ""),
+                "unit": "",
+                "played": row.played,
+                "wins": row.won,
+                "draws": row.drawn,
+                "losses": row.lost,
+                "points": row.match_points,
+                "game_points": row.game_points / 2,
+                "tiebreaks": dict(row.values),
+                "state": "final",
+                "decided_by": row.decided_by,
+            }
+            for row in teams.team_standings(stage)
+        ]
+        return [{"group": None, "name": stage.name, "kind": "teams", "advance": 0, "decided": False, "rows": rows}]

@@ -1,0 +1,177 @@
+"""A team event's arithmetic, with no database: each team match's game points and match points, the
+standings and their tie-breaks (the RIF Team World Championship's order by default).
+
+Points are counted in halves, so a draw is 1 and a won board 2; shown as 1, ½, 0 per board.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from tournament.formats import TIEBREAKS
+
+# The RIF Team World Championship (Sport Commission rules, 4.5): game points, team match points, Buchholz and
+# Berger on game points, the match between the tied teams, then the results of boards 1, 2 and 3.
+RIF_ORDER = ("match_points", "buchholz", "sonneborn_berger", "direct_encounter", "board_1", "board_2", "board_3")
+PRIMARY = ("game_points", "match_points")
+
+
+@dataclass(frozen=True)
+class MatchPoints:
+    """Team match points for a won, drawn and lost match (2/1/0 by default)."""
+
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+
+
+@dataclass(frozen=True)
+class TeamResult:
+    """One team match as the boards stand: ``boards[b]`` = (home's points, away's points) in halves for each
+    finished board (forfeits included), board 1 first; ``away`` None for a bye; ``complete`` when every board
+    has its result."""
+
+    home: int
+    away: int | None
+    boards: dict[int, tuple[int, int]]
+    complete: bool
+
+
+@dataclass
+class TeamRow:
+    team: int
+    game_points: int = 0  # halves
+    match_points: int = 0
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    values: dict[str, int] = field(default_factory=dict)
+    rank: int = 0
+    decided_by: str = ""
+
+
+def match_outcome(result: TeamResult, boards: int) -> tuple[int, int]:
+    """(home, away) game points in halves; a bye scores as a match won with every board drawn."""
+    if result.away is None:
+        return boards, 0
+    home = sum(h for h, _a in result.boards.values())
+    away = sum(a for _h, a in result.boards.values())
+    return home, away
+
+
+def standings(
+    teams: Sequence[int],
+    results: Sequence[TeamResult],
+    *,
+    boards: int,
+    points: MatchPoints = MatchPoints(),
+    primary: str = "game_points",
+    order: Sequence[str] = RIF_ORDER,
+    lot_seed: str = "",
+) -> list[TeamRow]:
+    """Every team ranked by ``primary`` (game or match points), then the tie-breaks in ``order``, then a
+    recorded lot (seeded by ``lot_seed`` and the tied teams' ids). Only complete team matches count."""
+    rows = {t: TeamRow(t) for t in teams}
+    opponents: dict[int, list[tuple[int, int]]] = defaultdict(list)  # team -> (opponent, own game points there)
+    met: dict[tuple[int, int], int] = defaultdict(int)  # (team, opponent) -> match points taken
+    by_board: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for result in results:
+        if not result.complete:
+            continue
+        home, away = match_outcome(result, boards)
+        sides = [(result.home, result.away, home, away)]
+        if result.away is not None:
+            sides.append((result.away, result.home, away, home))
+        for team, other, mine, theirs in sides:
+            row = rows[team]
+            row.game_points += mine
+            row.played += other is not None
+            won = mine > theirs
+            drawn = mine == theirs
+            row.won, row.drawn, row.lost = row.won + won, row.drawn + drawn, row.lost + (not won and not drawn)
+            taken = points.win if won else points.draw if drawn else points.loss
+            row.match_points += taken
+            if other is not None:
+                opponents[team].append((other, mine))
+                met[(team, other)] += taken
+                for board, (h, a) in result.boards.items():
+                    by_board[team][board] += h if team == result.home else a
+    for team, row in rows.items():
+        row.values = {
+            "game_points": row.game_points,
+            "match_points": row.match_points,
+            "buchholz": sum(rows[o].game_points for o, _mine in opponents[team]),
+            "sonneborn_berger": sum(mine * rows[o].game_points for o, mine in opponents[team]),
+            **{f"board_{b}": by_board[team][b] for b in range(1, boards + 1)},
+        }
+    return _ranked(rows, primary, [n for n in order if n != primary], met, lot_seed)
+
+
+def _ranked(
+    rows: dict[int, TeamRow], primary: str, order: Sequence[str], met: dict[tuple[int, int], int], lot_seed: str
+) -> list[TeamRow]:
+    blocks = _split(sorted(rows), lambda t: rows[t].values[primary])
+    for name in order:
+        refined: list[list[int]] = []
+        for block in blocks:
+            if len(block) == 1:
+                refined.append(block)
+                continue
+            parts = _split(block, _metric(name, block, rows, met))
+            if len(parts) > 1:
+                for part in parts:
+                    for team in part:
+                        rows[team].decided_by = rows[team].decided_by or name
+            refined += parts
+        blocks = refined
+    ranked: list[TeamRow] = []
+    for block in blocks:
+        if len(block) > 1:
+            random.Random(f"{lot_seed}-{'-'.join(map(str, sorted(block)))}").shuffle(block)
+            for team in block:
+                rows[team].decided_by = rows[team].decided_by or "lot"
+        ranked += [rows[t] for t in block]
+    for place, row in enumerate(ranked, start=1):
+        row.rank = place
+    return ranked
+
+
+def _metric(
+    name: str, block: list[int], rows: dict[int, TeamRow], met: dict[tuple[int, int], int]
+) -> Callable[[int], int]:
+    if name == "direct_encounter":
+        return _direct(block, met)
+    return lambda t: rows[t].values.get(name, 0)
+
+
+def _direct(block: list[int], met: dict[tuple[int, int], int]) -> Callable[[int], int]:
+    """Match points in the matches among the tied teams, if each pair of them met; otherwise nothing."""
+    if any((a, b) not in met for a in block for b in block if a != b):
+        return lambda _t: 0
+    return lambda t: sum(met[(t, o)] for o in block if o != t)
+
+
+def _split(block: list[int], score: Callable[[int], int]) -> list[list[int]]:
+    ordered = sorted(block, key=lambda t: (-score(t), t))
+    out: list[list[int]] = []
+    for team in ordered:
+        if out and score(out[-1][0]) == score(team):
+            out[-1].append(team)
+        else:
+            out.append([team])
+    return out
+
+
+def team_tiebreaks() -> list[str]:
+    """The names a team event can order by (the one registry: tournament.formats.TIEBREAKS)."""
+    return [t.name for t in TIEBREAKS.values() if t.team]
+
+
+def board_colours(boards: int, home_first: bool) -> list[bool]:
+    """For each board (1 first): does the first-named team's player have the first move (black)? Colours
+    alternate board by board; ``home_first`` is board 1's (by the pairing's role, or a recorded lot)."""
+    return [home_first if b % 2 == 0 else not home_first for b in range(boards)]

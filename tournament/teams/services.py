@@ -1,0 +1,412 @@
+"""Team events' transitions: teams and their standing order, lineups (hidden until both are in or the
+deadline passes; a missing one falls back to the standing order), a round's team matches paired and their
+boards made as ordinary matches (colours alternating board by board), the results read back from the games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.enums import GameResult, GameStatus
+from games.models import Player
+from tournament import formats
+from tournament.models import Entry, Group, Lineup, Match, MatchGame, Stage, Team, TeamMatch, TeamMember, Tournament
+from tournament.services.common import TournamentError, audit, call_matches
+from tournament.services.setup import register
+from tournament.swiss.pairing import PairingError, pairer
+from tournament.swiss.state import FIRST, SECOND, RoundRecord, SwissPlayer, SwissState
+from tournament.teams import scoring
+
+SYSTEMS = ("round_robin", "double_round_robin", "swiss")
+
+
+@dataclass(frozen=True)
+class TeamOptions:
+    """A team stage's settings (``Stage.options``)."""
+
+    system: str = "round_robin"  # round_robin, double_round_robin or swiss
+    boards: int = 4
+    reserves: int = 2
+    rounds: int = 7  # a Swiss of teams
+    match_points: tuple[int, int, int] = (2, 1, 0)
+    primary: str = "game_points"  # what ranks first: game points (the RIF's) or match points
+    tiebreaks: tuple[str, ...] = scoring.RIF_ORDER
+    lineup_minutes: int = 15  # from the pairing to the lineup deadline; 0: the standing order at once
+    team_order: tuple[int, ...] = ()  # the teams' pairing order, recorded at the draw
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, stage: Stage) -> TeamOptions:
+        o = stage.options
+        return cls(
+            system=str(o.get("system", cls.system)),
+            boards=int(o.get("boards", cls.boards)),
+            reserves=int(o.get("reserves", cls.reserves)),
+            rounds=int(o.get("rounds", cls.rounds)),
+            match_points=tuple(o.get("match_points", cls.match_points)),
+            primary=str(o.get("primary", cls.primary)),
+            tiebreaks=tuple(o.get("tiebreaks", cls.tiebreaks)),
+            lineup_minutes=int(o.get("lineup_minutes", cls.lineup_minutes)),
+            team_order=tuple(o.get("team_order", ())),
+        )
+
+    @property
+    def points(self) -> scoring.MatchPoints:
+        return scoring.MatchPoints(*self.match_points)
+
+
+def check_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A team stage's options checked; a wrong value is refused in the user's language."""
+
+    def bad(key: str) -> TournamentError:
+        return TournamentError("bad_options", _("The team option %(key)s has a wrong value.") % {"key": key})
+
+    known = {"system", "boards", "reserves", "rounds", "match_points", "primary", "tiebreaks", "lineup_minutes"}
+    for key in options:
+        if key not in known:
+            raise TournamentError("bad_options", _("Unknown team option %(key)s.") % {"key": key})
+    ranges = {"boards": (1, 12), "reserves": (0, 6), "rounds": (1, 30), "lineup_minutes": (0, 24 * 60)}
+    for key, (low, high) in ranges.items():
+        if key in options and (type(options[key]) is not int or not low <= options[key] <= high):
+            raise bad(key)
+    if "system" in options and options["system"] not in SYSTEMS:
+        raise bad("system")
+    if "primary" in options and options["primary"] not in scoring.PRIMARY:
+        raise bad("primary")
+    points = options.get("match_points", [2, 1, 0])
+    if not (isinstance(points, list | tuple) and len(points) == 3 and all(type(p) is int and p >= 0 for p in points)):
+        raise bad("match_points")
+    if not points[0] > points[1] >= points[2]:
+        raise bad("match_points")
+    names = options.get("tiebreaks", list(scoring.RIF_ORDER))
+    allowed = scoring.team_tiebreaks()
+    if not isinstance(names, list | tuple) or len(set(names)) != len(names) or any(n not in allowed for n in names):
+        raise bad("tiebreaks")
+    return dict(options)
+
+
+# -- teams --------------------------------------------------------------------------
+
+
+@transaction.atomic
+def team_create(
+    *, tournament: Tournament, name: str, players: Sequence[Player], captain: Player | None = None, actor: Any = None
+) -> Team:
+    """A team with its players in standing order (boards first, then reserves); each becomes an entry."""
+    stage = tournament.stages.filter(order=1).first()
+    options = TeamOptions.of(stage) if stage is not None else TeamOptions()
+    name = name.strip()[:60]
+    if not name:
+        raise TournamentError("team_name", _("A team needs a name."))
+    if Team.objects.filter(tournament=tournament, name=name).exists():
+        raise TournamentError("team_exists", _("There is already a team %(name)s.") % {"name": name}, 409)
+    if not 1 <= len(players) <= options.boards + options.reserves:
+        raise TournamentError(
+            "team_size",
+            _("A team has from 1 to %(n)s players (%(boards)s boards and %(reserves)s reserves).")
+            % {"n": options.boards + options.reserves, "boards": options.boards, "reserves": options.reserves},
+        )
+    if len({p.pk for p in players}) != len(players):
+        raise TournamentError("team_twice", _("A player is named twice."))
+    team = Team.objects.create(tournament=tournament, name=name, captain=captain or players[0])
+    for order, player in enumerate(players, start=1):
+        entry = register(tournament=tournament, player=player, actor=actor)
+        if TeamMember.objects.filter(entry=entry).exists():
+            raise TournamentError("other_team", _("%(name)s is already in another team.") % {"name": player.name})
+        TeamMember.objects.create(team=team, entry=entry, order=order)
+    audit(tournament, "team_create", actor, team=team.pk, players=[p.pk for p in players])
+    return team
+
+
+def standing_order(team: Team) -> list[int]:
+    """The team's players (entries) in standing order, withdrawn players left out."""
+    return list(
+        TeamMember.objects.filter(team=team, entry__withdrawn=False)
+        .order_by("order")
+        .values_list("entry_id", flat=True)
+    )
+
+
+def team_order(tournament: Tournament, boards: int) -> list[int]:
+    """The teams' pairing order: by the mean rating of their top ``boards`` players, then by name."""
+    ratings: dict[int, list[int]] = {}
+    for team_id, rating in (
+        TeamMember.objects.filter(team__tournament=tournament)
+        .order_by("team_id", "order")
+        .values_list("team_id", "entry__rating")
+    ):
+        ratings.setdefault(team_id, []).append(rating or 0)
+    names = dict(Team.objects.filter(tournament=tournament).values_list("pk", "name"))
+    mean = {t: sum(r[:boards]) / max(1, len(r[:boards])) for t, r in ratings.items()}
+    return sorted(names, key=lambda t: (-mean.get(t, 0), names[t]))
+
+
+# -- lineups ------------------------------------------------------------------------
+
+
+def _lineups_open(team_match: TeamMatch, now: datetime) -> bool:
+    if team_match.boards_made_at is not None:
+        return False
+    return team_match.lineup_deadline is None or now < team_match.lineup_deadline
+
+
+@transaction.atomic
+def lineup_submit(
+    *, team_match: TeamMatch, team: Team, entries: Sequence[int | None], actor: Any = None, now: datetime | None = None
+) -> Lineup:
+    """The captain's lineup: a player (entry id) or None for each board, in the team's standing order (a
+    reserve may step in; nobody plays above a teammate ranked higher). When both lineups are in, the boards
+    are made at once."""
+    now = now or timezone.now()
+    team_match = TeamMatch.objects.select_for_update().select_related("stage").get(pk=team_match.pk)
+    if team.pk not in (team_match.home_id, team_match.away_id) or team_match.away_id is None:
+        raise TournamentError("not_in_match", _("This team does not play this match."), 403)
+    if not _lineups_open(team_match, now):
+        raise TournamentError("lineup_closed", _("The lineups for this match are closed."), 409)
+    options = TeamOptions.of(team_match.stage)
+    chosen = list(entries)
+    if len(chosen) != options.boards:
+        raise TournamentError(
+            "lineup_size", _("Name a player, or nobody, for each of the %(n)s boards.") % {"n": options.boards}
+        )
+    order = {
+        e: m for e, m in TeamMember.objects.filter(team=team, entry__withdrawn=False).values_list("entry_id", "order")
+    }
+    named = [e for e in chosen if e is not None]
+    if any(e not in order for e in named):
+        raise TournamentError("not_a_member", _("Every player must be an active member of the team."))
+    if len(set(named)) != len(named):
+        raise TournamentError("lineup_twice", _("A player is named on two boards."))
+    if [order[e] for e in named] != sorted(order[e] for e in named):
+        raise TournamentError("lineup_order", _("Players must sit in the team's standing order."))
+    lineup, _created = Lineup.objects.update_or_create(
+        team_match=team_match,
+        team=team,
+        defaults={"entries": chosen, "fallback": False, "submitted_by": actor if getattr(actor, "pk", None) else None},
+    )
+    audit(team_match.stage.tournament, "lineup", actor, team_match=team_match.pk, team=team.pk, entries=chosen)
+    if team_match.lineups.count() == 2:
+        make_boards(team_match, now=now, actor=actor)
+    return lineup
+
+
+def lineup_visible(
+    team_match: TeamMatch, lineup: Lineup, viewer_team: Team | None, now: datetime | None = None
+) -> bool:
+    """A lineup is hidden from everyone but its own team until both are in or the deadline passes."""
+    if viewer_team is not None and viewer_team.pk == lineup.team_id:
+        return True
+    return team_match.boards_made_at is not None or not _lineups_open(team_match, now or timezone.now())
+
+
+def close_due_lineups(stage: Stage, now: datetime | None = None, actor: Any = None) -> int:
+    """Make the boards of every team match of the stage whose lineup deadline has passed; returns how many."""
+    now = now or timezone.now()
+    due = TeamMatch.objects.filter(stage=stage, boards_made_at=None, lineup_deadline__lte=now).order_by(
+        "round", "order"
+    )
+    made = 0
+    for team_match in due:
+        made += make_boards(team_match, now=now, actor=actor)
+    return made
+
+
+@transaction.atomic
+def make_boards(team_match: TeamMatch, *, now: datetime | None = None, actor: Any = None) -> bool:
+    """The team match's boards as ordinary matches: the lineups in (a missing one from the standing order),
+    board by board; an empty board is forfeited by the side with nobody. Idempotent."""
+    now = now or timezone.now()
+    team_match = (
+        TeamMatch.objects.select_for_update().select_related("stage__tournament", "home", "away").get(pk=team_match.pk)
+    )
+    if team_match.boards_made_at is not None:
+        return False
+    stage = team_match.stage
+    options = TeamOptions.of(stage)
+    if team_match.away is None:  # a bye: nothing to play
+        TeamMatch.objects.filter(pk=team_match.pk).update(boards_made_at=now)
+        return True
+    sides = []
+    for team in (team_match.home, team_match.away):
+        lineup = Lineup.objects.filter(team_match=team_match, team=team).first()
+        if lineup is None:
+            standing: list[int | None] = [*standing_order(team)[: options.boards]]
+            standing += [None] * (options.boards - len(standing))
+            lineup = Lineup.objects.create(team_match=team_match, team=team, entries=standing, fallback=True)
+            audit(stage.tournament, "lineup_fallback", actor, team_match=team_match.pk, team=team.pk)
+        sides.append(list(lineup.entries))
+    group = Group.objects.get(stage=stage, parent=None)
+    colours = scoring.board_colours(options.boards, home_first=True)
+    forfeits: dict[str, str] = {}
+    boards = []
+    for board, (home, away, home_black) in enumerate(zip(sides[0], sides[1], colours, strict=True), start=1):
+        if home is None or away is None:
+            forfeits[str(board)] = "both" if home is None and away is None else ("home" if home is None else "away")
+            continue
+        first, second = (home, away) if home_black else (away, home)
+        boards.append(
+            Match(
+                tournament_id=stage.tournament_id,
+                group=group,
+                round=team_match.round,
+                order=team_match.order * options.boards + board,
+                first_id=first,
+                second_id=second,
+                games_planned=1,
+                team_match=team_match,
+                team_board=board,
+            )
+        )
+    Match.objects.bulk_create(boards)
+    TeamMatch.objects.filter(pk=team_match.pk).update(boards_made_at=now, forfeits=forfeits)
+    audit(stage.tournament, "team_boards", actor, team_match=team_match.pk, forfeits=forfeits)
+    call_matches(tournament=stage.tournament)
+    return True
+
+
+# -- rounds -------------------------------------------------------------------------
+
+
+def pair_team_round(stage: Stage, actor: Any = None, now: datetime | None = None) -> list[TeamMatch]:
+    """The next round's team matches (the stage locked by the caller): by the round robin's schedule or by
+    the Dutch system over the teams (match results as a player's game results); then the lineups are asked
+    for (or, with ``lineup_minutes`` 0, the standing orders taken at once)."""
+    now = now or timezone.now()
+    if stage.status != Stage.Status.RUNNING:
+        raise TournamentError("not_running", _("The stage has not started."), 409)
+    options = TeamOptions.of(stage)
+    played = list(TeamMatch.objects.filter(stage=stage).order_by("round", "order"))
+    number = max((m.round for m in played), default=0) + 1
+    results = {r.home: r for r in team_results(stage)}
+    if any(m.boards_made_at is None or not results[m.home_id].complete for m in played):
+        raise TournamentError("round_unfinished", _("The team matches of this round are not all finished."), 409)
+    if number > planned_rounds(stage):
+        raise TournamentError("rounds_done", _("Every round of this stage has been paired."), 409)
+    teams = list(options.team_order)
+    if options.system == "swiss":
+        pairs = _swiss_pairs(stage, teams, played, options)
+    else:
+        pairs = _round_robin_pairs(teams, number, options.system == "double_round_robin")
+    deadline = now + timedelta(minutes=options.lineup_minutes)
+    made = [
+        TeamMatch.objects.create(
+            stage=stage, round=number, order=order, home_id=home, away_id=away, lineup_deadline=deadline
+        )
+        for order, (home, away) in enumerate(pairs)
+    ]
+    audit(stage.tournament, "pair_team_round", actor, stage=stage.pk, round=number, matches=[m.pk for m in made])
+    for team_match in made:
+        if team_match.away_id is None or options.lineup_minutes == 0:
+            make_boards(team_match, now=now, actor=actor)
+    return made
+
+
+def planned_rounds(stage: Stage) -> int:
+    options = TeamOptions.of(stage)
+    if options.system == "swiss":
+        return options.rounds
+    count = len(options.team_order)
+    single = count - 1 if count % 2 == 0 else count
+    return single * (2 if options.system == "double_round_robin" else 1)
+
+
+def _round_robin_pairs(teams: list[int], number: int, double: bool) -> list[tuple[int, int | None]]:
+    rounds = formats.balanced_single_rounds(teams)
+    index = (number - 1) % len(rounds)
+    pairs: list[tuple[int, int | None]] = list(rounds[index])
+    if double and number > len(rounds):  # the second cycle: the same pairs, the other team first
+        pairs = [(b, a) for a, b in rounds[index]]
+    resting = [t for t in teams if all(t not in p for p in pairs)]
+    return pairs + [(t, None) for t in resting]
+
+
+def _swiss_pairs(
+    stage: Stage, teams: list[int], played: list[TeamMatch], options: TeamOptions
+) -> list[tuple[int, int | None]]:
+    number = {team: n for n, team in enumerate(teams, start=1)}
+    records: dict[int, list[RoundRecord]] = {t: [] for t in teams}
+    results = {r.home: r for r in team_results(stage)}
+    for team_match in played:
+        result = results[team_match.home_id]
+        if team_match.away_id is None:
+            records[team_match.home_id].append(RoundRecord(None, None, "U"))
+            continue
+        home, away = scoring.match_outcome(result, options.boards)
+        code = "1" if home > away else "=" if home == away else "0"
+        other = {"1": "0", "=": "=", "0": "1"}[code]
+        records[team_match.home_id].append(RoundRecord(number[team_match.away_id], FIRST, code))
+        records[team_match.away_id].append(RoundRecord(number[team_match.home_id], SECOND, other))
+    names = dict(Team.objects.filter(pk__in=teams).values_list("pk", "name"))
+    state = SwissState(
+        name=stage.name,
+        total_rounds=options.rounds,
+        players=[SwissPlayer(number[t], names[t], key=t, rounds=records[t]) for t in teams],
+    )
+    try:
+        boards = pairer("2026").pair(state)
+    except PairingError as exc:
+        raise TournamentError(
+            "no_pairing", _("No pairing of the teams is possible: %(why)s") % {"why": exc}, 409
+        ) from None
+    team_of = {n: t for t, n in number.items()}
+    return [(team_of[b.first], team_of[b.second] if b.second is not None else None) for b in boards]
+
+
+# -- results ------------------------------------------------------------------------
+
+
+def team_results(stage: Stage) -> list[scoring.TeamResult]:
+    """Every team match of the stage as its boards' games stand (in a fixed number of queries)."""
+    team_matches = list(TeamMatch.objects.filter(stage=stage).order_by("round", "order"))
+    home_of = {m.pk: m.home_id for m in team_matches}
+    member_team = dict(
+        TeamMember.objects.filter(team__tournament_id=stage.tournament_id).values_list("entry_id", "team_id")
+    )
+    player_entry = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("player_id", "pk"))
+    boards: dict[int, dict[int, tuple[int, int]]] = {m.pk: {} for m in team_matches}
+    open_boards: dict[int, int] = {m.pk: 0 for m in team_matches}
+    for match in Match.objects.filter(team_match__stage=stage).exclude(status=Match.Status.CANCELLED):
+        if match.status != Match.Status.FINISHED:
+            open_boards[match.team_match_id] += 1  # type: ignore[index]  # a board has its team match
+    for link in (
+        MatchGame.objects.filter(match__team_match__stage=stage, counted=True, game__status=GameStatus.FINISHED)
+        .exclude(match__status=Match.Status.CANCELLED)
+        .values("match__team_match_id", "match__team_board", "game__black_id", "game__result")
+    ):
+        key = link["match__team_match_id"]
+        black_team = member_team.get(player_entry.get(link["game__black_id"], 0))
+        black_home = black_team == home_of[key]
+        result = link["game__result"]
+        black, white = (1, 1) if result == GameResult.DRAW else ((2, 0) if result == GameResult.BLACK else (0, 2))
+        board = link["match__team_board"]
+        if board is not None:  # every board of a team match has its number
+            boards[key][board] = (black, white) if black_home else (white, black)
+    out = []
+    for team_match in team_matches:
+        scores = dict(boards[team_match.pk])
+        for board, side in team_match.forfeits.items():
+            scores[int(board)] = {"home": (0, 2), "away": (2, 0)}.get(side, (0, 0))
+        complete = team_match.boards_made_at is not None and open_boards[team_match.pk] == 0
+        out.append(scoring.TeamResult(team_match.home_id, team_match.away_id, dict(sorted(scores.items())), complete))
+    return out
+
+
+def team_standings(stage: Stage) -> list[scoring.TeamRow]:
+    options = TeamOptions.of(stage)
+    teams = list(options.team_order) or team_order(stage.tournament, options.boards)
+    return scoring.standings(
+        teams,
+        team_results(stage),
+        boards=options.boards,
+        points=options.points,
+        primary=options.primary,
+        order=options.tiebreaks,
+        lot_seed=f"{stage.draw_seed}-teams",
+    )
