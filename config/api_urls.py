@@ -9,12 +9,14 @@ from games.api import GameViewSet, PlayerViewSet
 from ratings.api import RatingListViewSet
 from tournament.api import TournamentViewSet
 from tournament.swiss.api import SwissViewSet
+from tournament.teams.api import TeamEventViewSet
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("players", PlayerViewSet, basename="player")
 router.register("swiss", SwissViewSet, basename="swiss")
+router.register("team-events", TeamEventViewSet, basename="team-event")
 router.register("ratings", RatingListViewSet, basename="rating-list")
 
 urlpatterns = [

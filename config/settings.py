@@ -147,6 +147,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": CLOCK_SWEEP_SECONDS,
         "options": {"expires": 2},
     },
+    "close-team-lineups": {  # team events: a lineup deadline passed, the boards are made from the standing order
+        "task": "tournament.close_lineups",
+        "schedule": 15.0,
+        "options": {"expires": 10},
+    },
 }
 CELERY_TASK_ROUTES = {
     "games.adjudicate": {"queue": "clock"},

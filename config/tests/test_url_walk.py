@@ -85,6 +85,22 @@ class World:
         services.start_stage(stage=self.swiss_stage)
         swiss_publish(stage=self.swiss_stage, number=swiss_pair(stage=self.swiss_stage).number)
         self.swiss_entry = self.swiss.entries.order_by("pk").first()
+        # A team event, round 1 paired, lineups awaited; the player captains one team. And one not drawn yet.
+        from tournament.teams.services import team_create
+
+        options = {"boards": 2, "reserves": 0, "lineup_minutes": 30}
+        self.teams = services.tournament_create(name="Team cup", preset="teams", stage_options=options)
+        services.publish(tournament=self.teams)
+        self.team_a = team_create(
+            tournament=self.teams, name="A", players=[self.me, Player.objects.create(name="A2")], captain=self.me
+        )
+        team_create(tournament=self.teams, name="B", players=[Player.objects.create(name=f"B{n}") for n in (1, 2)])
+        self.teams_stage = self.teams.stages.get()
+        services.draw_stage(stage=self.teams_stage, seed=1)
+        services.start_stage(stage=self.teams_stage)
+        services.pair_next_round(stage=self.teams_stage)
+        self.team_match = self.teams_stage.team_matches.get()
+        self.teams_open = services.tournament_create(name="Team open", preset="teams")
         from ratings.models import RatingList
 
         self.rating_list = RatingList.objects.create(name="Walk list", method="elo", category="gomoku")
@@ -393,6 +409,23 @@ CASES: dict[str, Case] = {
     "swiss-round-sheet": ("get", lambda w: f"/t/{w.swiss.pk}/swiss/{w.swiss_stage.pk}/round/1/", NONE, same(200)),
     "swiss-crosstable": ("get", lambda w: f"/t/{w.swiss.pk}/swiss/{w.swiss_stage.pk}/crosstable/", NONE, same(200)),
     "swiss-detail": ("get", lambda w: f"/api/swiss/{w.swiss_stage.pk}/", NONE, same(200)),
+    "team-event-detail": ("get", lambda w: f"/api/team-events/{w.teams_stage.pk}/", NONE, same(200)),
+    "team-event-team": (
+        "post",
+        lambda w: f"/api/team-events/{w.teams_open.stages.get().pk}/team/",
+        lambda w: {"name": "Walkers", "players": [{"name": "W1"}, {"name": "W2", "unit": "一中"}]},
+        WRITE,
+    ),
+    "team-event-lineup": (
+        "post",
+        lambda w: f"/api/team-events/{w.teams_stage.pk}/lineup/",
+        lambda w: {
+            "team_match": w.team_match.pk,
+            "team": w.team_a.pk,
+            "entries": list(w.team_a.memberships.order_by("order").values_list("entry_id", flat=True)),
+        },
+        matrix(401, 200, 403, 403, 200),  # the captain, or the organizer
+    ),
     "swiss-pair": ("post", lambda w: f"/api/swiss/{w.swiss_stage.pk}/pair/", NONE, matrix(401, 403, 403, 403, 409)),
     "swiss-edit": (
         "post",
@@ -575,4 +608,4 @@ def test_admin_is_for_the_organizer_only(world: World) -> None:
     for page in admin_pages:
         answers = {role: world.client(role).get(page).status_code for role in ROLES}
         assert answers == {A: 302, P: 302, OP: 302, OR: 302, ORG: 200}, (page, answers)
-    assert Tournament.objects.count() == 5
+    assert Tournament.objects.count() == 7

@@ -410,3 +410,45 @@ def team_standings(stage: Stage) -> list[scoring.TeamRow]:
         order=options.tiebreaks,
         lot_seed=f"{stage.draw_seed}-teams",
     )
+
+
+@dataclass(frozen=True)
+class BoardScore:
+    entry: int
+    team: int
+    points: int  # halves, over the board (forfeits left out)
+    games: int
+
+
+def board_prizes(stage: Stage) -> dict[int, list[BoardScore]]:
+    """Each board's players by their score on that board (points, then the fewer games): the board prizes."""
+    member_team = dict(
+        TeamMember.objects.filter(team__tournament_id=stage.tournament_id).values_list("entry_id", "team_id")
+    )
+    entry_of = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("player_id", "pk"))
+    tally: dict[tuple[int, int], list[int]] = {}
+    for board, black, white, result in (
+        MatchGame.objects.filter(match__team_match__stage=stage, counted=True, game__status=GameStatus.FINISHED)
+        .exclude(match__status=Match.Status.CANCELLED)
+        .values_list("match__team_board", "game__black_id", "game__white_id", "game__result")
+    ):
+        points = (2, 0) if result == GameResult.BLACK else (0, 2) if result == GameResult.WHITE else (1, 1)
+        for player, got in zip((black, white), points, strict=True):
+            entry = entry_of.get(player or 0)
+            if entry is None or board is None:
+                continue
+            score = tally.setdefault((board, entry), [0, 0])
+            score[0] += got
+            score[1] += 1
+    out: dict[int, list[BoardScore]] = {}
+    for (board, entry), (total, games) in sorted(tally.items()):
+        out.setdefault(board, []).append(BoardScore(entry, member_team.get(entry, 0), total, games))
+    for scores in out.values():
+        scores.sort(key=lambda s: (-s.points, s.games, s.entry))
+    return dict(sorted(out.items()))
+
+
+def close_all_due_lineups(now: datetime | None = None) -> int:
+    """Every running team stage's lineups whose deadline has passed (the beat task's pass)."""
+    stages = Stage.objects.filter(kind=Stage.Kind.TEAMS, status=Stage.Status.RUNNING)
+    return sum(close_due_lineups(stage, now=now) for stage in stages)

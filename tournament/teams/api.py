@@ -1,0 +1,111 @@
+"""The team-event API, by stage id: the teams, standings, rounds and board prizes for anyone (a lineup shown
+to the other team only once both are in or the deadline passes); a team entered by the organizer; a lineup
+sent by the team's captain or the organizer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.access import is_organizer, player_of, require_organizer
+from games.serializers import validated
+from games.services import player_find_or_create
+from tournament.models import Stage, Team, TeamMatch
+from tournament.services import TournamentError
+from tournament.teams.selectors import team_rounds, team_stage
+from tournament.teams.services import lineup_submit, team_create
+
+
+class PlayerSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=50)
+    unit = serializers.CharField(max_length=60, required=False, default="")
+    rating = serializers.IntegerField(required=False, min_value=0, max_value=4000)
+
+
+class TeamSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=60)
+    players = PlayerSerializer(many=True, help_text="in standing order: the boards, then the reserves")
+    captain = serializers.IntegerField(required=False, min_value=0, help_text="index in players (default 0)")
+
+
+class LineupSerializer(serializers.Serializer[Any]):
+    team_match = serializers.IntegerField()
+    team = serializers.IntegerField()
+    entries = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True), help_text="an entry id, or null, for each board"
+    )
+
+
+class TeamStageSerializer(serializers.Serializer[Any]):
+    stage = serializers.IntegerField()
+    name = serializers.CharField()
+    status = serializers.ChoiceField(choices=Stage.Status.choices)
+    options = serializers.DictField()
+    teams = serializers.ListField(child=serializers.DictField())
+    standings = serializers.ListField(child=serializers.DictField(), help_text="rank, points, tie-breaks")
+    board_prizes = serializers.DictField(help_text="board -> the best three on it")
+    rounds = serializers.ListField(child=serializers.DictField(), help_text="team matches, lineups, boards")
+
+
+class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
+    """Team stages, by stage id."""
+
+    queryset = Stage.objects.filter(kind=Stage.Kind.TEAMS).select_related("tournament")
+    serializer_class = TeamStageSerializer
+
+    def _payload(self, stage: Stage) -> dict[str, Any]:
+        user = self.request.user
+        player = player_of(user)
+        viewer = Team.objects.filter(tournament_id=stage.tournament_id, captain=player).first() if player else None
+        if viewer is None and player is not None:
+            viewer = Team.objects.filter(memberships__entry__player=player, tournament_id=stage.tournament_id).first()
+        return {**team_stage(stage), "rounds": team_rounds(stage, viewer, organizer=is_organizer(user))}
+
+    @extend_schema(responses=TeamStageSerializer)
+    def retrieve(self, request: Request, pk: str) -> Response:
+        return Response(self._payload(self.get_object()))
+
+    @extend_schema(request=TeamSerializer, responses={201: TeamStageSerializer})
+    @action(detail=True, methods=["post"])
+    def team(self, request: Request, pk: str) -> Response:
+        """Enter a team (before the draw): its players in standing order, made or found by name and unit."""
+        require_organizer(request.user)
+        stage = self.get_object()
+        data = validated(TeamSerializer, request.data)
+        players = [
+            player_find_or_create(name=p["name"], unit=p.get("unit", ""), rating=p.get("rating"))
+            for p in data["players"]
+        ]
+        captain = data.get("captain", 0)
+        if captain >= len(players):
+            raise TournamentError("bad_captain", _("The captain must be one of the team's players."))
+        team_create(
+            tournament=stage.tournament,
+            name=data["name"],
+            players=players,
+            captain=players[captain],
+            actor=request.user,
+        )
+        return Response(self._payload(stage), status=201)
+
+    @extend_schema(request=LineupSerializer, responses=TeamStageSerializer)
+    @action(detail=True, methods=["post"])
+    def lineup(self, request: Request, pk: str) -> Response:
+        """The captain's lineup for a team match (or the organizer's for any team)."""
+        stage = self.get_object()
+        data = validated(LineupSerializer, request.data)
+        team = Team.objects.filter(pk=data["team"], tournament_id=stage.tournament_id).first()
+        team_match = TeamMatch.objects.filter(pk=data["team_match"], stage=stage).first()
+        if team is None or team_match is None:
+            raise TournamentError("no_team_match", _("There is no such team or team match here."), 404)
+        player = player_of(request.user)
+        if not is_organizer(request.user) and (player is None or team.captain_id != player.pk):
+            raise TournamentError("not_captain", _("Only the team's captain or the organizer sends its lineup."), 403)
+        lineup_submit(team_match=team_match, team=team, entries=data["entries"], actor=request.user)
+        return Response(self._payload(stage))

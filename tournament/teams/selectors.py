@@ -1,0 +1,137 @@
+"""Reads of a team event for the pages and the API: the teams, the standings with their tie-breaks, each
+round's team matches with the boards and results (a lineup shown only to its own team until both are in or
+the deadline passes), and the board prizes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from tournament.models import Entry, Lineup, Match, Stage, Team, TeamMatch
+from tournament.teams.services import TeamOptions, board_prizes, lineup_visible, team_results, team_standings
+
+
+def _half(points: int) -> str:
+    whole, half = divmod(points, 2)
+    return f"{whole}½" if half and whole else ("½" if half else str(whole))
+
+
+def team_stage(stage: Stage) -> dict[str, Any]:
+    """Teams with their players, the standings and the board prizes."""
+    teams = list(Team.objects.filter(tournament_id=stage.tournament_id).order_by("seed", "pk"))
+    names = {t.pk: t.name for t in teams}
+    players = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "player__name"))
+    rosters: dict[int, list[dict[str, Any]]] = {t.pk: [] for t in teams}
+    options = TeamOptions.of(stage)
+    for team in teams:
+        for member in team.memberships.order_by("order").select_related("entry"):
+            rosters[team.pk].append(
+                {
+                    "entry": member.entry_id,
+                    "name": players.get(member.entry_id, ""),
+                    "order": member.order,
+                    "reserve": member.order > options.boards,
+                    "withdrawn": member.entry.withdrawn,
+                }
+            )
+    rows = team_standings(stage) if stage.status != Stage.Status.PENDING else []
+    return {
+        "stage": stage.pk,
+        "name": stage.name,
+        "status": stage.status,
+        "options": stage.options,
+        "teams": [{"id": t.pk, "name": t.name, "captain": t.captain_id, "players": rosters[t.pk]} for t in teams],
+        "standings": [
+            {
+                "rank": row.rank,
+                "team": row.team,
+                "name": names.get(row.team, ""),
+                "played": row.played,
+                "won": row.won,
+                "drawn": row.drawn,
+                "lost": row.lost,
+                "match_points": row.match_points,
+                "game_points": _half(row.game_points),
+                "tiebreaks": row.values,
+                "decided_by": row.decided_by,
+            }
+            for row in rows
+        ],
+        "board_prizes": {
+            str(board): [
+                {
+                    "entry": s.entry,
+                    "name": players.get(s.entry, ""),
+                    "team": names.get(s.team, ""),
+                    "points": _half(s.points),
+                    "games": s.games,
+                }
+                for s in scores[:3]
+            ]
+            for board, scores in board_prizes(stage).items()
+        },
+    }
+
+
+def team_rounds(stage: Stage, viewer: Team | None = None, organizer: bool = False) -> list[dict[str, Any]]:
+    """Every round's team matches: the teams, each side's lineup as far as ``viewer`` may see it, the boards
+    with their players and results, and the match score."""
+    now = timezone.now()
+    names = dict(Team.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "name"))
+    players = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "player__name"))
+    results = {r.home: r for r in team_results(stage)}
+    lineups: dict[int, list[Lineup]] = {}
+    for lineup in Lineup.objects.filter(team_match__stage=stage):
+        lineups.setdefault(lineup.team_match_id, []).append(lineup)
+    boards: dict[int, list[Match]] = {}
+    for board in Match.objects.filter(team_match__stage=stage).exclude(status=Match.Status.CANCELLED):
+        boards.setdefault(board.team_match_id or 0, []).append(board)
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for team_match in TeamMatch.objects.filter(stage=stage).order_by("round", "order"):
+        result = results.get(team_match.home_id)
+        sides = []
+        for lineup in sorted(lineups.get(team_match.pk, []), key=lambda x: x.team_id != team_match.home_id):
+            shown = organizer or lineup_visible(team_match, lineup, viewer, now)
+            sides.append(
+                {
+                    "team": lineup.team_id,
+                    "in": True,
+                    "fallback": lineup.fallback,
+                    "players": [players.get(e, "") if e else None for e in lineup.entries] if shown else None,
+                }
+            )
+        home_points = sum(h for h, _a in result.boards.values()) if result else 0
+        away_points = sum(a for _h, a in result.boards.values()) if result else 0
+        rounds.setdefault(team_match.round, []).append(
+            {
+                "id": team_match.pk,
+                "home": {"id": team_match.home_id, "name": names.get(team_match.home_id, "")},
+                "away": {"id": team_match.away_id, "name": names.get(team_match.away_id or 0, "")}
+                if team_match.away_id
+                else None,
+                "deadline": team_match.lineup_deadline,
+                "boards_made": team_match.boards_made_at is not None,
+                "lineups": sides,
+                "boards": [
+                    {
+                        "board": b.team_board,
+                        "first": players.get(b.first_id, ""),
+                        "second": players.get(b.second_id, ""),
+                        "status": b.status,
+                        "score": _board_text(result.boards.get(b.team_board or 0)) if result else "",
+                    }
+                    for b in sorted(boards.get(team_match.pk, []), key=lambda b: b.team_board or 0)
+                ],
+                "forfeits": team_match.forfeits,
+                "score": f"{_half(home_points)} – {_half(away_points)}",
+                "complete": bool(result and result.complete),
+            }
+        )
+    return [{"round": number, "matches": matches} for number, matches in sorted(rounds.items())]
+
+
+def _board_text(points: tuple[int, int] | None) -> str:
+    if points is None:
+        return ""
+    return f"{_half(points[0])}–{_half(points[1])}"
