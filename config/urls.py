@@ -10,6 +10,7 @@ from games import views as game_views
 from ratings import views as rating_views
 from tournament import control, registration_views
 from tournament import views as pages
+from tournament.teams import views as team_views
 
 admin.site.login_form = AdminLoginForm
 handler404 = "config.views.not_found"
@@ -37,6 +38,9 @@ urlpatterns = [
     path("t/<int:pk>/standings.csv", pages.standings_csv, name="tournament-standings-csv"),
     path("t/<int:pk>/pdf/<str:kind>.pdf", pages.tournament_pdf, name="tournament-pdf"),
     path("t/<int:pk>/games.<str:fmt>", pages.records_export, name="tournament-records"),
+    path("t/<int:pk>/team/<int:team_id>/", team_views.team_page, name="team-page"),
+    path("me/lineup/<int:team_match_id>/", team_views.lineup_post, name="lineup-post"),
+    path("organizer/t/<int:pk>/teams/", team_views.control_teams, name="control-teams"),
     path("t/<int:pk>/swiss/<int:stage_id>.trf", pages.swiss_trf, name="swiss-trf"),
     path("t/<int:pk>/swiss/<int:stage_id>/round/<int:number>/", pages.swiss_round_sheet, name="swiss-round-sheet"),
     path("t/<int:pk>/swiss/<int:stage_id>/crosstable/", pages.swiss_crosstable, name="swiss-crosstable"),

@@ -33,6 +33,7 @@ from tournament.registration_views import public_url, qr
 from tournament.selectors import schedule_context
 from tournament.swiss.control import SWISS_ACTIONS, swiss_control
 from tournament.swiss.selectors import swiss_stages
+from tournament.teams.selectors import team_stage_of
 from tournament.withdrawals import entry_withdraw
 
 RULE_SETS = ["freestyle", "standard", "renju", "renju-a"]
@@ -135,6 +136,7 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         "withdraw_form": WithdrawForm(tournament),
         "stage_actions": [(name, label) for name, label in ACTION_LABELS.items()],
         "swiss": [swiss_control(stage) for stage in swiss_stages(tournament)],
+        "team_stage": team_stage_of(tournament),
         "games_choices": [
             (1, gettext_lazy("one game")),
             (2, gettext_lazy("two games, roles swapped")),

@@ -34,6 +34,7 @@ from tournament.selectors import schedule_context, standings_context
 from tournament.stage_formats import stage_standings
 from tournament.swiss import selectors as swiss
 from tournament.swiss import trf
+from tournament.teams.views import captain_lineups
 
 STATE_LABELS = {
     "withdrawn": _("withdrawn"),
@@ -288,7 +289,7 @@ def _open_check_ins(player: Player | None) -> list[dict[str, Any]]:
 @login_required
 def player_console(request: HttpRequest) -> HttpResponse:
     player = Player.objects.filter(user=account(request.user)).first()
-    context = {**player_console_context(player), "practice": practice_options()}
+    context = {**player_console_context(player), "practice": practice_options(), "lineups": captain_lineups(player)}
     return render(request, "tournament/player_console.html", context)
 
 

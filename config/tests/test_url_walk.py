@@ -495,6 +495,14 @@ CASES: dict[str, Case] = {
     ),
     "control-waiting": ("get", t("/organizer/t/{t}/waiting/"), NONE, matrix(302, 404, 404, 404, 200)),
     "control-players": ("get", t("/organizer/t/{t}/players/"), NONE, matrix(302, 404, 404, 404, 200)),
+    "control-teams": ("get", lambda w: f"/organizer/t/{w.teams.pk}/teams/", NONE, matrix(302, 404, 404, 404, 200)),
+    "team-page": ("get", lambda w: f"/t/{w.teams.pk}/team/{w.team_a.pk}/", NONE, same(200)),
+    "lineup-post": (
+        "post",
+        lambda w: f"/me/lineup/{w.team_match.pk}/",
+        NONE,
+        matrix(302, 302, 404, 404, 404),  # the captain's form; anyone else finds no such form
+    ),
     "player-slips": ("get", t("/organizer/t/{t}/players/slips/"), NONE, matrix(302, 404, 404, 404, 200)),
     "control-players-action": (
         "post",

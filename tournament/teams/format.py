@@ -15,6 +15,7 @@ from tournament.models import Entry, Group, Match, Stage, TeamMember, Tournament
 from tournament.stage_formats import GroupPlan, NextStage, StageFormat, register
 from tournament.standings import Order
 from tournament.teams import services as teams
+from tournament.teams.selectors import team_rounds, team_stage
 from tournament.teams.services import TeamOptions, check_options
 
 
@@ -70,6 +71,19 @@ class TeamEvent(StageFormat):
         return None
 
     def tables(self, stage: Stage) -> list[dict[str, Any]]:
+        return []  # no group tables: the team standings are the page's "teams" part
+
+    def page_context(self, stage: Stage) -> dict[str, Any]:
+        """The team standings, the latest round's team matches with their boards, the board prizes (lineups
+        as the public sees them: only once both are in or the deadline has passed)."""
+        rounds = team_rounds(stage)
+        return {
+            "bracket": None,
+            "swiss": None,
+            "teams": {**team_stage(stage), "current": rounds[-1] if rounds else None},
+        }
+
+    def printed_tables(self, stage: Stage) -> list[dict[str, Any]]:
         """The team standings in the shape of one group's table (points: match points; game points shown)."""
         names = dict(stage.tournament.teams.values_list("pk", "name"))
         rows = [

@@ -8,13 +8,18 @@ from typing import Any
 
 from django.utils import timezone
 
-from tournament.models import Entry, Lineup, Match, Stage, Team, TeamMatch
+from tournament.models import Entry, Lineup, Match, Stage, Team, TeamMatch, Tournament
 from tournament.teams.services import TeamOptions, board_prizes, lineup_visible, team_results, team_standings
 
 
 def _half(points: int) -> str:
     whole, half = divmod(points, 2)
     return f"{whole}½" if half and whole else ("½" if half else str(whole))
+
+
+def team_stage_of(tournament: Tournament) -> Stage | None:
+    """The tournament's team stage, if it is a team event."""
+    return tournament.stages.filter(kind=Stage.Kind.TEAMS).order_by("order").first()
 
 
 def team_stage(stage: Stage) -> dict[str, Any]:

@@ -1,0 +1,167 @@
+"""Team pages: a team's roster and matches (public), the captain's lineup on the player's console, and the
+organizer's teams page (enter a team: its players in standing order, one per line)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from games.access import is_organizer, organizer_or_404, player_of
+from games.models import Player
+from games.services import GameError, player_find_or_create
+from games.services.players import check_name
+from tournament.models import Stage, Team, TeamMatch, TeamMember, Tournament
+from tournament.services import TournamentError
+from tournament.teams.selectors import team_rounds, team_stage, team_stage_of
+from tournament.teams.services import TeamOptions, lineup_submit, standing_order, team_create
+
+
+def _viewer_team(request: HttpRequest, tournament: Tournament) -> Team | None:
+    player = player_of(request.user)
+    if player is None:
+        return None
+    return Team.objects.filter(tournament=tournament, memberships__entry__player=player).first() or (
+        Team.objects.filter(tournament=tournament, captain=player).first()
+    )
+
+
+def team_page(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
+    """A team's players in standing order and its matches, board by board."""
+    tournament = get_object_or_404(Tournament.objects.exclude(status=Tournament.Status.DRAFT), pk=pk)
+    team = get_object_or_404(Team, pk=team_id, tournament=tournament)
+    stage = team_stage_of(tournament)
+    if stage is None:
+        raise Http404
+    viewer = _viewer_team(request, tournament)
+    rounds = [
+        {
+            "round": r["round"],
+            "matches": [m for m in r["matches"] if team.pk in (m["home"]["id"], (m["away"] or {}).get("id"))],
+        }
+        for r in team_rounds(stage, viewer, organizer=is_organizer(request.user))
+    ]
+    data = team_stage(stage)
+    roster = next((t for t in data["teams"] if t["id"] == team.pk), None)
+    row = next((r for r in data["standings"] if r["team"] == team.pk), None)
+    context = {"tournament": tournament, "team": team, "roster": roster, "row": row, "rounds": rounds, "stage": stage}
+    return render(request, "tournament/team.html", context)
+
+
+def captain_lineups(player: Player | None) -> list[dict[str, Any]]:
+    """The team matches whose lineup this player, as captain, may still send, with the choices per board."""
+    if player is None:
+        return []
+    now = timezone.now()
+    out = []
+    for team in Team.objects.filter(captain=player).select_related("tournament"):
+        open_matches = (
+            TeamMatch.objects.filter(boards_made_at=None, stage__status=Stage.Status.RUNNING)
+            .exclude(away=None)
+            .filter(Q(home=team) | Q(away=team))
+            .select_related("home", "away", "stage")
+            .order_by("round")
+        )
+        for team_match in open_matches:
+            if team_match.lineup_deadline is not None and team_match.lineup_deadline <= now:
+                continue
+            boards = TeamOptions.of(team_match.stage).boards
+            members = list(
+                TeamMember.objects.filter(team=team, entry__withdrawn=False)
+                .select_related("entry__player")
+                .order_by("order")
+            )
+            sent = team_match.lineups.filter(team=team).first()
+            chosen = list(sent.entries) if sent else [*standing_order(team)[:boards]]
+            chosen += [None] * (boards - len(chosen))
+            out.append(
+                {
+                    "team": team,
+                    "match": team_match,
+                    "opponent": team_match.away if team_match.home_id == team.pk else team_match.home,
+                    "members": members,
+                    "boards": [{"number": b + 1, "chosen": chosen[b]} for b in range(boards)],
+                    "sent": sent is not None,
+                }
+            )
+    return out
+
+
+@login_required
+@require_POST
+def lineup_post(request: HttpRequest, team_match_id: int) -> HttpResponse:
+    """The captain's lineup form (a select per board); the answer comes back as a message on the console."""
+    team_match = get_object_or_404(TeamMatch, pk=team_match_id)
+    player = player_of(request.user)
+    team = Team.objects.filter(pk__in=[team_match.home_id, team_match.away_id], captain=player).first()
+    if player is None or team is None:  # only a captain of one of the two teams has this form
+        raise Http404
+    boards = TeamOptions.of(team_match.stage).boards
+    entries: list[int | None] = []
+    for number in range(1, boards + 1):
+        value = request.POST.get(f"board_{number}", "")
+        entries.append(int(value) if value.isdigit() else None)
+    try:
+        lineup_submit(team_match=team_match, team=team, entries=entries, actor=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Lineup sent. The opponent sees it once both are in."))
+    return redirect("player-console")
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("team name"), max_length=60)
+    players = forms.CharField(
+        label=gettext_lazy("players, one per line, in standing order (name, unit, rating)"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+    )
+
+
+@login_required
+def control_teams(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organizer's teams page: the teams entered, and a form to enter one."""
+    user = organizer_or_404(request)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    stage = team_stage_of(tournament)
+    if stage is None:
+        raise Http404
+    form = TeamForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():  # all or nothing: no players left behind by a refused team
+                players = [
+                    player_find_or_create(name=name, unit=unit, rating=rating)
+                    for name, unit, rating in _player_lines(form.cleaned_data["players"])
+                ]
+                team_create(tournament=tournament, name=form.cleaned_data["name"], players=players, actor=user)
+        except GameError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Team %(name)s entered.") % {"name": form.cleaned_data["name"]})
+            return redirect("control-teams", pk=pk)
+    context = {"tournament": tournament, "stage": stage, "form": form, **team_stage(stage)}
+    return render(request, "tournament/control_teams.html", context)
+
+
+def _player_lines(text: str) -> list[tuple[str, str, int | None]]:
+    """``name, unit, rating`` per line (comma or tab; unit and rating optional), checked."""
+    out = []
+    for number, line in enumerate((line for line in text.splitlines() if line.strip()), start=1):
+        cells = [c.strip() for c in line.replace("\t", ",").replace("，", ",").split(",")]
+        name, unit = check_name(cells[0], cells[1] if len(cells) > 1 else "")
+        rating_text = cells[2] if len(cells) > 2 else ""
+        if rating_text and not rating_text.isdigit():
+            raise TournamentError("bad_rating", _("Line %(n)s: the rating is a whole number.") % {"n": number})
+        out.append((name, unit, int(rating_text) if rating_text else None))
+    return out
