@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from tournament.models import Entry, Lineup, Match, Stage, Team, TeamMatch, Tournament
+from tournament.models import Entry, Lineup, Match, Stage, Team, TeamMatch, TeamMember, Tournament
 from tournament.teams.services import TeamOptions, board_prizes, lineup_visible, team_results, team_standings
 
 
@@ -29,17 +29,18 @@ def team_stage(stage: Stage) -> dict[str, Any]:
     players = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "player__name"))
     rosters: dict[int, list[dict[str, Any]]] = {t.pk: [] for t in teams}
     options = TeamOptions.of(stage)
-    for team in teams:
-        for member in team.memberships.order_by("order").select_related("entry"):
-            rosters[team.pk].append(
-                {
-                    "entry": member.entry_id,
-                    "name": players.get(member.entry_id, ""),
-                    "order": member.order,
-                    "reserve": member.order > options.boards,
-                    "withdrawn": member.entry.withdrawn,
-                }
-            )
+    for member in (
+        TeamMember.objects.filter(team__tournament_id=stage.tournament_id).select_related("entry").order_by("order")
+    ):
+        rosters[member.team_id].append(
+            {
+                "entry": member.entry_id,
+                "name": players.get(member.entry_id, ""),
+                "order": member.order,
+                "reserve": member.order > options.boards,
+                "withdrawn": member.entry.withdrawn,
+            }
+        )
     rows = team_standings(stage) if stage.status != Stage.Status.PENDING else []
     return {
         "stage": stage.pk,
