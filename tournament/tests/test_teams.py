@@ -267,3 +267,68 @@ def test_the_simulate_command_plays_a_team_swiss() -> None:
     text = out.getvalue()
     table = text.split("ranking ==")[0]
     assert table.count("队00") == 5  # every team in the table once
+
+
+@pytest.mark.django_db
+def test_team_options_and_teams_are_checked_and_a_refusal_changes_nothing() -> None:
+    with pytest.raises(TournamentError) as system:
+        services.tournament_create(name="x", preset="teams", stage_options={"system": "knockout"})
+    with pytest.raises(TournamentError) as points:
+        services.tournament_create(name="x", preset="teams", stage_options={"match_points": [1, 1, 0]})
+    with pytest.raises(TournamentError) as tiebreak:
+        services.tournament_create(name="x", preset="teams", stage_options={"tiebreaks": ["white_wins"]})
+    assert (system.value.code, points.value.code, tiebreak.value.code) == ("bad_options",) * 3
+    assert not Tournament.objects.exists()
+
+    tournament = services.tournament_create(name="团体赛", preset="teams", stage_options={"boards": 2, "reserves": 0})
+    one, two, three = (Player.objects.create(name=n) for n in ("一", "二", "三"))
+    with pytest.raises(TournamentError) as size:
+        team_create(tournament=tournament, name="大", players=[one, two, three])
+    team_create(tournament=tournament, name="甲", players=[one, two])
+    with pytest.raises(TournamentError) as taken:
+        team_create(tournament=tournament, name="乙", players=[three, one])
+    with pytest.raises(TournamentError) as named:
+        team_create(tournament=tournament, name="甲", players=[three])
+    assert (size.value.code, taken.value.code, named.value.code) == ("team_size", "other_team", "team_exists")
+    assert list(Team.objects.values_list("name", flat=True)) == ["甲"]
+    assert not tournament.entries.filter(player=three).exists()  # the refused team entered nobody
+
+
+@pytest.mark.django_db
+def test_board_prizes_rank_each_boards_players_and_the_beat_task_closes_due_lineups() -> None:
+    from tournament.tasks import close_lineups_task
+    from tournament.teams.services import board_prizes
+
+    _tournament, stage = team_event(teams=2, boards=2, reserves=0, lineup_minutes=1)
+    services.pair_next_round(stage=stage)
+    assert close_lineups_task() == 0  # the deadline is a minute away
+    TeamMatch.objects.filter(stage=stage).update(lineup_deadline=timezone.now() - timedelta(seconds=1))
+    assert close_lineups_task() == 1
+    match = TeamMatch.objects.get(stage=stage)
+    boards = {b.team_board: Game.objects.get(match_game__match=b) for b in Match.objects.filter(team_match=match)}
+    win(boards[1], boards[1].black)  # board 1: the first move wins
+    win(boards[2], None)  # board 2: a draw
+
+    prizes = board_prizes(stage)
+
+    assert [(s.entry, s.points, s.games) for s in prizes[1]][0][1:] == (2, 1)
+    first_board_winner = Player.objects.get(pk=boards[1].black_id)
+    assert prizes[1][0].entry == first_board_winner.entries.get().pk
+    assert [s.points for s in prizes[2]] == [1, 1]
+
+
+@pytest.mark.django_db
+def test_a_withdrawn_player_leaves_the_standing_order_and_their_board_is_forfeited() -> None:
+    from tournament.withdrawals import entry_withdraw
+
+    _tournament, stage = team_event(teams=2, boards=2, reserves=0, lineup_minutes=0)
+    services.pair_next_round(stage=stage)
+    match = TeamMatch.objects.get(stage=stage)
+    leaving = match.home.memberships.get(order=2).entry
+
+    entry_withdraw(entry=leaving, reason="ill")
+
+    board = Match.objects.get(team_match=match, team_board=2)
+    assert board.status == Match.Status.FINISHED  # forfeited: the results played stand, the rest are lost
+    result = next(r for r in team_results(stage) if r.home == match.home_id)
+    assert result.boards[2] == (0, 2)
