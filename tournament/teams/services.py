@@ -448,6 +448,13 @@ def board_prizes(stage: Stage) -> dict[int, list[BoardScore]]:
     return dict(sorted(out.items()))
 
 
+def close_lineups_now(stage: Stage, actor: Any = None) -> int:
+    """The organizer closes the lineups of the stage's current round before the deadline: the boards are made,
+    from the standing order where a lineup is missing. Returns how many team matches got their boards."""
+    waiting = TeamMatch.objects.filter(stage=stage, boards_made_at=None).order_by("round", "order")
+    return sum(make_boards(team_match, actor=actor) for team_match in waiting)
+
+
 def close_all_due_lineups(now: datetime | None = None) -> int:
     """Every running team stage's lineups whose deadline has passed (the beat task's pass)."""
     stages = Stage.objects.filter(kind=Stage.Kind.TEAMS, status=Stage.Status.RUNNING)

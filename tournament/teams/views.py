@@ -21,10 +21,18 @@ from games.access import is_organizer, organizer_or_404, player_of
 from games.models import Player
 from games.services import GameError, player_find_or_create
 from games.services.players import check_name
+from tournament import services
 from tournament.models import Stage, Team, TeamMatch, TeamMember, Tournament
 from tournament.services import TournamentError
 from tournament.teams.selectors import team_rounds, team_stage, team_stage_of
-from tournament.teams.services import TeamOptions, lineup_submit, standing_order, team_create
+from tournament.teams.services import (
+    TeamOptions,
+    close_lineups_now,
+    lineup_submit,
+    planned_rounds,
+    standing_order,
+    team_create,
+)
 
 
 def _viewer_team(request: HttpRequest, tournament: Tournament) -> Team | None:
@@ -136,6 +144,18 @@ def control_teams(request: HttpRequest, pk: int) -> HttpResponse:
     stage = team_stage_of(tournament)
     if stage is None:
         raise Http404
+    action = request.POST.get("action", "team")
+    if request.method == "POST" and action in ("pair", "close"):
+        try:
+            if action == "pair":
+                made = services.pair_next_round(stage=stage, actor=user)
+                messages.success(request, _("Round paired: %(n)s boards called.") % {"n": len(made)})
+            else:
+                closed = close_lineups_now(stage, actor=user)
+                messages.success(request, _("Lineups closed: %(n)s team matches have their boards.") % {"n": closed})
+        except GameError as exc:
+            messages.error(request, exc.message)
+        return redirect("control-teams", pk=pk)
     form = TeamForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -150,7 +170,15 @@ def control_teams(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Team %(name)s entered.") % {"name": form.cleaned_data["name"]})
             return redirect("control-teams", pk=pk)
-    context = {"tournament": tournament, "stage": stage, "form": form, **team_stage(stage)}
+    rounds = team_rounds(stage, organizer=True)
+    context = {
+        **team_stage(stage),
+        "tournament": tournament,
+        "stage": stage,
+        "form": form,
+        "current": rounds[-1] if rounds else None,
+        "planned": planned_rounds(stage) if stage.status != Stage.Status.PENDING else 0,
+    }
     return render(request, "tournament/control_teams.html", context)
 
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -19,7 +20,7 @@ from tournament import services
 from tournament.models import Lineup, Match, Stage, Team, TeamMatch, Tournament
 from tournament.services import TournamentError
 from tournament.simulate import simulate
-from tournament.stage_formats import stage_standings
+from tournament.stage_formats import format_of, stage_standings
 from tournament.teams import scoring
 from tournament.teams.services import (
     close_due_lineups,
@@ -190,8 +191,21 @@ def test_colours_by_board_and_round_the_first_named_team_black_on_odd_boards() -
             black_is_home = board.first_id in home  # the first-named player of a board has the first move
             assert black_is_home == (board.team_board % 2 == 1)
             assert game.black_id == board.first.player_id
-    rounds = {m.round: (m.home_id, m.away_id) for m in TeamMatch.objects.filter(stage=stage).order_by("round")}
-    assert len(rounds) == 1
+
+
+@pytest.mark.django_db
+def test_colours_by_round_the_other_team_is_named_first_in_the_second_cycle() -> None:
+    _tournament, stage = team_event(teams=2, boards=2, reserves=0, lineup_minutes=0, system="double_round_robin")
+    services.pair_next_round(stage=stage)
+    first = TeamMatch.objects.get(stage=stage, round=1)
+    for board in Match.objects.filter(team_match=first):
+        win(Game.objects.get(match_game__match=board), None)
+    services.pair_next_round(stage=stage)
+    second = TeamMatch.objects.get(stage=stage, round=2)
+
+    assert (second.home_id, second.away_id) == (first.away_id, first.home_id)
+    board_one = Match.objects.get(team_match=second, team_board=1)
+    assert board_one.first_id in members(second.home)  # now the other team has the first move on board 1
 
 
 @pytest.mark.django_db
@@ -214,7 +228,8 @@ def test_a_correction_to_one_board_changes_the_team_standings() -> None:
 
     after = {r.team: (r.rank, r.game_points) for r in team_standings(stage)}
     assert after[match.home_id][1] == 2 and after[match.away_id][1] == 2
-    table = stage_standings(stage)[0]["rows"]
+    assert stage_standings(stage) == []  # no group tables: the page shows the team standings of its own
+    table = format_of(stage).printed_tables(stage)[0]["rows"]
     assert {row["team"]: row["game_points"] for row in table} == {match.home_id: 1.0, match.away_id: 1.0}
     assert colour_of(games[0], games[0].black) == "black"
 
@@ -332,3 +347,34 @@ def test_a_withdrawn_player_leaves_the_standing_order_and_their_board_is_forfeit
     assert board.status == Match.Status.FINISHED  # forfeited: the results played stand, the rest are lost
     result = next(r for r in team_results(stage) if r.home == match.home_id)
     assert result.boards[2] == (0, 2)
+
+
+@pytest.mark.django_db
+def test_the_organizer_enters_teams_pairs_rounds_and_closes_lineups_from_the_teams_page(client: Any) -> None:
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group as Role
+
+    organizer = get_user_model().objects.create_user("org", password="pass-2026")
+    organizer.groups.add(Role.objects.get(name="organizer"))
+    client.force_login(organizer)
+    tournament = services.tournament_create(
+        name="校际团体赛", preset="teams", stage_options={"boards": 2, "reserves": 1, "lineup_minutes": 30}
+    )
+    page = f"/organizer/t/{tournament.pk}/teams/"
+    for name, lines in (("一中", "张三, 一中, 1900\n李四, 一中\n王五"), ("二中", "赵六, 二中\n钱七, 二中")):
+        assert client.post(page, {"name": name, "players": lines}).status_code == 302
+    refused = client.post(page, {"name": "三中", "players": "孙八, 三中, strong"}, follow=True)
+    assert "等级分应为整数" in refused.content.decode()
+    assert list(Team.objects.order_by("pk").values_list("name", flat=True)) == ["一中", "二中"]
+    assert not Player.objects.filter(name="孙八").exists()  # a refused team leaves nobody behind
+
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=2)
+    services.start_stage(stage=stage)
+    client.post(page, {"action": "pair"})
+    match = TeamMatch.objects.get(stage=stage)
+    assert match.boards_made_at is None  # lineups awaited
+    client.post(page, {"action": "close"})
+    match.refresh_from_db()
+    assert match.boards_made_at is not None and Match.objects.filter(team_match=match).count() == 2
+    assert "第 1 轮" in client.get(page).content.decode()
