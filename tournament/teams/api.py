@@ -22,7 +22,7 @@ from tournament.teams.selectors import team_rounds, team_stage
 from tournament.teams.services import lineup_submit, team_create
 
 
-class PlayerSerializer(serializers.Serializer[Any]):
+class TeamPlayerSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=50)
     unit = serializers.CharField(max_length=60, required=False, default="")
     rating = serializers.IntegerField(required=False, min_value=0, max_value=4000)
@@ -30,7 +30,7 @@ class PlayerSerializer(serializers.Serializer[Any]):
 
 class TeamSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=60)
-    players = PlayerSerializer(many=True, help_text="in standing order: the boards, then the reserves")
+    players = TeamPlayerSerializer(many=True, help_text="in standing order: the boards, then the reserves")
     captain = serializers.IntegerField(required=False, min_value=0, help_text="index in players (default 0)")
 
 
