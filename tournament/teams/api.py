@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
@@ -78,20 +79,21 @@ class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
         require_organizer(request.user)
         stage = self.get_object()
         data = validated(TeamSerializer, request.data)
-        players = [
-            player_find_or_create(name=p["name"], unit=p.get("unit", ""), rating=p.get("rating"))
-            for p in data["players"]
-        ]
-        captain = data.get("captain", 0)
-        if captain >= len(players):
-            raise TournamentError("bad_captain", _("The captain must be one of the team's players."))
-        team_create(
-            tournament=stage.tournament,
-            name=data["name"],
-            players=players,
-            captain=players[captain],
-            actor=request.user,
-        )
+        with transaction.atomic():  # a refused team leaves no players behind
+            players = [
+                player_find_or_create(name=p["name"], unit=p.get("unit", ""), rating=p.get("rating"))
+                for p in data["players"]
+            ]
+            captain = data.get("captain", 0)
+            if captain >= len(players):
+                raise TournamentError("bad_captain", _("The captain must be one of the team's players."))
+            team_create(
+                tournament=stage.tournament,
+                name=data["name"],
+                players=players,
+                captain=players[captain],
+                actor=request.user,
+            )
         return Response(self._payload(stage), status=201)
 
     @extend_schema(request=LineupSerializer, responses=TeamStageSerializer)
