@@ -462,3 +462,23 @@ def guess_colours(rng: random.Random) -> dict[str, int | str]:
         "guess": guess,
         "guess_right": int(guessed_right(count, guess)),
     }
+
+
+def toss_at_table(grabber: int, count: int, guess: str) -> dict[str, int | str | bool]:
+    """猜先 as recorded at the table: side ``grabber`` (0 the first-named, 1 the other) grabbed ``count`` stones
+    and the other side guessed; ``black`` is the side that plays black (the guesser if right)."""
+    right = guessed_right(count, guess)
+    return {
+        "grabber": grabber,
+        "count": count,
+        "guess": guess,
+        "guess_right": int(right),
+        "black": 1 - grabber if right else grabber,
+        "recorded": True,
+    }
+
+
+def toss_by_lot(seed: str) -> dict[str, int | str | bool]:
+    """猜先 drawn by lot from a recorded seed (so it can be re-run), in the same form as one at the table."""
+    lot = guess_colours(random.Random(seed))
+    return {**toss_at_table(int(lot["grabber"]), int(lot["count"]), str(lot["guess"])), "recorded": False, "seed": seed}

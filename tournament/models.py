@@ -621,6 +621,12 @@ class TeamMatch(models.Model):
     forfeits = models.JSONField(
         default=dict, blank=True, help_text=_("board -> the side with nobody there"), verbose_name=_("forfeited boards")
     )
+    colour_toss = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=_("猜先 for board 1: which team grabbed, the guess, the count, which team had black"),
+        verbose_name=_("colour toss"),
+    )
 
     class Meta:
         verbose_name = _("team match")

@@ -426,6 +426,12 @@ CASES: dict[str, Case] = {
         },
         matrix(401, 200, 403, 403, 200),  # the captain, or the organizer
     ),
+    "team-event-toss": (
+        "post",
+        lambda w: f"/api/team-events/{w.teams_stage.pk}/toss/",
+        lambda w: {"team_match": w.team_match.pk, "grabber": w.team_a.pk, "guess": "odd", "count": 5},
+        WRITE,
+    ),
     "swiss-pair": ("post", lambda w: f"/api/swiss/{w.swiss_stage.pk}/pair/", NONE, matrix(401, 403, 403, 403, 409)),
     "swiss-edit": (
         "post",
@@ -497,6 +503,9 @@ CASES: dict[str, Case] = {
     "control-players": ("get", t("/organizer/t/{t}/players/"), NONE, matrix(302, 404, 404, 404, 200)),
     "control-teams": ("get", lambda w: f"/organizer/t/{w.teams.pk}/teams/", NONE, matrix(302, 404, 404, 404, 200)),
     "team-page": ("get", lambda w: f"/t/{w.teams.pk}/team/{w.team_a.pk}/", NONE, same(200)),
+    "team-trf": ("get", lambda w: f"/t/{w.teams.pk}/teams.trf", NONE, same(200)),
+    "team-round-sheet": ("get", lambda w: f"/t/{w.teams.pk}/teams/round/1/", NONE, same(200)),
+    "team-round-pdf": ("get", lambda w: f"/t/{w.teams.pk}/teams/round/1.pdf", NONE, same(200)),
     "lineup-post": (
         "post",
         lambda w: f"/me/lineup/{w.team_match.pk}/",

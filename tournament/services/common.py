@@ -200,11 +200,7 @@ def playoff_colours(match: Match, lot: str) -> bool:
 def first_black_by_toss(match: Match, lot: str) -> bool:
     """猜先: the toss recorded at the table, or one drawn by lot (and recorded); True if the first-named is black."""
     if not match.colour_toss:
-        toss = formats.guess_colours(random.Random(lot))
-        guesser = 1 - int(toss["grabber"])
-        toss["black"] = guesser if toss["guess_right"] else int(toss["grabber"])
-        toss["seed"] = lot
-        match.colour_toss = toss
+        match.colour_toss = formats.toss_by_lot(lot)
         match.save(update_fields=["colour_toss"])
     return int(match.colour_toss["black"]) == 0
 

@@ -148,16 +148,7 @@ def record_colour_toss(*, match: Match, grabber: Entry, guess: str, count: int, 
         raise TournamentError("not_in_match", _("The grabber must be one of the two players."))
     if guess not in ("odd", "even") or not 1 <= count <= 361:
         raise TournamentError("bad_toss", _("The guess is odd or even, and the count is between 1 and 361."))
-    grabber_index = 0 if grabber.pk == match.first_id else 1
-    right = formats.guessed_right(count, guess)
-    match.colour_toss = {
-        "grabber": grabber_index,
-        "count": count,
-        "guess": guess,
-        "guess_right": int(right),
-        "black": 1 - grabber_index if right else grabber_index,
-        "recorded": True,
-    }
+    match.colour_toss = formats.toss_at_table(0 if grabber.pk == match.first_id else 1, count, guess)
     match.save(update_fields=["colour_toss"])
     audit(match.tournament, "colour_toss", actor, match=match.pk, **match.colour_toss)
     return match

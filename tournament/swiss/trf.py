@@ -46,13 +46,28 @@ def _round_block(record: RoundRecord) -> str:
     return f"  {opponent} {colour} {record.result or ' '}"
 
 
-def player_line(player: SwissPlayer, points: PointSystem, rank: int, extra: str = "", ascii_names: bool = False) -> str:
+def round_block(record: RoundRecord | None) -> str:
+    """One round's ten columns; None: a round the player sat out of a team event (left blank)."""
+    return " " * BLOCK if record is None else _round_block(record)
+
+
+def player_line(
+    player: SwissPlayer,
+    points: PointSystem,
+    rank: int,
+    extra: str = "",
+    ascii_names: bool = False,
+    blocks: str | None = None,
+) -> str:
+    """A ``001`` line; ``blocks`` replaces the rounds' columns (a team event's rounds, some left blank)."""
     rating = f"{player.rating:4d}" if player.rating else "    "
     total = player.score(points) + (points.points(extra) if extra else 0)
     name = player.name[:33]
     if ascii_names and not name.isascii():
         name = f"Player {player.number}"  # a program that counts columns in bytes reads every field right
     head = f"001 {player.number:4d}      {name:<33} {rating} {'':3} {'':11} {'':10} {_tenths(total):>4} {rank:4d}"
+    if blocks is not None:
+        return (head + blocks).rstrip()
     blocks = "".join(_round_block(r) for r in player.rounds)
     if extra:
         blocks += _round_block(RoundRecord(None, None, extra))

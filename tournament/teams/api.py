@@ -17,10 +17,10 @@ from rest_framework.response import Response
 from games.access import is_organizer, player_of, require_organizer
 from games.serializers import validated
 from games.services import player_find_or_create
-from tournament.models import Stage, Team, TeamMatch
+from tournament.models import Stage, Team
 from tournament.services import TournamentError
-from tournament.teams.selectors import team_rounds, team_stage
-from tournament.teams.services import lineup_submit, team_create
+from tournament.teams.selectors import team_and_match, team_rounds, team_stage
+from tournament.teams.services import lineup_submit, record_team_toss, team_create
 
 
 class TeamPlayerSerializer(serializers.Serializer[Any]):
@@ -41,6 +41,13 @@ class LineupSerializer(serializers.Serializer[Any]):
     entries = serializers.ListField(
         child=serializers.IntegerField(allow_null=True), help_text="an entry id, or null, for each board"
     )
+
+
+class TeamTossSerializer(serializers.Serializer[Any]):
+    team_match = serializers.IntegerField()
+    grabber = serializers.IntegerField(help_text="the team whose captain grabbed the stones")
+    guess = serializers.ChoiceField(choices=["odd", "even"], help_text="the other captain's guess")
+    count = serializers.IntegerField(min_value=1, max_value=361)
 
 
 class TeamStageSerializer(serializers.Serializer[Any]):
@@ -102,12 +109,22 @@ class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
         """The captain's lineup for a team match (or the organizer's for any team)."""
         stage = self.get_object()
         data = validated(LineupSerializer, request.data)
-        team = Team.objects.filter(pk=data["team"], tournament_id=stage.tournament_id).first()
-        team_match = TeamMatch.objects.filter(pk=data["team_match"], stage=stage).first()
-        if team is None or team_match is None:
-            raise TournamentError("no_team_match", _("There is no such team or team match here."), 404)
+        team, team_match = team_and_match(stage, data["team"], data["team_match"])
         player = player_of(request.user)
         if not is_organizer(request.user) and (player is None or team.captain_id != player.pk):
             raise TournamentError("not_captain", _("Only the team's captain or the organizer sends its lineup."), 403)
         lineup_submit(team_match=team_match, team=team, entries=data["entries"], actor=request.user)
+        return Response(self._payload(stage))
+
+    @extend_schema(request=TeamTossSerializer, responses=TeamStageSerializer)
+    @action(detail=True, methods=["post"])
+    def toss(self, request: Request, pk: str) -> Response:
+        """猜先 for board 1 of a team match, recorded by the organizer before the boards are made."""
+        require_organizer(request.user)
+        stage = self.get_object()
+        data = validated(TeamTossSerializer, request.data)
+        team, team_match = team_and_match(stage, data["grabber"], data["team_match"])
+        record_team_toss(
+            team_match=team_match, grabber=team, guess=data["guess"], count=data["count"], actor=request.user
+        )
         return Response(self._payload(stage))

@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournament.models import Entry, Lineup, Match, Stage, Team, TeamMatch, TeamMember, Tournament
+from tournament.services.common import TournamentError
 from tournament.teams.services import TeamOptions, board_prizes, lineup_visible, team_results, team_standings
 
 
@@ -20,6 +22,19 @@ def _half(points: int) -> str:
 def team_stage_of(tournament: Tournament) -> Stage | None:
     """The tournament's team stage, if it is a team event."""
     return tournament.stages.filter(kind=Stage.Kind.TEAMS).order_by("order").first()
+
+
+def team_and_match(stage: Stage, team_id: object, team_match_id: object) -> tuple[Team, TeamMatch]:
+    """A team of the stage's tournament and a team match of the stage, by the ids a form or request sent."""
+    team = Team.objects.filter(pk=_id(team_id), tournament_id=stage.tournament_id).first()
+    team_match = TeamMatch.objects.filter(pk=_id(team_match_id), stage=stage).first()
+    if team is None or team_match is None:
+        raise TournamentError("no_team_match", _("There is no such team or team match here."), 404)
+    return team, team_match
+
+
+def _id(value: object) -> int:
+    return value if isinstance(value, int) else int(value) if isinstance(value, str) and value.isdigit() else 0
 
 
 def team_stage(stage: Stage) -> dict[str, Any]:
@@ -87,6 +102,9 @@ def team_rounds(stage: Stage, viewer: Team | None = None, organizer: bool = Fals
     names = dict(Team.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "name"))
     players = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "player__name"))
     results = {r.home: r for r in team_results(stage)}
+    team_of = dict(
+        TeamMember.objects.filter(team__tournament_id=stage.tournament_id).values_list("entry_id", "team__name")
+    )
     lineups: dict[int, list[Lineup]] = {}
     for lineup in Lineup.objects.filter(team_match__stage=stage):
         lineups.setdefault(lineup.team_match_id, []).append(lineup)
@@ -124,17 +142,36 @@ def team_rounds(stage: Stage, viewer: Team | None = None, organizer: bool = Fals
                         "board": b.team_board,
                         "first": players.get(b.first_id, ""),
                         "second": players.get(b.second_id, ""),
+                        "first_team": team_of.get(b.first_id, ""),
+                        "second_team": team_of.get(b.second_id, ""),
                         "status": b.status,
                         "score": _board_text(result.boards.get(b.team_board or 0)) if result else "",
                     }
                     for b in sorted(boards.get(team_match.pk, []), key=lambda b: b.team_board or 0)
                 ],
                 "forfeits": team_match.forfeits,
+                "toss": _toss(team_match, names),
                 "score": f"{_half(home_points)} – {_half(away_points)}",
                 "complete": bool(result and result.complete),
             }
         )
     return [{"round": number, "matches": matches} for number, matches in sorted(rounds.items())]
+
+
+def _toss(team_match: TeamMatch, names: dict[int, str]) -> dict[str, Any] | None:
+    """Board 1's 猜先, once drawn or recorded: the team with black on board 1, and whether it was at the table."""
+    toss = team_match.colour_toss
+    if not toss or team_match.away_id is None:
+        return None
+    black = team_match.home_id if int(toss["black"]) == 0 else team_match.away_id
+    grabber = team_match.home_id if int(toss["grabber"]) == 0 else team_match.away_id
+    return {
+        "black": names.get(black, ""),
+        "grabber": names.get(grabber, ""),
+        "count": toss["count"],
+        "guess": toss["guess"],
+        "recorded": bool(toss.get("recorded")),
+    }
 
 
 def _board_text(points: tuple[int, int] | None) -> str:

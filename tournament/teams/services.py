@@ -25,6 +25,9 @@ from tournament.swiss.state import FIRST, SECOND, RoundRecord, SwissPlayer, Swis
 from tournament.teams import scoring
 
 SYSTEMS = ("round_robin", "double_round_robin", "swiss")
+# Who has black on board 1 of a team match: 猜先 between the captains (recorded by the organizer, or drawn by
+# lot with a recorded seed when the boards are made without one), or the team named first by the pairing.
+FIRST_COLOURS = ("toss", "pairing")
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class TeamOptions:
     primary: str = "game_points"  # what ranks first: game points (the RIF's) or match points
     tiebreaks: tuple[str, ...] = scoring.RIF_ORDER
     lineup_minutes: int = 15  # from the pairing to the lineup deadline; 0: the standing order at once
+    first_colour: str = "toss"  # board 1's black: 猜先 per team match, or the pairing's first-named team
     team_order: tuple[int, ...] = ()  # the teams' pairing order, recorded at the draw
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -54,6 +58,7 @@ class TeamOptions:
             primary=str(o.get("primary", cls.primary)),
             tiebreaks=tuple(o.get("tiebreaks", cls.tiebreaks)),
             lineup_minutes=int(o.get("lineup_minutes", cls.lineup_minutes)),
+            first_colour=str(o.get("first_colour", cls.first_colour)),
             team_order=tuple(o.get("team_order", ())),
         )
 
@@ -68,7 +73,17 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     def bad(key: str) -> TournamentError:
         return TournamentError("bad_options", _("The team option %(key)s has a wrong value.") % {"key": key})
 
-    known = {"system", "boards", "reserves", "rounds", "match_points", "primary", "tiebreaks", "lineup_minutes"}
+    known = {
+        "system",
+        "boards",
+        "reserves",
+        "rounds",
+        "match_points",
+        "primary",
+        "tiebreaks",
+        "lineup_minutes",
+        "first_colour",
+    }
     for key in options:
         if key not in known:
             raise TournamentError("bad_options", _("Unknown team option %(key)s.") % {"key": key})
@@ -80,6 +95,8 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         raise bad("system")
     if "primary" in options and options["primary"] not in scoring.PRIMARY:
         raise bad("primary")
+    if "first_colour" in options and options["first_colour"] not in FIRST_COLOURS:
+        raise bad("first_colour")
     points = options.get("match_points", [2, 1, 0])
     if not (isinstance(points, list | tuple) and len(points) == 3 and all(type(p) is int and p >= 0 for p in points)):
         raise bad("match_points")
@@ -224,7 +241,9 @@ def make_boards(team_match: TeamMatch, *, now: datetime | None = None, actor: An
     board by board; an empty board is forfeited by the side with nobody. Idempotent."""
     now = now or timezone.now()
     team_match = (
-        TeamMatch.objects.select_for_update().select_related("stage__tournament", "home", "away").get(pk=team_match.pk)
+        TeamMatch.objects.select_for_update(of=("self",))  # "away" is a nullable join: PostgreSQL locks no such side
+        .select_related("stage__tournament", "home", "away")
+        .get(pk=team_match.pk)
     )
     if team_match.boards_made_at is not None:
         return False
@@ -243,7 +262,7 @@ def make_boards(team_match: TeamMatch, *, now: datetime | None = None, actor: An
             audit(stage.tournament, "lineup_fallback", actor, team_match=team_match.pk, team=team.pk)
         sides.append(list(lineup.entries))
     group = Group.objects.get(stage=stage, parent=None)
-    colours = scoring.board_colours(options.boards, home_first=True)
+    colours = scoring.board_colours(options.boards, home_first=_home_black_on_board_one(team_match, options))
     forfeits: dict[str, str] = {}
     boards = []
     for board, (home, away, home_black) in enumerate(zip(sides[0], sides[1], colours, strict=True), start=1):
@@ -269,6 +288,38 @@ def make_boards(team_match: TeamMatch, *, now: datetime | None = None, actor: An
     audit(stage.tournament, "team_boards", actor, team_match=team_match.pk, forfeits=forfeits)
     call_matches(tournament=stage.tournament)
     return True
+
+
+def _home_black_on_board_one(team_match: TeamMatch, options: TeamOptions) -> bool:
+    """Board 1's colour: the pairing's first-named team, or the 猜先 recorded for this match — drawn by lot
+    (seeded by the stage's draw seed, the round and the teams' names, and recorded) if none was."""
+    if options.first_colour == "pairing":
+        return True
+    if not team_match.colour_toss:
+        assert team_match.away is not None  # a bye makes no boards
+        seed = f"{team_match.stage.draw_seed}-team-{team_match.round}-{team_match.home.name}-{team_match.away.name}"
+        team_match.colour_toss = formats.toss_by_lot(seed)
+        TeamMatch.objects.filter(pk=team_match.pk).update(colour_toss=team_match.colour_toss)
+    return int(team_match.colour_toss["black"]) == 0
+
+
+@transaction.atomic
+def record_team_toss(*, team_match: TeamMatch, grabber: Team, guess: str, count: int, actor: Any = None) -> TeamMatch:
+    """猜先 between the captains for board 1, recorded before the boards are made: ``grabber``'s captain grabs
+    ``count`` stones, the other guesses odd or even; the right guess gives that team black on board 1."""
+    team_match = TeamMatch.objects.select_for_update().select_related("stage__tournament").get(pk=team_match.pk)
+    if TeamOptions.of(team_match.stage).first_colour != "toss":
+        raise TournamentError("no_toss", _("In this event the pairing decides board 1's colour."))
+    if team_match.away_id is None or grabber.pk not in (team_match.home_id, team_match.away_id):
+        raise TournamentError("not_in_match", _("The grabber must be one of the two teams."))
+    if team_match.boards_made_at is not None:
+        raise TournamentError("toss_too_late", _("The boards are made; their colours stand."), 409)
+    if guess not in ("odd", "even") or not 1 <= count <= 361:
+        raise TournamentError("bad_toss", _("The guess is odd or even, and the count is between 1 and 361."))
+    team_match.colour_toss = formats.toss_at_table(0 if grabber.pk == team_match.home_id else 1, count, guess)
+    TeamMatch.objects.filter(pk=team_match.pk).update(colour_toss=team_match.colour_toss)
+    audit(team_match.stage.tournament, "team_colour_toss", actor, team_match=team_match.pk, **team_match.colour_toss)
+    return team_match
 
 
 # -- rounds -------------------------------------------------------------------------

@@ -23,13 +23,16 @@ from games.services import GameError, player_find_or_create
 from games.services.players import check_name
 from tournament import services
 from tournament.models import Stage, Team, TeamMatch, TeamMember, Tournament
+from tournament.pdf import pdf_response
 from tournament.services import TournamentError
-from tournament.teams.selectors import team_rounds, team_stage, team_stage_of
+from tournament.teams.export import team_trf
+from tournament.teams.selectors import team_and_match, team_rounds, team_stage, team_stage_of
 from tournament.teams.services import (
     TeamOptions,
     close_lineups_now,
     lineup_submit,
     planned_rounds,
+    record_team_toss,
     standing_order,
     team_create,
 )
@@ -46,11 +49,8 @@ def _viewer_team(request: HttpRequest, tournament: Tournament) -> Team | None:
 
 def team_page(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
     """A team's players in standing order and its matches, board by board."""
-    tournament = get_object_or_404(Tournament.objects.exclude(status=Tournament.Status.DRAFT), pk=pk)
+    tournament, stage = _team_stage_for(request, pk)
     team = get_object_or_404(Team, pk=team_id, tournament=tournament)
-    stage = team_stage_of(tournament)
-    if stage is None:
-        raise Http404
     viewer = _viewer_team(request, tournament)
     rounds = [
         {
@@ -64,6 +64,48 @@ def team_page(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
     row = next((r for r in data["standings"] if r["team"] == team.pk), None)
     context = {"tournament": tournament, "team": team, "roster": roster, "row": row, "rounds": rounds, "stage": stage}
     return render(request, "tournament/team.html", context)
+
+
+def _team_stage_for(request: HttpRequest, pk: int) -> tuple[Tournament, Stage]:
+    tournament = get_object_or_404(Tournament.objects.exclude(status=Tournament.Status.DRAFT), pk=pk)
+    stage = team_stage_of(tournament)
+    if stage is None:
+        raise Http404
+    return tournament, stage
+
+
+def _round_context(request: HttpRequest, pk: int, number: int) -> dict[str, Any]:
+    tournament, stage = _team_stage_for(request, pk)
+    rounds = team_rounds(stage, _viewer_team(request, tournament), organizer=is_organizer(request.user))
+    rnd = next((r for r in rounds if r["round"] == number), None)
+    if rnd is None:
+        raise Http404
+    return {"tournament": tournament, "stage": stage, "round": rnd, "boards": TeamOptions.of(stage).boards}
+
+
+def team_round_sheet(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Printable: a round's team matches with their lineups board by board (as far as the asker may see
+    them), board 1's toss, and a match sheet per team match for the results and the captains' signatures."""
+    return render(request, "tournament/team_round.html", _round_context(request, pk, number))
+
+
+def team_round_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    return pdf_response(
+        request, "tournament/team_round.html", _round_context(request, pk, number), f"teams-{pk}-{number}.pdf"
+    )
+
+
+def team_trf_file(request: HttpRequest, pk: int) -> HttpResponse:
+    """The team event as a TRF16 file for team tournaments (001 player lines, 013 team lines)."""
+    tournament, stage = _team_stage_for(request, pk)
+    meta = {
+        "city": tournament.venue,
+        "start": tournament.start_date.strftime("%Y/%m/%d") if tournament.start_date else "",
+        "end": tournament.end_date.strftime("%Y/%m/%d") if tournament.end_date else "",
+    }
+    response = HttpResponse(team_trf(stage, meta), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="teams-{tournament.pk}.trf"'
+    return response
 
 
 def captain_lineups(player: Player | None) -> list[dict[str, Any]]:
@@ -145,9 +187,11 @@ def control_teams(request: HttpRequest, pk: int) -> HttpResponse:
     if stage is None:
         raise Http404
     action = request.POST.get("action", "team")
-    if request.method == "POST" and action in ("pair", "close"):
+    if request.method == "POST" and action in ("pair", "close", "toss"):
         try:
-            if action == "pair":
+            if action == "toss":
+                _toss_post(request, stage, user)
+            elif action == "pair":
                 made = services.pair_next_round(stage=stage, actor=user)
                 messages.success(request, _("Round paired: %(n)s boards called.") % {"n": len(made)})
             else:
@@ -180,6 +224,20 @@ def control_teams(request: HttpRequest, pk: int) -> HttpResponse:
         "planned": planned_rounds(stage) if stage.status != Stage.Status.PENDING else 0,
     }
     return render(request, "tournament/control_teams.html", context)
+
+
+def _toss_post(request: HttpRequest, stage: Stage, user: Any) -> None:
+    """猜先 for board 1, as the organizer saw it at the table: who grabbed, the other's guess, the count."""
+    grabber, team_match = team_and_match(stage, request.POST.get("grabber"), request.POST.get("team_match"))
+    count = _number(request.POST.get("count"))
+    record_team_toss(
+        team_match=team_match, grabber=grabber, guess=request.POST.get("guess", ""), count=count, actor=user
+    )
+    messages.success(request, _("Toss for board 1 recorded: %(match)s.") % {"match": str(team_match)})
+
+
+def _number(text: str | None) -> int:
+    return int(text) if text and text.isdigit() else 0
 
 
 def _player_lines(text: str) -> list[tuple[str, str, int | None]]:
