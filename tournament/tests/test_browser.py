@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 from games.models import Game, Player
 from games.services import game_create
 from tournament import services
+from tournament.demo_tournament import DEMO_NAME
 from tournament.models import Tournament
 from tournament.stage_formats import stage_standings
 
@@ -67,7 +68,7 @@ def my_turn(page: Page) -> None:
 
 def test_demo_standings_render_with_the_right_numbers(live_server: Any, browser: Any, screenshot: Any) -> None:
     call_command("load_demo", verbosity=0)
-    tournament = Tournament.objects.get()
+    tournament = Tournament.objects.get(name=DEMO_NAME)
     page = open_page(browser, live_server.url)
 
     page.goto(f"{live_server.url}/t/{tournament.pk}/")
@@ -212,7 +213,7 @@ def test_every_page_renders_in_the_browser_and_is_saved(
         user = users.get(username=name)
         user.set_password(PASSWORD)
         user.save()
-    tournament = Tournament.objects.get()
+    tournament = Tournament.objects.get(name=DEMO_NAME)
     game = (
         Game.objects.filter(match_game__match__tournament=tournament, status="finished").exclude(record_text="").first()
     )

@@ -13,6 +13,7 @@ from playwright.sync_api import Page, Position, expect
 
 from games.models import Game, Player
 from games.services import game_act, game_create, game_resign
+from tournament.demo_tournament import DEMO_NAME
 from tournament.models import Tournament
 from tournament.tests.test_browser import PASSWORD, account, open_page
 
@@ -100,7 +101,7 @@ def test_a_finished_game_page_stops_polling_and_says_who_won(live_server: Any, b
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_pages_fit_a_phone(live_server: Any, browser: Any, language: str) -> None:
     call_command("load_demo", verbosity=0)
-    tournament = Tournament.objects.get()
+    tournament = Tournament.objects.get(name=DEMO_NAME)
     one_user, _two_user, one, two = two_players(f"phone{language[:2]}")
     game = game_create(player_one=one, player_two=two, rules="renju", time_control="quick")
     game_act(game_id=game.pk, player=one, action="place h8", expected_ply=0)
@@ -155,7 +156,7 @@ RAW = re.compile(
 
 def test_chinese_pages_show_no_raw_identifiers(live_server: Any, browser: Any) -> None:
     call_command("load_demo", verbosity=0)
-    tournament = Tournament.objects.get()
+    tournament = Tournament.objects.get(name=DEMO_NAME)
     one_user, _two_user, one, two = two_players("zh")
     game = game_create(player_one=one, player_two=two, rules="renju", protocol="rif", time_control="quick")
     for ply, (player, action) in enumerate(

@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from games.models import Game
+from tournament.demo_tournament import DEMO_NAME
 from tournament.models import Tournament
 from tournament.stage_formats import stage_standings
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def demo() -> Tournament:
     call_command("load_demo", verbosity=0)
-    return Tournament.objects.get()
+    return Tournament.objects.get(name=DEMO_NAME)
 
 
 def login(name: str) -> Client:

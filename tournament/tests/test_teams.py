@@ -88,6 +88,16 @@ def test_after_buchholz_and_berger_the_match_between_them_then_board_one() -> No
     assert all(r.decided_by == "lot" for r in cycle)
 
 
+def test_boards_two_and_three_decide_in_turn_when_board_one_cannot() -> None:
+    # 1–2 on three boards: board 1 drawn, board 2 to team 1, board 3 to team 2 — level on everything above
+    results = [R(1, 2, D, W, L)]
+    second = {r.team: r for r in scoring.standings([1, 2], results, boards=3, order=("board_1", "board_2"))}
+    third = {r.team: r for r in scoring.standings([1, 2], results, boards=3, order=("board_1", "board_3"))}
+    assert (second[1].rank, second[2].rank, second[1].decided_by) == (1, 2, "board_2")
+    assert (third[1].rank, third[2].rank, third[2].decided_by) == (2, 1, "board_3")
+    assert (second[1].values["board_1"], second[1].values["board_2"], third[2].values["board_3"]) == (1, 2, 2)
+
+
 def test_match_points_are_configurable_and_a_bye_is_a_match_won_with_every_board_drawn() -> None:
     rows = {
         r.team: r
