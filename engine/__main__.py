@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine forbidden|check|opening|record|vcf|best``.
+"""Command line: ``python -m engine forbidden|check|opening|record|vcf|best|pbrain``.
 
 The output formats are contracts other tools rely on; keep them exact.
 """
@@ -210,6 +210,13 @@ def cmd_best(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_pbrain(args: argparse.Namespace) -> int:
+    """The Gomocup engine protocol on stdin/stdout, for Piskvork and other managers (engine/pbrain.py)."""
+    from engine.pbrain import serve
+
+    return serve(level=args.level, seed=args.seed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m engine", description="Gomoku and renju rules.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -259,6 +266,11 @@ def build_parser() -> argparse.ArgumentParser:
     best.add_argument("--size", type=int, default=15)
     add_rule_options(best)
     best.set_defaults(func=cmd_best)
+
+    pbrain = sub.add_parser("pbrain", help="speak the Gomocup engine protocol on stdin and stdout")
+    pbrain.add_argument("--level", type=int, default=5, choices=range(1, 6), help="1 to 5 (INFO level changes it)")
+    pbrain.add_argument("--seed", type=int, default=0)
+    pbrain.set_defaults(func=cmd_pbrain)
     return parser
 
 
