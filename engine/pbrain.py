@@ -171,7 +171,7 @@ class Brain:
         board = self._board()
         point = from_xy(rest, self.size)
         if not board.move_stack or board.move_stack[-1].point != point:
-            raise EngineError(f"{rest} is not the last stone played", "not_last")
+            raise EngineError(f"{rest} is not the last stone played", "not_last", point=rest)
         board.pop()
         self.say("OK")
 
@@ -195,7 +195,7 @@ class Brain:
             point = from_xy(text, self.size)
             field = text.split(",")[2].strip() if text.count(",") >= 2 else ""
             if field not in ("1", "2", "3"):
-                raise EngineError(f"{text!r}: the field is 1, 2 or 3", "bad_field")
+                raise EngineError(f"{text!r}: the field is 1, 2 or 3", "bad_field", text=text)
         except EngineError as exc:
             self.say(f"ERROR {exc}")
             return True

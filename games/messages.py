@@ -242,6 +242,18 @@ def _templates() -> dict[str, Callable[[dict[str, Any]], str]]:
         "bad_times": lambda p: _("Times lists seconds per action, like 2.5, or - where unknown."),
         "unknown_result": lambda p: _("Unknown result %(code)s; use 1-0, 0-1, 1/2-1/2 or *.") % p,
         "bad_xml": lambda p: _("The .rif file is not well-formed XML: %(error)s") % p,
+        # The pbrain protocol's answers to a manager (python -m engine pbrain); shown here when a manager's
+        # log is read back.
+        "bad_board": lambda p: _("The stones do not make a position with the engine to move."),
+        "not_empty": lambda p: _("BEGIN on a board that already has stones."),
+        "not_last": lambda p: _("%(point)s is not the last stone played.") % p,
+        "bad_field": lambda p: _("%(text)s: the field of a BOARD line is 1, 2 or 3.") % p,
+        "no_start": lambda p: _("The engine has had no START yet."),
+        # An outside engine that did not give a legal move in time (engine.gomocup.EngineFailure).
+        "engine_timeout": lambda p: _("The engine did not answer in time."),
+        "engine_crash": lambda p: _("The engine stopped running."),
+        "engine_garbage": lambda p: _("The engine answered something that is not a move."),
+        "engine_illegal": lambda p: _("The engine played an illegal or forbidden move."),
         "at_action": lambda p: (
             _("Action %(n)s (%(action)s): %(error)s")
             % {"n": p["n"], "action": p["action"], "error": translate(p["inner"])}

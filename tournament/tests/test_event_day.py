@@ -22,6 +22,7 @@ from games.services.arbiter import game_answer_arbiter, game_call_arbiter
 from ratings.models import Rating, RatingList
 from tournament import registration, services
 from tournament.checkin import absent, check_in_round
+from tournament.demo_tournament import DEMO_NAME
 from tournament.models import AuditLog, CheckIn, Entry, GroupMember, Stage, SwissBye, SwissRound, Tournament
 from tournament.swiss import services as swiss
 from tournament.tests.test_swiss_services import play_round
@@ -232,7 +233,7 @@ def test_an_arbiter_call_over_the_board_is_logged_without_a_clock_and_only_playe
 
 
 def test_the_control_room_and_the_referee_console_show_the_call_and_answer_it(organizer: Client) -> None:
-    tournament = Tournament.objects.get()  # the demo tournament: games on the boards
+    tournament = Tournament.objects.get(name=DEMO_NAME)  # the demo tournament: games on the boards
     game = Game.objects.filter(match_game__match__tournament=tournament, status__in=GameStatus.active()).first()
     assert game is not None
     call = game_call_arbiter(game_id=game.pk, player=game.player_one, note="clock")
@@ -322,7 +323,7 @@ def pdf_text_and_fonts(body: bytes) -> tuple[str, set[str]]:
 
 
 def test_the_pdf_sheets_carry_the_chinese_text_in_an_embedded_font(organizer: Client) -> None:
-    tournament = Tournament.objects.get()  # the demo: 校园五子棋赛, players 棋手 Player 01 …
+    tournament = Tournament.objects.get(name=DEMO_NAME)  # the demo: 校园五子棋赛, players 棋手 Player 01 …
     registration.access_keys_fill(tournament=tournament)
     for kind in ("call-sheet", "result-sheets", "standings", "certificates", "slips"):
         response = organizer.get(f"/t/{tournament.pk}/pdf/{kind}.pdf", HTTP_ACCEPT_LANGUAGE="zh-hans")
