@@ -5,7 +5,7 @@ from rest_framework.routers import DefaultRouter
 
 from config.api import WhoAmIView
 from config.security import ObtainToken
-from games.api import GameViewSet, PlayerViewSet
+from games.api import EngineViewSet, GameViewSet, PlayerViewSet
 from ratings.api import RatingListViewSet
 from tournament.api import TournamentViewSet
 from tournament.swiss.api import SwissViewSet
@@ -15,6 +15,7 @@ router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("players", PlayerViewSet, basename="player")
+router.register("engines", EngineViewSet, basename="engine")
 router.register("swiss", SwissViewSet, basename="swiss")
 router.register("team-events", TeamEventViewSet, basename="team-event")
 router.register("ratings", RatingListViewSet, basename="rating-list")

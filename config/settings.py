@@ -41,6 +41,8 @@ if VENUE:
 # Backups (manage.py backup; make venue makes one every BACKUP_EVERY_S seconds): the newest BACKUP_KEEP are kept.
 BACKUP_KEEP = env_int("BACKUP_KEEP", 24)
 BACKUP_DIR = Path(env_str("BACKUP_DIR", str(VAR_DIR / "backups")))
+# Outside Gomocup engines the organizer may register run only from here (a program elsewhere is refused).
+ENGINES_DIR = Path(env_str("ENGINES_DIR", str(VAR_DIR / "engines")))
 BACKUP_EVERY_S = env_int("BACKUP_EVERY_S", 600)
 # The port the web server listens on (set by make run / make venue), for the URLs the control room shows.
 PUBLIC_PORT = env_int("PORT", 8000)

@@ -8,14 +8,47 @@ from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
 from games.enums import GameResult, Interface, ResultReason
-from games.models import FollowUp, ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
+from games.models import Engine, FollowUp, ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
 from games.services import GameError, game_override
+from games.services.engines import ENGINE_RULES, engine_check
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["name", "unit", "rating", "user"]
     search_fields = ["name", "unit"]
+
+
+class EngineForm(forms.ModelForm):  # type: ignore[type-arg]
+    """An engine is saved only once it starts and answers ABOUT, with a command that may run (see
+    :mod:`games.services.engines`)."""
+
+    rules = forms.MultipleChoiceField(
+        label=_("Rules it plays"), choices=[(r, r) for r in ENGINE_RULES], widget=forms.CheckboxSelectMultiple
+    )
+
+    class Meta:
+        model = Engine
+        fields = ["name", "command", "rules", "levels", "enabled"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        try:
+            data["rules"], data["levels"], self.instance.about = engine_check(
+                data.get("command", ""), data.get("rules"), data.get("levels")
+            )
+        except GameError as exc:
+            raise forms.ValidationError(exc.message) from None
+        return data
+
+
+@admin.register(Engine)
+class EngineAdmin(admin.ModelAdmin[Engine]):
+    form = EngineForm
+    list_display = ["name", "command", "enabled", "about", "failures", "last_failure_at"]
+    readonly_fields = ["about", "failures", "last_failure", "last_failure_at"]
 
 
 class MoveInline(admin.TabularInline[Move, Any]):

@@ -35,7 +35,7 @@ from games.access import (
 )
 from games.enums import Interface
 from games.exports import export_plain, export_rif
-from games.models import Analysis, ArbiterCall, Game, GameEvent, Player
+from games.models import Analysis, ArbiterCall, Engine, Game, GameEvent, Player
 from games.serializers import (
     AnalysisSerializer,
     AnswerInputSerializer,
@@ -47,6 +47,7 @@ from games.serializers import (
     ClockInputSerializer,
     CreateSerializer,
     DisputeInputSerializer,
+    EngineSerializer,
     EventSerializer,
     GameDetailSerializer,
     GameStateSerializer,
@@ -82,6 +83,15 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet[Player]):
 
     def get_serializer_class(self) -> Any:
         return PlayerDetailSerializer if self.action == "retrieve" else PlayerSerializer
+
+
+class EngineViewSet(viewsets.ReadOnlyModelViewSet[Engine]):
+    """The registered engines a practice game may be played against (enabled ones; the organizer registers
+    them in the admin panel). The built-in engine is the default and is not listed."""
+
+    queryset = Engine.objects.filter(enabled=True).order_by("name", "pk")
+    serializer_class = EngineSerializer
+    pagination_class = None
 
 
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Game]):

@@ -107,6 +107,15 @@ PLAYERS = {"player one": gettext_lazy("player one"), "player two": gettext_lazy(
 POINT_ERRORS = frozenset({"off_board", "not_a_point", "text_off_board"})
 
 
+# How an outside engine failed (engine.gomocup.EngineFailure's codes): the game it was playing is forfeited.
+ENGINE_FAILURES = {
+    "engine_timeout": gettext_lazy("The engine did not answer in time."),
+    "engine_crash": gettext_lazy("The engine stopped running."),
+    "engine_garbage": gettext_lazy("The engine answered something that is not a move."),
+    "engine_illegal": gettext_lazy("The engine played an illegal or forbidden move."),
+}
+
+
 def ending_text(kind: str, winner: str = "") -> str:
     """A termination (``five``, ``full-board`` …) and its winner, in the active language."""
     if kind == "five":
@@ -130,6 +139,8 @@ def result_text(game: Any) -> str:
     if reason == ResultReason.NO_SHOW and detail:
         return _("%(name)s did not come to the board") % {"name": detail}
     label = str(ResultReason(reason).label) if reason in ResultReason.values else reason
+    if detail in ENGINE_FAILURES:
+        return f"{label}: {ENGINE_FAILURES[detail]}"
     return f"{label}: {detail}" if detail else label
 
 
@@ -250,10 +261,7 @@ def _templates() -> dict[str, Callable[[dict[str, Any]], str]]:
         "bad_field": lambda p: _("%(text)s: the field of a BOARD line is 1, 2 or 3.") % p,
         "no_start": lambda p: _("The engine has had no START yet."),
         # An outside engine that did not give a legal move in time (engine.gomocup.EngineFailure).
-        "engine_timeout": lambda p: _("The engine did not answer in time."),
-        "engine_crash": lambda p: _("The engine stopped running."),
-        "engine_garbage": lambda p: _("The engine answered something that is not a move."),
-        "engine_illegal": lambda p: _("The engine played an illegal or forbidden move."),
+        **{code: (lambda p, text=text: str(text)) for code, text in ENGINE_FAILURES.items()},
         "at_action": lambda p: (
             _("Action %(n)s (%(action)s): %(error)s")
             % {"n": p["n"], "action": p["action"], "error": translate(p["inner"])}

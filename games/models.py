@@ -51,8 +51,16 @@ class Player(models.Model):
         _("computer level"),
         null=True,
         blank=True,
-        unique=True,
         help_text=_("set for the computer opponent of that level (1 to 5); such a player never enters a tournament"),
+    )
+    engine = models.ForeignKey(
+        "games.Engine",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="players",
+        verbose_name=_("engine"),
+        help_text=_("the registered engine that plays for this computer player; empty: the built-in engine"),
     )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -67,9 +75,67 @@ class Player(models.Model):
         ordering = ["name"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
+        constraints = [
+            # One computer player per level of the built-in engine, and per level of each registered engine.
+            models.UniqueConstraint(
+                fields=["computer_level"],
+                condition=Q(engine__isnull=True, computer_level__isnull=False),
+                name="one_builtin_computer_per_level",
+            ),
+            models.UniqueConstraint(
+                fields=["engine", "computer_level"],
+                condition=Q(engine__isnull=False),
+                name="one_engine_player_per_level",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.unit})" if self.unit else self.name
+
+
+def default_engine_levels() -> dict[str, dict[str, int]]:
+    """Each level's budget per move: milliseconds (INFO timeout_turn) and, where set, nodes (INFO max_node)."""
+    return {
+        "1": {"turn_ms": 100},
+        "2": {"turn_ms": 300},
+        "3": {"turn_ms": 1000},
+        "4": {"turn_ms": 3000},
+        "5": {"turn_ms": 6000},
+    }
+
+
+class Engine(models.Model):
+    """A Gomocup (pbrain protocol) engine the organizer registered as an opponent and analyser.
+
+    The command runs only the built-in engine or a program under ``settings.ENGINES_DIR``
+    (see :mod:`games.services.engines`); each move runs it afresh with the limits enforced from outside."""
+
+    name = models.CharField(_("name"), max_length=60, unique=True)
+    command = models.CharField(
+        _("command"),
+        max_length=300,
+        help_text=_("'builtin' for our own engine, or a program in the engines folder with its arguments"),
+    )
+    rules = models.JSONField(_("rules it plays"), default=list, help_text=_("of renju, freestyle, standard"))
+    levels = models.JSONField(
+        _("levels"),
+        default=default_engine_levels,
+        help_text=_('per level 1–5: {"turn_ms": milliseconds a move, "max_node": nodes a move (optional)}'),
+    )
+    enabled = models.BooleanField(_("enabled"), default=True)
+    about = models.CharField(_("about"), max_length=300, blank=True, help_text=_("the engine's ABOUT answer"))
+    failures = models.PositiveIntegerField(_("failures"), default=0)
+    last_failure = models.CharField(_("last failure"), max_length=500, blank=True)
+    last_failure_at = models.DateTimeField(_("last failure at"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("engine")
+        verbose_name_plural = _("engines")
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class Game(models.Model):

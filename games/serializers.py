@@ -391,6 +391,23 @@ class PracticeInputSerializer(serializers.Serializer[Any]):
         default=1,
         help_text="1: you begin (Black without an opening protocol); 2: the computer begins",
     )
+    engine = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="a registered engine's id (GET /api/engines/); empty: the built-in engine",
+    )
+
+
+class EngineSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    about = serializers.CharField(help_text="the engine's own ABOUT answer")
+    rules = serializers.ListField(child=serializers.CharField())
+    levels = serializers.DictField(
+        child=serializers.DictField(child=serializers.IntegerField()),
+        help_text="per level 1-5: turn_ms (milliseconds a move), max_node and level where set",
+    )
 
 
 class WinSerializer(serializers.Serializer[Any]):

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from games.access import concerns, may_rule, player_of, visible_games
 from games.enums import REPORTABLE_REASONS, GameResult, GameStatus, Interface, ResultReason
 from games.messages import protocol_label, rules_label, time_control_label
-from games.models import GameEvent
+from games.models import Engine, GameEvent
 from games.services import GameError
 from games.services.arbiter import game_answer_arbiter, game_call_arbiter
 from games.services.computer import practice_start
@@ -158,6 +158,7 @@ def practice_options() -> dict[str, Any]:
         "rules": [(r, rules_label(r)) for r in ("renju", "freestyle", "standard")],
         "protocols": [(p, protocol_label(p)) for p in PROTOCOLS],
         "time_controls": [(name, time_control_label(name)) for name in PRESETS],
+        "engines": [(e.pk, e.name) for e in Engine.objects.filter(enabled=True).order_by("name")],
     }
 
 
@@ -177,6 +178,7 @@ def practice(request: HttpRequest) -> HttpResponse:
             protocol=form.get("protocol", "none"),
             time_control=form.get("time_control", "quick"),
             seat=int(form.get("seat", "1")),
+            engine=int(form["engine"]) if form.get("engine") else None,
             actor=request.user,
             interface=Interface.WEB,
         )

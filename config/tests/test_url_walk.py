@@ -265,6 +265,8 @@ CASES: dict[str, Case] = {
     "games-read-list": ("get", lambda w: "/api/games/", NONE, same(200)),
     "tournaments-read-list": ("get", lambda w: "/api/tournaments/", NONE, same(200)),
     "player-detail": ("get", lambda w: f"/api/players/{w.me.pk}/", NONE, same(200)),
+    "engine-list": ("get", lambda w: "/api/engines/", NONE, same(200)),
+    "engine-detail": ("get", lambda w: "/api/engines/999999/", NONE, same(404)),  # none registered in this world
     "game-events": (
         "get",
         lambda w: f"/api/games/{w.game('online').pk}/events/",

@@ -6,6 +6,11 @@ same locking, clock and record. Its turns are Celery tasks on their own
 ``computer`` queue (a process pool apart from the clock workers, since a search
 holds a CPU); the task is sent when a turn passes to the computer, after the
 commit. A practice game is unrated and never belongs to a tournament.
+
+A computer player may stand for a registered outside engine (``Player.engine``, see
+:mod:`games.services.engines`): its stones then come from that engine through the Gomocup protocol,
+within its level's budget and a fifth of the clock, and an engine that overruns, crashes or answers an
+illegal or forbidden move forfeits the game. The opening protocol's choices stay with the built-in engine.
 """
 
 from __future__ import annotations
@@ -18,11 +23,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine import EngineError, find_rules
+from engine import Color, EngineError, find_rules
+from engine.gomocup import EngineFailure, engine_move
 from engine.protocols import Action, Kind
 from engine.search.players import LEVELS, ComputerPlayer
 from games import clock
-from games.models import Game, Player
+from games.enums import ResultReason
+from games.models import Engine, Game, Player
 from games.selectors import clock_of, control_of, game_state, ms
 from games.services.base import GameError, clock_seat
 
@@ -33,14 +40,27 @@ THINK_S = {1: 0.5, 2: 0.5, 3: 1.5, 4: 3.0, 5: 6.0}
 PRACTICE_RULES = ("renju", "freestyle", "standard")
 
 
-def computer_player(level: int) -> Player:
-    """The Player that is the computer at ``level`` (created once)."""
+def computer_player(level: int, engine: Engine | None = None) -> Player:
+    """The Player that is the computer at ``level``, of the built-in engine or of ``engine`` (created once)."""
     if level not in LEVELS:
         raise GameError("bad_level", _("The computer's level is 1 to 5."))
-    player, _created = Player.objects.get_or_create(
-        computer_level=level, defaults={"name": f"Computer {level} ({LEVELS[level].name})"}
-    )
+    name = f"Computer {level} ({LEVELS[level].name})" if engine is None else f"{engine.name} {level}"
+    player, _created = Player.objects.get_or_create(computer_level=level, engine=engine, defaults={"name": name})
     return player
+
+
+def practice_engine(engine: Engine | int | None, rules: str) -> Engine | None:
+    """The registered engine a practice game asks for, if it is enabled and plays ``rules``."""
+    if engine is None:
+        return None
+    found = Engine.objects.filter(pk=getattr(engine, "pk", engine), enabled=True).first()
+    if found is None:
+        raise GameError("unknown_engine", _("There is no such engine, or it is switched off."))
+    if rules not in found.rules:
+        raise GameError(
+            "engine_rules", _("%(engine)s does not play %(rules)s.") % {"engine": found.name, "rules": rules}
+        )
+    return found
 
 
 def computer_seat(game: Game) -> int | None:
@@ -59,10 +79,12 @@ def practice_start(
     protocol: str = "none",
     time_control: str | dict[str, Any] = "quick",
     seat: int = 1,
+    engine: Engine | int | None = None,
     actor: Any = None,
     interface: str = "web",
 ) -> Game:
-    """A practice game for ``player`` against the computer; ``seat`` 1 moves first (Black without a protocol)."""
+    """A practice game for ``player`` against the computer (the built-in engine, or a registered ``engine``);
+    ``seat`` 1 moves first (Black without a protocol)."""
     from games.services.play import game_create
 
     if player.computer_level is not None:
@@ -72,7 +94,7 @@ def practice_start(
     if seat not in (1, 2):
         raise GameError("bad_seat", _("The seat is 1 or 2."))
     with transaction.atomic():
-        computer = computer_player(level)
+        computer = computer_player(level, practice_engine(engine, rules))
         one, two = (player, computer) if seat == 1 else (computer, player)
         game = game_create(
             player_one=one,
@@ -125,9 +147,10 @@ def computer_games_due(limit: int = 200) -> list[tuple[int, int]]:
     return due
 
 
-def think_budget(game: Game, level: int) -> float:
-    """Seconds the computer may think now: its level's limit, within a fifth of its turn and main time."""
-    budget = THINK_S[level]
+def think_budget(game: Game, level: int, most: float | None = None) -> float:
+    """Seconds the computer may think now: its level's limit (or ``most``), within a fifth of its turn and
+    main time."""
+    budget = THINK_S[level] if most is None else most
     state = clock_of(game)
     control = control_of(game)
     if control.timed:
@@ -147,7 +170,7 @@ def computer_turn(game_id: int, ply: int) -> str:
     """
     from games.services.play import game_act
 
-    game = Game.objects.select_related("player_one", "player_two").filter(pk=game_id).first()
+    game = Game.objects.select_related("player_one__engine", "player_two__engine").filter(pk=game_id).first()
     if game is None or game.status not in ("opening", "playing") or game.ply != ply:
         return "stale"
     seat = computer_seat(game)
@@ -168,6 +191,8 @@ def computer_turn(game_id: int, ply: int) -> str:
             return "draw_accepted"
     rules = find_rules(game.rules)
     started = time.monotonic()
+    if computer.engine is not None and state.opening.finished:
+        return _engine_turn(game, computer, ply)
     player = ComputerPlayer(rules, level, seed=game.pk * 1000 + ply, seconds=think_budget(game, level))
     opening = state.opening
     try:
@@ -181,4 +206,44 @@ def computer_turn(game_id: int, ply: int) -> str:
     except GameError as exc:  # the game moved on (resigned, flagged) while the computer thought
         return exc.code
     logger.info("computer level %s played %s in game %s (%.2f s)", level, action, game_id, time.monotonic() - started)
+    return str(action)
+
+
+def _engine_turn(game: Game, computer: Player, ply: int) -> str:
+    """A registered engine's stone at ``ply``; an engine that fails forfeits the game (and is counted)."""
+    from games.services.engines import engine_failed, engine_spec
+    from games.services.finish import game_finish
+    from games.services.play import game_act
+
+    engine = computer.engine
+    assert engine is not None and computer.computer_level is not None
+    level = computer.computer_level
+    state = game_state(game)
+    try:
+        spec = engine_spec(engine, level)
+        spec = engine_spec(engine, level, most_ms=int(think_budget(game, level, spec.turn_ms / 1000) * 1000))
+        move = engine_move(spec, state.board, find_rules(game.rules))
+    except (EngineFailure, GameError) as exc:
+        failure = exc if isinstance(exc, EngineFailure) else EngineFailure("crash", exc.message)
+        engine_failed(engine, failure, game.pk)
+        game.refresh_from_db()
+        if game.status not in ("opening", "playing") or game.ply != ply:
+            return "stale"  # the game ended or moved on meanwhile (a resignation, a flag): the failure changes nothing
+        loser = state.board.turn  # the engine's colour: it is to move
+        game_finish(
+            game=game,
+            result="white" if loser is Color.BLACK else "black",
+            reason=ResultReason.FORFEIT,
+            detail=failure.code,
+            interface="computer",
+        )
+        return failure.code
+    action = Action.place(move.point)
+    try:
+        game_act(game_id=game.pk, player=computer, action=action, expected_ply=ply, interface="computer")
+    except GameError as exc:
+        return exc.code
+    logger.info(
+        "engine %s level %s played %s in game %s (%.2f s)", engine.name, level, move.point, game.pk, move.seconds
+    )
     return str(action)

@@ -11,7 +11,6 @@ from rest_framework.test import APIClient
 
 from engine import Board, Renju
 from engine.protocols import Player as Seat
-from games import tasks
 from games.enums import GameStatus
 from games.models import Analysis, Game, GameEvent, Move
 from games.selectors import game_state
@@ -21,22 +20,6 @@ from games.services.computer import computer_player, computer_turn, practice_sta
 from games.tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...], str]]:
-    """Tasks sent to the computer queue, recorded instead of published: (task, args, queue)."""
-    calls: list[tuple[str, tuple[Any, ...], str]] = []
-
-    def recorder(name: str) -> Any:
-        def apply_async(args: tuple[Any, ...], queue: str = "", **_kw: Any) -> None:
-            calls.append((name, tuple(args), queue))
-
-        return apply_async
-
-    monkeypatch.setattr(tasks.computer_move, "apply_async", recorder("computer_move"))
-    monkeypatch.setattr(tasks.analyse_game, "apply_async", recorder("analyse_game"))
-    return calls
 
 
 def human() -> Any:
