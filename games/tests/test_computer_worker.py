@@ -54,3 +54,27 @@ def test_the_worker_analyses_a_finished_game(computer_worker: Any) -> None:
     assert wait_for(lambda: Analysis.objects.get(game=game).status == Analysis.Status.DONE, 30)
     marks = {m["number"]: m for m in Analysis.objects.get(game=game).marks}
     assert marks[11]["missed"] and marks[11]["win"]["line"][:3] == ["k8", "l8", "k7"]
+
+
+def test_the_worker_plays_a_registered_engines_turns_through_the_gomocup_protocol(computer_worker: Any) -> None:
+    from games.services.engines import engine_register
+
+    ours = engine_register(
+        name="Ours (pbrain)",
+        command="builtin",
+        rules=["renju"],
+        levels={str(n): {"turn_ms": 500, "level": 2} for n in range(1, 6)},
+    )
+    me = PlayerFactory(user=UserFactory(username="engine-practiser", role="player"))
+    game = practice_start(player=me, level=2, rules="renju", time_control="quick", seat=2, engine=ours)
+    assert wait_for(lambda: Game.objects.get(pk=game.pk).ply == 1, 30)  # the engine's first stone, in a worker
+    from engine import parse_point
+    from games.selectors import game_state
+
+    board = game_state(Game.objects.get(pk=game.pk)).board
+    mine = next(p for p in ("h9", "j9") if board.is_empty(parse_point(p)))
+    game_act(game_id=game.pk, player=me, action=f"place {mine}", expected_ply=1)
+    assert wait_for(lambda: Game.objects.get(pk=game.pk).ply == 3, 30)
+    assert GameEvent.objects.filter(game=game, interface="computer", kind="move").count() == 2
+    game.refresh_from_db()
+    assert game.status == "playing" and game.player_one.engine == ours
