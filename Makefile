@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 DEV_STAMP := $(VENV)/.installed-dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install install-dev system-deps run venue test test-fast test-long lint fmt typecheck bench load drills clean
+.PHONY: install install-dev native system-deps run venue test test-fast test-long lint fmt typecheck bench load drills clean
 
 # The runtime set only (make run); the tests and tools on top of it (make test).
 $(STAMP): requirements.txt
@@ -23,7 +23,12 @@ install: $(STAMP)
 
 install-dev: $(DEV_STAMP)
 
-run: install
+# The engine's hot modules compiled with mypyc (engine/native.py); quick when this source is built already,
+# and where it cannot be built (no C compiler) the pure build runs with the same results.
+native: install
+	$(PY) -m engine native --build --optional
+
+run: install native
 	scripts/system_deps.sh --run
 	$(PY) manage.py migrate --no-input
 	STATIC_MANIFEST=1 $(PY) manage.py collectstatic --no-input --verbosity 0
@@ -31,7 +36,7 @@ run: install
 	STATIC_MANIFEST=1 $(PY) scripts/run.py
 
 # The same system for the hall: every interface, LAN URLs with QR codes, a backup every 10 minutes.
-venue: install
+venue: install native
 	scripts/system_deps.sh --run
 	$(PY) manage.py migrate --no-input
 	STATIC_MANIFEST=1 $(PY) manage.py collectstatic --no-input --verbosity 0
@@ -41,7 +46,7 @@ venue: install
 system-deps:
 	scripts/system_deps.sh
 
-test: install-dev system-deps
+test: install-dev system-deps native
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy

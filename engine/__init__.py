@@ -6,6 +6,10 @@
 {'h8': 'double-three'}
 """
 
+from engine import native
+
+native.activate(__path__)  # the compiled build of this very source, if one was made (engine/native.py)
+
 from engine.board import Board, IllegalMoveError, OccupiedPointError
 from engine.errors import EngineError
 from engine.notation import PASS, Color, InvalidMoveError, Move, Point, format_moves, parse_moves, parse_point

@@ -1,4 +1,4 @@
-"""Command line: ``python -m engine forbidden|check|opening|record|vcf|best|pbrain``.
+"""Command line: ``python -m engine forbidden|check|opening|record|vcf|best|pbrain|native``.
 
 The output formats are contracts other tools rely on; keep them exact.
 """
@@ -210,6 +210,13 @@ def cmd_best(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_native(args: argparse.Namespace) -> int:
+    """The compiled build (engine/native.py): say which one runs, or make one."""
+    from engine import native
+
+    return native.main((["build"] if args.build else []) + (["--optional"] if args.optional else []))
+
+
 def cmd_pbrain(args: argparse.Namespace) -> int:
     """The Gomocup engine protocol on stdin/stdout, for Piskvork and other managers (engine/pbrain.py)."""
     from engine.pbrain import serve
@@ -271,6 +278,10 @@ def build_parser() -> argparse.ArgumentParser:
     pbrain.add_argument("--level", type=int, default=5, choices=range(1, 6), help="1 to 5 (INFO level changes it)")
     pbrain.add_argument("--seed", type=int, default=0)
     pbrain.set_defaults(func=cmd_pbrain)
+    native = sub.add_parser("native", help="which build runs (compiled or pure); --build compiles this source")
+    native.add_argument("--build", action="store_true", help="compile the hot modules with mypyc")
+    native.add_argument("--optional", action="store_true", help="with --build: a failed build is not an error")
+    native.set_defaults(func=cmd_native)
     return parser
 
 

@@ -66,6 +66,7 @@ def clear_cache() -> None:
     """Forget the analysed lines and points (benchmarks use it to measure a cold start)."""
     _LINE_CACHE.clear()
     _POINT_CACHE.clear()
+    _PLACED_CACHE.clear()
 
 
 def _run(bits: int, j: int, length: int) -> tuple[int, int]:
@@ -124,7 +125,8 @@ def _analyse_point(length: int, black: int, white: int, i: int, exact: bool = Tr
     )
 
 
-_POINT_CACHE: dict[int, Entry | None] = {}
+_POINT_CACHE: dict[int, Entry | None] = {}  # window -> the entry of its middle point
+_PLACED_CACHE: dict[int, Entry | None] = {}  # window and place on the line -> the entry there
 _WINDOW = 0x7FF  # eleven points: five either side of the one analysed
 _WALLS = 0b11111
 
@@ -135,33 +137,45 @@ def _analyse_line(length: int, black: int, white: int, exact: bool = True) -> Li
     A point's entry depends only on the five points either side of it (a run
     longer than that is an overline already), so entries are cached on that
     window, with the board's edge as opponent stones: far more lines than
-    windows are new to a position seen once.
+    windows are new to a position seen once. Only the empty points within five
+    of a stone of the side are looked at (others have an empty window), and the
+    entry moved to its place on the line is cached too, on the window and the place.
     """
+    occupied = black | white
+    near = black
+    for _ in range(5):
+        near |= near << 1 | near >> 1
+    candidates = near & ((1 << length) - 1) & ~occupied
+    if not candidates:
+        return _NO_INFO
     by_pos: list[Entry | None] = [None] * length
     items: list[tuple[int, Entry]] = []
-    occupied = black | white
     padded_black = black << 5
     padded_white = white << 5 | _WALLS | _WALLS << (length + 5)
     flag = 0 if exact else 1 << 22
     cache = _POINT_CACHE
-    for i in range(length):
-        if occupied >> i & 1:
-            continue
-        window_black = padded_black >> i & _WINDOW
-        if not window_black:
-            continue
-        key = window_black | (padded_white >> i & _WINDOW) << 11 | flag
-        if key in cache:
-            local = cache[key]
+    placed = _PLACED_CACHE
+    while candidates:
+        low = candidates & -candidates
+        candidates ^= low
+        i = low.bit_length() - 1
+        window = (padded_black >> i & _WINDOW) | (padded_white >> i & _WINDOW) << 11 | flag
+        key = window | i << 23
+        if key in placed:
+            entry = placed[key]
         else:
-            if len(cache) >= LINE_CACHE_LIMIT:
-                cache.clear()
-            local = cache[key] = _analyse_point(11, window_black, padded_white >> i & _WINDOW, 5, exact)
-        if local is None:
-            continue
-        entry = local if i == 5 else _shifted(local, i - 5)
-        by_pos[i] = entry
-        items.append((i, entry))
+            if window in cache:
+                local = cache[window]
+            else:
+                if len(cache) >= LINE_CACHE_LIMIT:
+                    cache.clear()
+                local = cache[window] = _analyse_point(11, window & _WINDOW, window >> 11 & _WINDOW, 5, exact)
+            if len(placed) >= LINE_CACHE_LIMIT:
+                placed.clear()
+            entry = placed[key] = None if local is None else local if i == 5 else _shifted(local, i - 5)
+        if entry is not None:
+            by_pos[i] = entry
+            items.append((i, entry))
     if not items:
         return _NO_INFO
     return tuple(by_pos), tuple(items)

@@ -8,6 +8,10 @@
 'k8'
 """
 
+from engine import native
+
+native.activate(__path__, "search")
+
 from engine.search.analysis import Limits, MoveNote, analyse
 from engine.search.players import LEVELS, ComputerPlayer, Level, play_out
 from engine.search.solver import find_vcf, find_vct

@@ -12,6 +12,7 @@ node limit binding, the result depends on nothing but the position.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.board import Board
@@ -43,7 +44,7 @@ class AlphaBeta:
     nodes: int = 20_000
     seconds: float | None = None
     beam: tuple[int, ...] = (12, 9, 7, 6, 5, 5, 4, 4)
-    clock: object = time.monotonic
+    clock: Callable[[], float] = time.monotonic
     visited: int = 0
     threats: Threats = field(init=False)
     table: dict[int, tuple[int, int, int, int | None]] = field(default_factory=dict)
