@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from engine.board import Board
 from engine.rules import Rules
-from engine.search.evaluate import WIN, evaluate, scored_points
+from engine.search.evaluate import WIN, evaluate, ranked_points
 from engine.search.threats import Threats
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -159,7 +159,7 @@ class AlphaBeta:
         me = 1 if board.stone_count % 2 == 0 else 2
         width = self.beam[min(ply, len(self.beam) - 1)]
         result = []
-        for _score, index in scored_points(board, me):
+        for index in ranked_points(board, me):
             if self.threats.legal(index, me):
                 result.append(index)
                 if len(result) >= width:

@@ -95,8 +95,21 @@ class Threats:
         return found
 
     def fives(self, color: int) -> list[int]:
-        """Points where ``color`` completes a winning five now."""
-        return sorted(index for index, entries in self._entries(color, 4).items() if any(e[1] == FIVE for e in entries))
+        """Points where ``color`` completes a winning five now (the search asks at every node: read straight
+        off the lines holding four or more of its stones)."""
+        board = self.board
+        cells = board.geometry.cells
+        exact = self.sides[color].exact
+        bits = board.black_bits if color == BLACK else board.white_bits
+        found: set[int] = set()
+        for line in range(len(cells)):
+            if bits[line].bit_count() < 4:
+                continue
+            line_cells = cells[line]
+            for pos, entry in side_line_info(board, line, color, exact)[1]:
+                if entry[0] == FIVE:
+                    found.add(line_cells[pos])
+        return sorted(found)
 
     def fours(self, color: int, near: int | None = None) -> dict[int, list[int]]:
         """Legal moves that make a four: point -> the points that would then complete five.
