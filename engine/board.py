@@ -83,6 +83,9 @@ class Board:
         self.stones = [0] * (size * size)
         self.black_bits = [0] * len(self.geometry.cells)
         self.white_bits = [0] * len(self.geometry.cells)
+        # Stones of each colour per line (the bits' population counts, kept as stones come and go).
+        self.black_counts = [0] * len(self.geometry.cells)
+        self.white_counts = [0] * len(self.geometry.cells)
         self.hash = 0
         self.stone_count = 0
         self.move_stack: list[Move] = []
@@ -173,6 +176,8 @@ class Board:
         board.stones = self.stones[:]
         board.black_bits = self.black_bits[:]
         board.white_bits = self.white_bits[:]
+        board.black_counts = self.black_counts[:]
+        board.white_counts = self.white_counts[:]
         board.hash = self.hash
         board.stone_count = self.stone_count
         board.move_stack = self.move_stack[:]
@@ -186,9 +191,11 @@ class Board:
         self.stones[index] = color
         self.stone_count += 1
         self.hash ^= geo.zobrist[index][color]
-        bits = self.black_bits if color == 1 else self.white_bits
+        bits, counts = (self.black_bits, self.black_counts) if color == 1 else (self.white_bits, self.white_counts)
         for d in range(4):
-            bits[geo.line_of[d][index]] |= 1 << geo.pos_of[d][index]
+            line = geo.line_of[d][index]
+            bits[line] |= 1 << geo.pos_of[d][index]
+            counts[line] += 1
 
     def remove(self, index: int) -> None:
         geo = self.geometry
@@ -199,9 +206,11 @@ class Board:
         self.stones[index] = 0
         self.stone_count -= 1
         self.hash ^= geo.zobrist[index][color]
-        bits = self.black_bits if color == 1 else self.white_bits
+        bits, counts = (self.black_bits, self.black_counts) if color == 1 else (self.white_bits, self.white_counts)
         for d in range(4):
-            bits[geo.line_of[d][index]] &= ~(1 << geo.pos_of[d][index])
+            line = geo.line_of[d][index]
+            bits[line] &= ~(1 << geo.pos_of[d][index])
+            counts[line] -= 1
 
     # -- presentation --------------------------------------------------------
 

@@ -84,7 +84,9 @@ def _gains(board: Board) -> tuple[list[int], list[int], list[int]]:
     for line in range(len(cells)):
         if not (black_bits[line] or white_bits[line]):
             continue
-        bgain, wgain = line_eval(board, line)[1:]
+        evaluated = line_eval(board, line)
+        bgain = evaluated[1]
+        wgain = evaluated[2]
         if not bgain:
             continue
         line_cells = cells[line]

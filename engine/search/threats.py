@@ -76,11 +76,11 @@ class Threats:
         geo = board.geometry
         exact = self.sides[color].exact
         cells = geo.cells
-        bits = board.black_bits if color == BLACK else board.white_bits
+        counts = board.black_counts if color == BLACK else board.white_counts
         lines = range(len(cells)) if near is None else [geo.line_of[d][near] for d in range(4)]
         found: dict[int, list[tuple[int, int, Fours, Fours]]] = {}
         for line in lines:
-            if bits[line].bit_count() < min_stones:
+            if counts[line] < min_stones:
                 continue
             items = side_line_info(board, line, color, exact)[1]
             line_cells = cells[line]
@@ -100,10 +100,10 @@ class Threats:
         board = self.board
         cells = board.geometry.cells
         exact = self.sides[color].exact
-        bits = board.black_bits if color == BLACK else board.white_bits
+        counts = board.black_counts if color == BLACK else board.white_counts
         found: set[int] = set()
         for line in range(len(cells)):
-            if bits[line].bit_count() < 4:
+            if counts[line] < 4:
                 continue
             line_cells = cells[line]
             for pos, entry in side_line_info(board, line, color, exact)[1]:

@@ -102,6 +102,7 @@ def test_a_build_is_used_only_for_the_source_it_was_made_from(tmp_path: Path, mo
         (copy / f"{name}.py").write_bytes((native.ROOT / f"{name}.py").read_bytes())
     monkeypatch.setattr(native, "ROOT", copy)
     monkeypatch.setattr(native, "BUILDS", copy / "_build")
+    monkeypatch.delenv("ENGINE_PURE", raising=False)
     before = native.digest()
     (native.build_dir() / "engine").mkdir(parents=True)
     path: list[str] = []
