@@ -13,9 +13,15 @@ measures, in the same run:
   positions from random legal play (20 to 80 stones), the line cache emptied
   first and each position mapped once, against a literal checker written
   straight from the rules' definitions (``engine/tests/literal.py``) on the
-  same positions; ``cold_ratio`` is how many times faster the engine is.
+  same positions; ``cold_ratio`` is how many times faster the engine is;
+  ``cold_vs_baseline``: against the frozen engine of 2026-12-02
+  (``bench/baseline.py``) on the same positions, from its own empty caches,
+  ``--runs`` interleaved runs, the median of their ratios.
 
-Last line: ``engine: maps_per_s=… checks_per_s=… pypi_renju_maps_per_s=… cold_ratio=…``.
+Which build ran is printed (``compiled`` where ``make native`` built one, ``pure``
+with ``ENGINE_PURE=1``); run it both ways to compare them.
+
+Last line: ``engine: build=… maps_per_s=… checks_per_s=… pypi_renju_maps_per_s=… cold_ratio=… cold_vs_baseline=…``.
 Run: ``make bench`` or ``.venv/bin/python bench/engine.py [--positions N]``.
 """
 
@@ -30,7 +36,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Board, Color, Point, Renju  # noqa: E402
+import baseline  # noqa: E402
+
+from engine import Board, Color, Point, Renju, native  # noqa: E402
 from engine.renju import DOUBLE_FOUR, DOUBLE_THREE, OVERLINE, Judge, clear_cache  # noqa: E402
 
 SIZE = 15
@@ -141,6 +149,25 @@ def time_cold(positions: list[Board]) -> tuple[float, float, int]:
     return engine_rate, literal_rate, differ
 
 
+def time_cold_pair(positions: list[Board]) -> tuple[float, float]:
+    """Cold maps per second of this engine and of the frozen baseline, each from its own empty caches."""
+    old = baseline.load()
+    from baseline_engine.renju import Judge as OldJudge
+    from baseline_engine.renju import clear_cache as old_clear
+
+    theirs = [old.Board.replay(b.moves_text()) for b in positions]
+    clear_cache()
+    start = time.perf_counter()
+    for board in positions:
+        Judge(board).forbidden_map()
+    ours_rate = len(positions) / (time.perf_counter() - start)
+    old_clear()
+    start = time.perf_counter()
+    for board in theirs:
+        OldJudge(board).forbidden_map()
+    return ours_rate, len(positions) / (time.perf_counter() - start)
+
+
 def time_maps(positions: list[Board]) -> tuple[float, int]:
     start = time.perf_counter()
     found = 0
@@ -181,6 +208,8 @@ def main() -> int:
     parser.add_argument("--cold-positions", type=int, default=3000)
     args = parser.parse_args()
 
+    build = "compiled" if native.active() else "pure"
+    print(f"build: {build}")
     t0 = time.perf_counter()
     positions = build_positions(args.positions, args.seed)
     stones = [b.stone_count for b in positions]
@@ -222,9 +251,17 @@ def main() -> int:
         f"median {statistics.median(cold_stones)}): engine {engine_rate:,.0f} maps/s from an empty line cache, "
         f"literal checker {literal_rate:,.1f} maps/s; positions where they differ: {differ}"
     )
+    pairs = []
+    for _ in range(args.runs):
+        ours, theirs = time_cold_pair(cold_set)
+        pairs.append(ours / theirs)
+        print(
+            f"seen once, against the baseline: {ours:,.0f} maps/s; the baseline's {theirs:,.0f}; ratio {pairs[-1]:.2f}"
+        )
     print(
-        f"engine: maps_per_s={maps_med:.0f} checks_per_s={checks_med:.0f} pypi_renju_maps_per_s={pypi_med:.1f} "
-        f"cold_ratio={cold_ratio:.1f}"
+        f"engine: build={build} maps_per_s={maps_med:.0f} checks_per_s={checks_med:.0f} "
+        f"pypi_renju_maps_per_s={pypi_med:.1f} cold_ratio={cold_ratio:.1f} "
+        f"cold_vs_baseline={statistics.median(pairs):.2f}"
     )
     return 0
 
