@@ -10,9 +10,10 @@ level  name          what it does
 3      club          alpha-beta to 3 plies (1,500 nodes) and a VCF of 10 fours
 4      expert        alpha-beta to 4 plies (4,000 nodes) and a VCF of 12 fours;
                      refuses moves after which the opponent has a VCF
-5      master        alpha-beta to 7 plies (20,000 nodes), its own VCF (24)
-                     and VCT (6 threats); refuses moves after which the
-                     opponent has a VCF or a VCT; a time limit as given
+5      master        alpha-beta to 7 plies (60,000 nodes), its own VCF (24)
+                     and VCT (10 threats, 40,000 nodes); refuses moves after
+                     which the opponent has a VCF or a VCT (6,000 nodes per
+                     candidate); a time limit as given
 =====  ============  ==========================================================
 
 Every level is deterministic for a seed while its node limits bind (a time
@@ -60,7 +61,20 @@ LEVELS: dict[int, Level] = {
     2: Level(2, "novice", vcf=4, tactics=True, pick=3, margin=60),
     3: Level(3, "club", depth=3, nodes=1_500, vcf=10, tactics=True, pick=2, margin=20),
     4: Level(4, "expert", depth=4, nodes=4_000, vcf=12, guard=1, tactics=True, pick=2, margin=10),
-    5: Level(5, "master", depth=7, nodes=20_000, vcf=24, vct=6, guard=2, tactics=True, pick=2, margin=4),
+    5: Level(
+        5,
+        "master",
+        depth=7,
+        nodes=60_000,
+        vcf=24,
+        vct=10,
+        vct_nodes=40_000,
+        guard=2,
+        guard_nodes=6_000,
+        tactics=True,
+        pick=2,
+        margin=4,
+    ),
 }
 
 
