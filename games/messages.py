@@ -174,6 +174,11 @@ def _ordinal(p: dict[str, Any]) -> str:
     return str(ORDINALS.get(p["ordinal"], p["ordinal"]))
 
 
+def _fixed(text: Any) -> Callable[[dict[str, Any]], str]:
+    """A template that takes no parameters."""
+    return lambda _p: str(text)
+
+
 def _templates() -> dict[str, Callable[[dict[str, Any]], str]]:
     # Built per call so that gettext runs in the active language.
     return {
@@ -261,7 +266,7 @@ def _templates() -> dict[str, Callable[[dict[str, Any]], str]]:
         "bad_field": lambda p: _("%(text)s: the field of a BOARD line is 1, 2 or 3.") % p,
         "no_start": lambda p: _("The engine has had no START yet."),
         # An outside engine that did not give a legal move in time (engine.gomocup.EngineFailure).
-        **{code: (lambda p, text=text: str(text)) for code, text in ENGINE_FAILURES.items()},
+        **{code: _fixed(text) for code, text in ENGINE_FAILURES.items()},
         "at_action": lambda p: (
             _("Action %(n)s (%(action)s): %(error)s")
             % {"n": p["n"], "action": p["action"], "error": translate(p["inner"])}
