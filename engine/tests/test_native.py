@@ -75,7 +75,7 @@ def answers(count: int = 60) -> dict[str, Any]:
 
 def test_the_compiled_and_the_pure_build_give_the_same_answers() -> None:
     if not native.active():
-        pytest.skip("no compiled build of this source (make native builds one where a C compiler is)")
+        pytest.skip(reason="no compiled build of this source (make native builds one where a C compiler is)")
     pure = subprocess.run(
         [
             sys.executable,
