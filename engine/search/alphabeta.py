@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from engine.board import Board
 from engine.rules import Rules
-from engine.search.evaluate import WIN, evaluate, ranked_points
+from engine.search.evaluate import WIN, evaluate_to_move, ranked_points
 from engine.search.threats import Threats
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -113,8 +113,8 @@ class AlphaBeta:
         if board.stone_count >= board.size * board.size:
             return 0
         if depth <= 0 and not theirs:
-            value = evaluate(board)
-            return value if me == 1 else -value
+            sides = t.sides
+            return evaluate_to_move(board, me, sides[1].exact, sides[2].exact)
         key = board.hash
         entry = self.table.get(key)
         best_move = None

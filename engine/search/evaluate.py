@@ -11,6 +11,7 @@ rules' own line analysis, so a position is 72 table lookups on a 15×15 board.
 from __future__ import annotations
 
 from engine.board import Board
+from engine.renju import FIVE, side_line_info
 
 # Worth of a winning line holding k stones of one colour and none of the other.
 WEIGHTS = (0, 2, 14, 90, 700, 100_000)
@@ -127,3 +128,84 @@ def ranked_points(board: Board, color: int) -> list[int]:
     keys = [(-(20 * mine[i] + 17 * theirs[i]) << 10) + i for i in touched]  # a point index is below 1024
     keys.sort()
     return [key & 1023 for key in keys]
+
+
+# -- threats at the leaves ------------------------------------------------------------------------------------
+
+# A colour's shapes on one line, read off the rules' own line analysis (engine.renju.side_line_info):
+# (points that make a five, points that make a straight four, points that make a four, points that make a three).
+Shape = tuple[int, int, int, int]
+_SHAPE_CACHE: dict[int, Shape] = {}
+_NO_SHAPE: Shape = (0, 0, 0, 0)
+
+# What the shapes are worth beyond the winning lines, to the side to move and to the side that just moved.
+OPEN_THREE_TO_MOVE = 40_000  # it makes a straight four next: won unless the opponent has fours to play
+TWO_OPEN_THREES_AGAINST = 30_000  # we block one, the other becomes a straight four
+OPEN_THREE_AGAINST = 1_200  # it must be answered (blocked, or outplayed by fours)
+FOUR_MAKER = (260, 200)  # a closed three (a four to play: a tempo) for the side to move, for the other
+THREE_MAKER = (70, 55)  # a two that becomes an open three
+
+
+def side_shape(board: Board, line: int, color: int, exact: bool) -> Shape:
+    """``color``'s shapes on ``line`` (cached on the line's content)."""
+    if color == 1:
+        mine, theirs = board.black_bits[line], board.white_bits[line]
+    else:
+        mine, theirs = board.white_bits[line], board.black_bits[line]
+    length = len(board.geometry.cells[line])
+    key = mine | theirs << 26 | length << 52 | (0 if exact else 1) << 57
+    found = _SHAPE_CACHE.get(key)
+    if found is not None:
+        return found
+    fives = straight = fours = threes = 0
+    for _pos, entry in side_line_info(board, line, color, exact)[1]:
+        if entry[0] == FIVE:
+            fives += 1
+            continue
+        made = entry[1]
+        if made:
+            fours += 1
+            for _mask, completions in made:
+                if len(completions) >= 2:
+                    straight += 1
+                    break
+        if entry[2]:
+            threes += 1
+    found = (fives, straight, fours, threes)
+    if len(_SHAPE_CACHE) > 1_000_000:
+        _SHAPE_CACHE.clear()
+    _SHAPE_CACHE[key] = found
+    return found
+
+
+def evaluate_to_move(board: Board, me: int, exact_black: bool, exact_white: bool) -> int:
+    """The position's worth to ``me``, the side to move, when neither side has a four on the board: the winning
+    lines, and the threats — an open three of the side to move is a straight four next move; two of the
+    opponent's cannot both be blocked."""
+    value = evaluate(board)
+    if me == 2:
+        value = -value
+    black_counts, white_counts = board.black_counts, board.white_counts
+    mine_counts, their_counts = (black_counts, white_counts) if me == 1 else (white_counts, black_counts)
+    my_exact, their_exact = (exact_black, exact_white) if me == 1 else (exact_white, exact_black)
+    my_open = my_fours = their_open = their_fours = 0
+    for line in range(len(black_counts)):
+        if mine_counts[line] >= 2:
+            _f, straight, fours, threes = side_shape(board, line, me, my_exact)
+            if straight:
+                my_open += 1
+            value += FOUR_MAKER[0] * fours + THREE_MAKER[0] * threes
+            my_fours += fours
+        if their_counts[line] >= 2:
+            _f, straight, fours, threes = side_shape(board, line, 3 - me, their_exact)
+            if straight:
+                their_open += 1
+            value -= FOUR_MAKER[1] * fours + THREE_MAKER[1] * threes
+            their_fours += fours
+    if my_open:
+        return value + OPEN_THREE_TO_MOVE
+    if their_open >= 2:
+        return value - (TWO_OPEN_THREES_AGAINST if not my_fours else TWO_OPEN_THREES_AGAINST // 2)
+    if their_open:
+        value -= OPEN_THREE_AGAINST
+    return value
