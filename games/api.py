@@ -37,6 +37,7 @@ from games.enums import Interface
 from games.exports import export_plain, export_rif
 from games.models import Analysis, ArbiterCall, Engine, Game, GameEvent, Player
 from games.serializers import (
+    AnalysisInputSerializer,
     AnalysisSerializer,
     AnswerInputSerializer,
     ArbiterAnswerInputSerializer,
@@ -360,10 +361,15 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return self._full(game, 201)
 
     @extend_schema(methods=["GET"], responses=AnalysisSerializer)
-    @extend_schema(methods=["POST"], request=None, responses={202: AnalysisSerializer, 200: AnalysisSerializer})
+    @extend_schema(
+        methods=["POST"],
+        request=AnalysisInputSerializer,
+        responses={202: AnalysisSerializer, 200: AnalysisSerializer},
+    )
     @action(detail=True, methods=["get", "post"])
     def analysis(self, request: Request, pk: str) -> Response:
-        """The engine's analysis of a finished game: forced wins missed and allowed, move by move.
+        """The engine's analysis of a finished game: forced wins missed and allowed, move by move; with
+        ``engine``, a registered engine's move in every position as well.
 
         GET: as stored (404 if none was asked for). POST (the game's players, referees, organizers):
         ask for it; 200 with the stored one if it read this record, else 202 while a worker computes it."""
@@ -373,7 +379,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
                 raise services.GameError(
                     "not_allowed", _("Only the game's players, its referees and organizers can ask for it."), 403
                 )
-            analysis = analysis_request(game=game, actor=request.user, interface=INTERFACE)
+            engine = self._input(AnalysisInputSerializer).get("engine")
+            analysis = analysis_request(game=game, engine=engine, actor=request.user, interface=INTERFACE)
             done = analysis.status == Analysis.Status.DONE
             return Response(AnalysisSerializer(analysis).data, status=200 if done else 202)
         stored = Analysis.objects.filter(game=game).first()
@@ -388,7 +395,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         if not (is_organizer(request.user) or request.user.groups.filter(name="referee").exists()):
             raise services.GameError("not_allowed", _("Only referees and organizers can analyse a position."), 403)
         data = self._input(PositionInputSerializer)
-        return Response(position_analysis(moves=data["moves"], rules=data["rules"]))
+        return Response(position_analysis(moves=data["moves"], rules=data["rules"], engine=data.get("engine")))
 
     @extend_schema(request=ImportInputSerializer, responses={201: GameDetailSerializer})
     @action(detail=False, methods=["post"], url_path="import")

@@ -341,7 +341,8 @@ class GameEvent(models.Model):
 
 
 class Analysis(models.Model):
-    """The engine's analysis of a finished game, computed once per record (a Celery task)."""
+    """The engine's analysis of a finished game, computed once per record (a Celery task): the forced wins
+    missed and allowed (the built-in solver), and, when a registered engine was asked, its move in each position."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting")
@@ -353,6 +354,18 @@ class Analysis(models.Model):
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
     marks = models.JSONField(_("marks"), default=list, blank=True)
     limits = models.JSONField(_("limits"), default=dict, blank=True)
+    engine = models.ForeignKey(
+        Engine,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("engine"),
+        help_text=_("the registered engine asked for its move in every position, if any"),
+    )
+    suggestions = models.JSONField(
+        _("engine's moves"), default=list, blank=True, help_text=_('[{"number": n, "point": the engine\'s stone n}]')
+    )
     error = models.CharField(_("error"), max_length=200, blank=True)
     requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)

@@ -424,24 +424,41 @@ class MarkSerializer(serializers.Serializer[Any]):
     allowed = WinSerializer(allow_null=True, help_text="the opponent's forced win this move allowed")
 
 
+class SuggestionSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField(help_text="the stone's move number")
+    point = serializers.CharField(help_text="the engine's move in the position before that stone")
+
+
 class AnalysisSerializer(serializers.Serializer[Any]):
     status = serializers.CharField()
     marks = MarkSerializer(many=True)
     limits = serializers.DictField()
-    error = serializers.CharField()
+    error = serializers.CharField(help_text="why it failed, or why the outside engine stopped early")
     finished_at = serializers.DateTimeField(allow_null=True)
+    engine = serializers.CharField(source="engine.name", allow_null=True, default=None, help_text="the engine asked")
+    suggestions = SuggestionSerializer(many=True, help_text="the outside engine's move before each stone")
+
+
+class AnalysisInputSerializer(serializers.Serializer[Any]):
+    engine = serializers.IntegerField(
+        required=False, allow_null=True, help_text="a registered engine (GET /api/engines/) to ask as well"
+    )
 
 
 class PositionInputSerializer(serializers.Serializer[Any]):
     moves = serializers.CharField(allow_blank=True, help_text="the stones in order, like h8 h9 j10")
     rules = serializers.ChoiceField(choices=RULE_SETS, default="renju")
+    engine = serializers.IntegerField(
+        required=False, allow_null=True, help_text="a registered engine for the suggested move (default: built-in)"
+    )
 
 
 class PositionAnalysisSerializer(serializers.Serializer[Any]):
     to_move = serializers.CharField()
     win = WinSerializer(allow_null=True, help_text="the side to move's forced win")
     threat = WinSerializer(allow_null=True, help_text="the other side's forced win if it were to move")
-    best = serializers.CharField(allow_null=True, help_text="the computer's move (level 4)")
+    best = serializers.CharField(allow_null=True, help_text="the computer's move (level 4), or the engine's")
+    engine = serializers.CharField(allow_null=True, help_text="the registered engine that suggested it, if any")
     limits = serializers.DictField()
 
 

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from games.access import concerns, may_rule, player_of, visible_games
 from games.enums import REPORTABLE_REASONS, GameResult, GameStatus, Interface, ResultReason
 from games.messages import protocol_label, rules_label, time_control_label
-from games.models import Engine, GameEvent
+from games.models import Engine, Game, GameEvent
 from games.services import GameError
 from games.services.arbiter import game_answer_arbiter, game_call_arbiter
 from games.services.computer import practice_start
@@ -108,7 +108,15 @@ def labels() -> dict[str, str]:
         "analysis_failed": _("The analysis failed; ask again."),
         "missed_win": _("missed a forced win"),
         "allowed_win": _("let the opponent force a win"),
+        "engine_plays": _("%(engine)s would play %(point)s here."),
+        "engine_agrees": _("%(engine)s would play the same move."),
+        "engine_builtin": _("Built-in solver only"),
     }
+
+
+def _analysers(game: Game) -> list[dict[str, Any]]:
+    """The registered engines that may analyse ``game`` (enabled, and playing its rules)."""
+    return [{"id": e.pk, "name": e.name} for e in Engine.objects.filter(enabled=True) if game.rules in e.rules]
 
 
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -123,6 +131,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "player": player.pk if player else None,
         "referee": may_rule(request.user, game),
         "can_analyse": concerns(request.user, game),
+        "engines": _analysers(game) if concerns(request.user, game) else [],
         "players": {"1": str(game.player_one), "2": str(game.player_two)},
         "ids": {"1": game.player_one_id, "2": game.player_two_id},
         "labels": labels(),
@@ -170,6 +179,10 @@ def practice(request: HttpRequest) -> HttpResponse:
     if player is None:
         raise Http404
     form = request.POST
+    engine = form.get("engine") or None
+    if engine is not None and not engine.isdigit():
+        messages.error(request, _("There is no such engine, or it is switched off."), extra_tags="practice")
+        return redirect("player-console")
     try:
         game = practice_start(
             player=player,
@@ -178,7 +191,7 @@ def practice(request: HttpRequest) -> HttpResponse:
             protocol=form.get("protocol", "none"),
             time_control=form.get("time_control", "quick"),
             seat=int(form.get("seat", "1")),
-            engine=int(form["engine"]) if form.get("engine") else None,
+            engine=int(engine) if engine is not None else None,
             actor=request.user,
             interface=Interface.WEB,
         )

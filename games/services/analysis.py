@@ -5,6 +5,13 @@ A finished game's analysis is computed once by a Celery task on the
 returns it, and a record corrected afterwards is analysed afresh. The search
 runs outside any transaction; its result is written only if the record is
 still the one analysed.
+
+The forced wins are always the built-in solver's (proofs within limits). A
+registered outside engine (:mod:`games.services.engines`) may be asked as
+well: its move in every position of the game, within its level-5 budget (at
+most :data:`ENGINE_TURN_MS` a move), or its move in one position for a
+referee. An engine that fails stops its part (the failure is counted on the
+engine and told in the analysis); the solver's part stands.
 """
 
 from __future__ import annotations
@@ -18,15 +25,18 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine import Board, EngineError, find_rules, parse_moves
+from engine import Board, EngineError, Point, find_rules, parse_moves
+from engine.gomocup import EngineFailure, engine_move
 from engine.search import analysis as engine_analysis
 from engine.search.players import ComputerPlayer
 from games.enums import EventKind, GameStatus
-from games.models import Analysis, Game
+from games.models import Analysis, Engine, Game
 from games.services.base import GameError, log_event
 
 logger = logging.getLogger(__name__)
 LIMITS = engine_analysis.Limits()
+ENGINE_LEVEL = 5  # an outside engine analyses with its strongest level's budget ...
+ENGINE_TURN_MS = 5_000  # ... but never more than this a position
 
 
 def _stones(game: Game) -> str:
@@ -39,21 +49,34 @@ def _digest(stones: str, rules: str) -> str:
     return hashlib.sha256(f"{rules}|{stones}".encode()).hexdigest()
 
 
-def analysis_request(*, game: Game, actor: Any = None, interface: str = "api") -> Analysis:
-    """The game's analysis: the stored one if it read this record, else a new one queued."""
+def analysis_engine(engine: Engine | int | None, rules: str) -> Engine | None:
+    """The registered engine an analysis asks for, if it is enabled and plays ``rules``."""
+    from games.services.computer import practice_engine
+
+    return practice_engine(engine, rules)
+
+
+def analysis_request(
+    *, game: Game, engine: Engine | int | None = None, actor: Any = None, interface: str = "api"
+) -> Analysis:
+    """The game's analysis: the stored one if it read this record (with the same engine, if one is asked for),
+    else a new one queued."""
     if game.status != GameStatus.FINISHED:
         raise GameError("not_finished", _("Only a finished game can be analysed."), 409)
+    outside = analysis_engine(engine, game.rules)
     digest = _digest(_stones(game), game.rules)
     with transaction.atomic():
         analysis, created = Analysis.objects.select_for_update().get_or_create(
-            game=game, defaults={"record": digest, "limits": asdict(LIMITS)}
+            game=game, defaults={"record": digest, "limits": asdict(LIMITS), "engine": outside}
         )
-        if not created and analysis.record == digest and analysis.status != Analysis.Status.FAILED:
+        same = analysis.record == digest and (outside is None or analysis.engine_id == outside.pk)
+        if not created and same and analysis.status != Analysis.Status.FAILED:
             return analysis
         if not created:
             analysis.record, analysis.status, analysis.marks, analysis.error = digest, Analysis.Status.PENDING, [], ""
             analysis.finished_at = None
             analysis.limits = asdict(LIMITS)
+            analysis.engine, analysis.suggestions = outside, []
             analysis.save()
         log_event(game, EventKind.ANALYSIS_REQUESTED, actor, interface)
         game_id = game.pk
@@ -88,10 +111,44 @@ def analysis_run(game_id: int) -> str:
         )
         return "failed"
     marks = [note.to_dict() for note in notes if note.win is not None or note.allowed is not None]
+    suggestions: list[dict[str, Any]] = []
+    error = ""
+    if analysis.engine is not None:
+        suggestions, error = _engine_moves(analysis.engine, stones, game)
     updated = Analysis.objects.filter(pk=analysis.pk, record=digest).update(
-        status=Analysis.Status.DONE, marks=marks, finished_at=timezone.now()
+        status=Analysis.Status.DONE, marks=marks, suggestions=suggestions, error=error, finished_at=timezone.now()
     )
     return "done" if updated else "stale"
+
+
+def _engine_moves(engine: Engine, stones: str, game: Game) -> tuple[list[dict[str, Any]], str]:
+    """The engine's move in the position before each stone of the game (the opening's stones too), and the
+    reason it stopped early, if it failed."""
+    from games.messages import translate
+    from games.services.engines import engine_failed, engine_spec
+
+    rules = find_rules(game.rules)
+    board = Board()
+    suggestions: list[dict[str, Any]] = []
+    try:
+        spec = engine_spec(engine, ENGINE_LEVEL, most_ms=ENGINE_TURN_MS)
+    except GameError as exc:
+        return [], str(exc.message)[:200]
+    for move in parse_moves(stones):
+        if move.point is not None and rules.outcome(board) is None and board.stone_count:
+            try:
+                answer = engine_move(spec, board, rules)
+            except EngineFailure as failure:
+                engine_failed(engine, failure, f"analysis of game {game.pk}")
+                text = _("%(engine)s stopped at move %(number)s: %(reason)s") % {
+                    "engine": engine.name,
+                    "number": board.ply + 1,
+                    "reason": translate(failure),
+                }
+                return suggestions, text[:200]
+            suggestions.append({"number": board.ply + 1, "point": str(answer.point)})
+        board.push(move)
+    return suggestions, ""
 
 
 def analysis_comments(game: Game) -> list[str]:
@@ -114,28 +171,45 @@ def analysis_comments(game: Game) -> list[str]:
     return lines
 
 
-def position_analysis(*, moves: str, rules: str = "renju") -> dict[str, Any]:
-    """For a referee or organizer: the forced wins of both sides in a position, and a suggested move."""
+def position_analysis(*, moves: str, rules: str = "renju", engine: Engine | int | None = None) -> dict[str, Any]:
+    """For a referee or organizer: the forced wins of both sides in a position, and a suggested move (the
+    built-in engine's at level 4, or a registered ``engine``'s within its level-5 budget)."""
+    from games.messages import translate
+
     try:
         rule_set = find_rules(rules)
         board = Board.replay(parse_moves(moves))
     except (EngineError, ValueError) as exc:
-        from games.messages import translate
-
         raise GameError("bad_position", translate(exc)) from None
     if rule_set.outcome(board) is not None:
         raise GameError("game_over", _("The game is already over in this position."))
+    outside = analysis_engine(engine, rules)
+    best: Point | None = None
+    if outside is not None and not board.is_full():
+        from games.services.engines import engine_failed, engine_spec
+
+        try:
+            best = engine_move(engine_spec(outside, ENGINE_LEVEL, most_ms=ENGINE_TURN_MS), board, rule_set).point
+        except EngineFailure as failure:
+            engine_failed(outside, failure, "position analysis")
+            raise GameError(
+                "engine_failed",
+                _("%(engine)s gave no move: %(reason)s") % {"engine": outside.name, "reason": translate(failure)},
+                502,
+            ) from None
     to_move = engine_analysis.forced_win(board, rule_set, LIMITS)
     other = None
     if board.stone_count:
         passed = board.copy()
         passed.push_pass()  # the side not to move, as if it were its turn: what it threatens
         other = engine_analysis.forced_win(passed, rule_set, LIMITS)
-    best = ComputerPlayer(rule_set, 4, seed=0).best_move(board) if not board.is_full() else None
+    if outside is None and not board.is_full():
+        best = ComputerPlayer(rule_set, 4, seed=0).best_move(board)
     return {
         "to_move": str(board.turn),
         "win": asdict(to_move) if to_move else None,
         "threat": asdict(other) if other else None,
         "best": str(best) if best else None,
+        "engine": outside.name if outside is not None else None,
         "limits": asdict(LIMITS),
     }

@@ -225,7 +225,7 @@ def _engine_turn(game: Game, computer: Player, ply: int) -> str:
         move = engine_move(spec, state.board, find_rules(game.rules))
     except (EngineFailure, GameError) as exc:
         failure = exc if isinstance(exc, EngineFailure) else EngineFailure("crash", exc.message)
-        engine_failed(engine, failure, game.pk)
+        engine_failed(engine, failure, f"game {game.pk}")
         game.refresh_from_db()
         if game.status not in ("opening", "playing") or game.ply != ply:
             return "stale"  # the game ended or moved on meanwhile (a resignation, a flag): the failure changes nothing

@@ -135,11 +135,12 @@ def engine_register(
     return engine
 
 
-def engine_failed(engine: Engine, failure: EngineFailure, game_id: int) -> None:
-    """Count a failure against ``engine`` and keep the last one, with the engine's last lines, for the organizer."""
+def engine_failed(engine: Engine, failure: EngineFailure, where: str) -> None:
+    """Count a failure against ``engine`` and keep the last one (``where``: "game 12", "analysis of game 12" …),
+    with the engine's last lines, for the organizer."""
     output = " | ".join(failure.output[-5:])
-    text = f"game {game_id}: {failure} ({failure.kind})" + (f"; last output: {output}" if output else "")
+    text = f"{where}: {failure} ({failure.kind})" + (f"; last output: {output}" if output else "")
     Engine.objects.filter(pk=engine.pk).update(
         failures=F("failures") + 1, last_failure=text[:500], last_failure_at=timezone.now()
     )
-    logger.warning("engine %s failed in game %s: %s", engine.name, game_id, text)
+    logger.warning("engine %s failed: %s", engine.name, text)

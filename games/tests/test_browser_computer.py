@@ -127,3 +127,35 @@ def test_the_analysis_appears_when_the_computers_winning_move_arrives_by_push(
     finished.update(status="finished", result="white")
     page.evaluate("(game) => window.__sockets[0].onmessage({data: JSON.stringify({game: game})})", finished)
     expect(page.locator("#analysis")).to_be_visible(timeout=5_000)
+
+
+def test_a_registered_engine_analyses_the_game_and_its_move_shows_when_stepping(
+    live_server: Any, browser: Any, inline_computer: None
+) -> None:
+    from games.services.engines import engine_register
+
+    ours = engine_register(
+        name="Ours",
+        command="builtin",
+        rules=["renju"],
+        levels={str(n): {"turn_ms": 3000, "level": 3} for n in range(1, 6)},
+    )
+    one_user = account("engineer", "player")
+    one = Player.objects.create(name="Engineer", user=one_user)
+    two = Player.objects.create(name="Other")
+    text = (
+        f'[Black "{one.name}"]\n[White "{two.name}"]\n[Result "0-1"]\n[Reason "resignation"]\n\n'
+        "h8 g8 i8 a1 j8 a3 k9 a5 k10 o15 b2 n14\n"
+    )
+    game = game_import(text=text)
+    page = open_page(browser, live_server.url, one_user, viewport=PHONE)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    page.locator("#analysis-engine").select_option(str(ours.pk))
+    page.locator("#analysis-ask").click()
+    expect(page.locator('#record li[data-move="11"] .analysis-mark.missed')).to_have_count(1, timeout=60_000)
+    page.locator('#record li[data-move="10"]').click()  # before b2: the engine would start Black's VCF instead
+    note = page.locator("#analysis-engine-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("Ours would play")
+    assert "b2" not in (note.text_content() or "")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

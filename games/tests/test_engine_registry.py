@@ -172,6 +172,12 @@ def test_the_engines_over_the_api_and_on_the_console(
     page.force_login(me.user)
     console = page.get("/me/").content.decode()
     assert 'name="engine"' in console and ">Ours<" in console and ">Off<" not in console
+    page = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page.force_login(me.user)
+    for malformed in ("x1", "999999"):  # a tampered form: said so, nothing started
+        after = page.post("/me/practice/", {"level": "2", "seat": "1", "engine": malformed}, follow=True)
+        assert "no such engine" in after.content.decode(), malformed
+    assert Game.objects.count() == 1
 
 
 def test_the_organizer_registers_an_engine_in_the_admin_panel(engines_dir: Path) -> None:
@@ -190,3 +196,88 @@ def test_the_organizer_registers_an_engine_in_the_admin_panel(engines_dir: Path)
     assert saved.status_code == 302, saved.content.decode()[:2000]
     ours = Engine.objects.get()
     assert "name=" in ours.about and ours.rules == ["renju", "freestyle"] and ours.levels["3"] == {"turn_ms": 1000}
+
+
+# -- a registered engine as analyser ------------------------------------------------------------------------
+
+# The game of games/tests/test_computer.py (MISSED): Black's move 11 (b2) lets its VCF k8 l8 k7 k6 k11 go.
+ANALYSER = {**FAST, "5": {"turn_ms": 3000, "level": 3}}  # level 3 of ours plays a VCF of up to 10 fours
+
+
+def test_a_registered_engine_analyses_every_position_of_a_game(
+    django_capture_on_commit_callbacks: Any, sent: list[Any], engines_dir: Path
+) -> None:
+    from engine import Board, Renju
+    from engine.search.threats import Threats
+    from games.models import Analysis
+    from games.tests.test_computer import MISSED, finished_game
+
+    ours = engine_register(name="Ours", command="builtin", rules=["renju"], levels=ANALYSER)
+    game = finished_game(MISSED)
+    organizer = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    organizer.force_authenticate(UserFactory(username="org", role="organizer"))
+    with django_capture_on_commit_callbacks(execute=True):
+        asked = organizer.post(f"/api/games/{game.pk}/analysis/", {"engine": ours.pk}, format="json")
+    assert asked.status_code == 202, asked.content
+    assert run_computer(sent) == ["done"]
+    body = organizer.get(f"/api/games/{game.pk}/analysis/").json()
+    assert body["status"] == "done" and body["engine"] == "Ours" and body["error"] == ""
+    stones = MISSED.split()
+    assert [s["number"] for s in body["suggestions"]] == list(range(2, len(stones) + 1))
+    for suggestion in body["suggestions"]:  # every answer an empty point of the position it was asked about
+        before = Board.replay(" ".join(stones[: suggestion["number"] - 1]))
+        assert before.is_empty(parse_point(suggestion["point"])), suggestion
+    # Before move 11 Black has a VCF: the engine starts one (a four), where Black played b2.
+    before = Board.replay(" ".join(stones[:10]))
+    before.push(parse_point(body["suggestions"][9]["point"]))
+    assert Threats(before, Renju()).fives(1), body["suggestions"][9]
+    assert {m["number"]: m for m in body["marks"]}[11]["missed"] is True  # the solver's part is there too
+    with django_capture_on_commit_callbacks(execute=True):  # the same engine again: the stored one
+        again = organizer.post(f"/api/games/{game.pk}/analysis/", {"engine": ours.pk}, format="json")
+    assert again.status_code == 200 and sent == []
+    with django_capture_on_commit_callbacks(execute=True):
+        plain = organizer.post(f"/api/games/{game.pk}/analysis/", {}, format="json")  # no engine asked: kept
+    assert plain.status_code == 200 and plain.json()["engine"] == "Ours" and sent == []
+    assert Analysis.objects.get(game=game).engine == ours
+
+
+def test_an_engine_that_fails_in_an_analysis_leaves_the_solvers_part_and_is_reported(
+    django_capture_on_commit_callbacks: Any, sent: list[Any], engines_dir: Path
+) -> None:
+    from games.models import Analysis
+    from games.services.analysis import analysis_request
+    from games.tests.test_computer import MISSED, finished_game
+
+    bad = engine_register(name="Crasher", command="misbehaving crash", rules=["renju"], levels=SLOW)
+    game = finished_game(MISSED)
+    with translation.override("en"):
+        with django_capture_on_commit_callbacks(execute=True):
+            analysis_request(game=game, engine=bad)
+        assert run_computer(sent) == ["done"]
+    analysis = Analysis.objects.get(game=game)
+    assert analysis.status == Analysis.Status.DONE and analysis.suggestions == []
+    assert analysis.error.startswith("Crasher stopped at move 2") and analysis.marks
+    bad.refresh_from_db()
+    assert bad.failures == 1 and f"analysis of game {game.pk}" in bad.last_failure
+
+
+def test_a_position_is_analysed_with_a_registered_engine(engines_dir: Path) -> None:
+    ours = engine_register(name="Ours", command="builtin", rules=["renju"], levels=ANALYSER)
+    free = engine_register(name="Free", command="builtin", rules=["freestyle"], levels=FAST)
+    bad = engine_register(name="Sleeper", command="misbehaving sleep", rules=["renju"], levels=SLOW)
+    referee = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    referee.force_authenticate(UserFactory(username="ref", role="organizer"))
+    moves = "g8 i7 i8 j6 h9 k5 h10 a1 m3 a3 g9"  # White to move wins at once: l4 (a five)
+    answer = referee.post("/api/games/analyse-position/", {"moves": moves, "engine": ours.pk}, format="json")
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["engine"] == "Ours" and answer.json()["best"] == "l4"
+    assert referee.post("/api/games/analyse-position/", {"moves": moves}, format="json").json()["engine"] is None
+    wrong = referee.post("/api/games/analyse-position/", {"moves": moves, "engine": free.pk}, format="json")
+    assert wrong.status_code == 400 and "does not play renju" in wrong.json()["message"]
+    Engine.objects.filter(pk=free.pk).update(enabled=False)
+    off = referee.post("/api/games/analyse-position/", {"moves": moves, "engine": free.pk, "rules": "freestyle"})
+    assert off.status_code == 400 and off.json()["code"] == "unknown_engine"
+    failed = referee.post("/api/games/analyse-position/", {"moves": moves, "engine": bad.pk}, format="json")
+    assert failed.status_code == 502 and failed.json()["message"].startswith("Sleeper gave no move")
+    bad.refresh_from_db()
+    assert bad.failures == 1 and "position analysis" in bad.last_failure

@@ -142,6 +142,7 @@
     drawStatus();
     drawClocks();
     drawControls();
+    drawSuggestion();
   }
 
   // The analysis' marks by move number, and the winning line of the side to move in the position shown.
@@ -181,14 +182,48 @@
     var state = analysis ? analysis.status : "none";
     status.textContent = state === "done" ? (analysis.marks.length ? L.analysis_done : L.analysis_clean)
       : state === "pending" ? L.analysis_pending : state === "failed" ? L.analysis_failed : L.analysis_none;
-    ask.hidden = !config.can_analyse || state === "done" || state === "pending";
+    var engines = config.engines || [];
+    ask.hidden = !config.can_analyse || state === "pending" || (state === "done" && !engines.length);
+    $("analysis-engine-row").hidden = ask.hidden || !engines.length;
+    drawSuggestion();
   }
+
+  // The outside engine's move in the position shown, when the analysis asked one.
+  function drawSuggestion() {
+    var note = $("analysis-engine-note");
+    if (!note) return;
+    var stones = data.position.stones, shown = upto === null ? stones.length : upto, found = null;
+    if (analysis && analysis.status === "done" && analysis.engine) {
+      (analysis.suggestions || []).forEach(function (s) { if (s.number === shown + 1) found = s; });
+    }
+    note.hidden = !found;
+    if (!found) return;
+    var played = stones[shown];
+    note.textContent = (played === found.point ? L.engine_agrees : L.engine_plays)
+      .replace("%(engine)s", analysis.engine).replace("%(point)s", found.point);
+  }
+
+  (function fillEngines() {
+    var select = $("analysis-engine");
+    if (!select) return;
+    var builtin = document.createElement("option");
+    builtin.value = ""; builtin.textContent = L.engine_builtin;
+    select.appendChild(builtin);
+    (config.engines || []).forEach(function (e) {
+      var option = document.createElement("option");
+      option.value = String(e.id); option.textContent = e.name;
+      select.appendChild(option);
+    });
+  })();
 
   if ($("analysis-ask")) {
     $("analysis-ask").addEventListener("click", function () {
+      var chosen = $("analysis-engine") ? $("analysis-engine").value : "";
       fetch(url + "analysis/", {
         method: "POST", credentials: "same-origin",
-        headers: { "X-CSRFToken": csrf(), "Accept-Language": document.documentElement.lang }
+        headers: { "X-CSRFToken": csrf(), "Accept-Language": document.documentElement.lang,
+                   "Content-Type": "application/json" },
+        body: JSON.stringify({ engine: chosen ? Number(chosen) : null })
       }).then(function (r) { return r.json().catch(function () { return {}; }).then(function (json) {
         if (!r.ok) { $("message").textContent = json.message || ("HTTP " + r.status); return; }
         analysis = json;
