@@ -178,30 +178,61 @@ def side_shape(board: Board, line: int, color: int, exact: bool) -> Shape:
     return found
 
 
+# Per line content: (winning lines, Black minus White; Black's straight-four, four and three points; White's).
+LeafLine = tuple[int, int, int, int, int, int, int]
+_LEAF_CACHE: dict[int, LeafLine] = {}
+
+
+def _leaf_line(board: Board, line: int, length: int, exact_black: bool, exact_white: bool) -> LeafLine:
+    black = board.black_bits[line]
+    white = board.white_bits[line]
+    key = black | white << 26 | length << 52 | (1 if exact_black else 0) << 57 | (1 if exact_white else 0) << 58
+    found = _LEAF_CACHE.get(key)
+    if found is None:
+        value = line_eval(board, line)[0]
+        b = side_shape(board, line, 1, exact_black) if black & (black - 1) else _NO_SHAPE  # two stones or more
+        w = side_shape(board, line, 2, exact_white) if white & (white - 1) else _NO_SHAPE
+        found = (value, b[1], b[2], b[3], w[1], w[2], w[3])
+        if len(_LEAF_CACHE) > 1_000_000:
+            _LEAF_CACHE.clear()
+        _LEAF_CACHE[key] = found
+    return found
+
+
 def evaluate_to_move(board: Board, me: int, exact_black: bool, exact_white: bool) -> int:
     """The position's worth to ``me``, the side to move, when neither side has a four on the board: the winning
     lines, and the threats — an open three of the side to move is a straight four next move; two of the
-    opponent's cannot both be blocked."""
-    value = evaluate(board)
-    if me == 2:
+    opponent's cannot both be blocked. One cached lookup per line with stones."""
+    black_bits, white_bits = board.black_bits, board.white_bits
+    cells = board.geometry.cells
+    value = 0
+    b_open = b_fours = b_threes = w_open = w_fours = w_threes = 0
+    for line in range(len(black_bits)):
+        if black_bits[line] or white_bits[line]:
+            length = len(cells[line])
+            if length < 5:
+                continue
+            v, bs, bf, bt, ws, wf, wt = _leaf_line(board, line, length, exact_black, exact_white)
+            value += v
+            if bs:
+                b_open += 1
+            if ws:
+                w_open += 1
+            b_fours += bf
+            b_threes += bt
+            w_fours += wf
+            w_threes += wt
+    if me == 1:
+        my_open, my_fours, my_threes, their_open, their_fours, their_threes = (
+            b_open, b_fours, b_threes, w_open, w_fours, w_threes
+        )
+    else:
         value = -value
-    black_counts, white_counts = board.black_counts, board.white_counts
-    mine_counts, their_counts = (black_counts, white_counts) if me == 1 else (white_counts, black_counts)
-    my_exact, their_exact = (exact_black, exact_white) if me == 1 else (exact_white, exact_black)
-    my_open = my_fours = their_open = their_fours = 0
-    for line in range(len(black_counts)):
-        if mine_counts[line] >= 2:
-            _f, straight, fours, threes = side_shape(board, line, me, my_exact)
-            if straight:
-                my_open += 1
-            value += FOUR_MAKER[0] * fours + THREE_MAKER[0] * threes
-            my_fours += fours
-        if their_counts[line] >= 2:
-            _f, straight, fours, threes = side_shape(board, line, 3 - me, their_exact)
-            if straight:
-                their_open += 1
-            value -= FOUR_MAKER[1] * fours + THREE_MAKER[1] * threes
-            their_fours += fours
+        my_open, my_fours, my_threes, their_open, their_fours, their_threes = (
+            w_open, w_fours, w_threes, b_open, b_fours, b_threes
+        )
+    value += FOUR_MAKER[0] * my_fours + THREE_MAKER[0] * my_threes
+    value -= FOUR_MAKER[1] * their_fours + THREE_MAKER[1] * their_threes
     if my_open:
         return value + OPEN_THREE_TO_MOVE
     if their_open >= 2:

@@ -258,3 +258,44 @@ def test_the_public_vcf_set_holds_and_the_solver_proves_it() -> None:
         assert check_vcf(board, rules, [Point.parse(p) for p in solution.split()]) is None, row
         found = find_vcf(board, rules)
         assert found is not None and check_vcf(board, rules, found) is None, row
+
+
+# -- the leaves' threats ------------------------------------------------------------------------------
+
+
+def test_shapes_on_a_line_are_read_off_the_rules_analysis() -> None:
+    from engine.search.evaluate import side_shape
+
+    board = Board.replay("h8 a1 i8 a3 j8")  # Black's open three h8 i8 j8 on row 8
+    row = board.geometry.line_of[0][Point.parse("h8").index(board.size)]
+    fives, straight, fours, _threes = side_shape(board, row, 1, True)
+    # g8 and k8 make a straight four; f8 and l8 a four with a gap (f8 _ h8 i8 j8 is completed at g8).
+    assert (fives, straight, fours) == (0, 2, 4)
+    closed = Board.replay("h8 g8 i8 a3 j8")  # White's g8 closes it: fours at k8 and l8 only, none straight
+    assert side_shape(closed, row, 1, True)[:3] == (0, 0, 2)
+
+
+def test_an_open_three_is_worth_a_move_to_whoever_is_to_move() -> None:
+    from engine.search.evaluate import (
+        OPEN_THREE_AGAINST,
+        OPEN_THREE_TO_MOVE,
+        TWO_OPEN_THREES_AGAINST,
+        evaluate,
+        evaluate_to_move,
+    )
+
+    board = Board.replay("h8 a1 i8 a3 j8")  # White to move, facing Black's open three
+    lines = evaluate(board)
+    assert evaluate_to_move(board, 1, True, False) >= lines + OPEN_THREE_TO_MOVE  # Black to move: a straight four
+    assert evaluate_to_move(board, 2, True, False) <= -lines - OPEN_THREE_AGAINST  # White must answer it
+    two = Board.replay("h8 a1 i8 o15 j8 a15 l10 o1 l11 h1 l12")  # two open threes; White to move, no four to play
+    assert evaluate_to_move(two, 2, True, False) <= -evaluate(two) - TWO_OPEN_THREES_AGAINST
+    blocked = Board.replay("h8 g8 i8 k8 j8")  # both ends closed: no threat, the lines alone
+    assert abs(evaluate_to_move(blocked, 2, True, False) + evaluate(blocked)) < OPEN_THREE_AGAINST
+
+
+def test_the_search_answers_an_open_three_it_cannot_outplay() -> None:
+    # White to move; Black's h8 i8 j8 is open. White has no fours, so it blocks at g8 or k8 (or f8 / l8).
+    board = Board.replay("h8 a1 i8 a3 j8")
+    move = ComputerPlayer(Renju(), 3, seed=1).best_move(board)
+    assert str(move) in {"g8", "k8", "f8", "l8"}, move
