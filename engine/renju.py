@@ -137,15 +137,20 @@ def _analyse_line(length: int, black: int, white: int, exact: bool = True) -> Li
     A point's entry depends only on the five points either side of it (a run
     longer than that is an overline already), so entries are cached on that
     window, with the board's edge as opponent stones: far more lines than
-    windows are new to a position seen once. Only the empty points within five
-    of a stone of the side are looked at (others have an empty window), and the
-    entry moved to its place on the line is cached too, on the window and the place.
+    windows are new to a position seen once. Only the empty points with two
+    stones of the side within four points are looked at (no other can make a
+    three), and the entry moved to its place on the line is cached too, on the
+    window and the place.
     """
     occupied = black | white
-    near = black
-    for _ in range(5):
-        near |= near << 1 | near >> 1
-    candidates = near & ((1 << length) - 1) & ~occupied
+    # A stone makes a three, a four, a five or an overline only with two or more of its colour within four
+    # points of it: the points with fewer are never analysed (a line with one stone has none at all).
+    one = two = 0
+    for shift in range(1, 5):
+        for near in (black << shift, black >> shift):
+            two |= one & near
+            one |= near
+    candidates = two & ((1 << length) - 1) & ~occupied
     if not candidates:
         return _NO_INFO
     by_pos: list[Entry | None] = [None] * length
@@ -329,10 +334,10 @@ class Judge:
         """Every empty point where Black is forbidden, with its status code."""
         board = self.board
         cells = board.geometry.cells
-        black_bits = board.black_bits
+        black_counts = board.black_counts
         gathered: dict[int, list[tuple[int, Entry]]] = {}
         for line in range(len(cells)):
-            if not black_bits[line]:
+            if black_counts[line] < 2:  # a line needs two black stones for any point on it to matter
                 continue
             items = line_info(board, line)[1]
             if not items:
