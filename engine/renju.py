@@ -27,6 +27,7 @@ from enum import StrEnum
 
 from engine.board import Board
 from engine.errors import EngineError
+from engine.gcpause import paused
 from engine.notation import Point
 
 # Per-point status codes, in the order of the procedure.
@@ -332,6 +333,10 @@ class Judge:
 
     def forbidden_map(self) -> dict[int, int]:
         """Every empty point where Black is forbidden, with its status code."""
+        with paused():
+            return self._forbidden_map()
+
+    def _forbidden_map(self) -> dict[int, int]:
         board = self.board
         cells = board.geometry.cells
         black_counts = board.black_counts

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.board import Board
+from engine.gcpause import paused
 from engine.rules import Rules
 from engine.search.evaluate import WIN, evaluate_to_move, ranked_points
 from engine.search.threats import Threats
@@ -54,6 +55,10 @@ class AlphaBeta:
 
     def run(self, root_moves: list[int] | None = None) -> Result:
         """Search deeper and deeper until a limit; the best move of the last finished depth."""
+        with paused():
+            return self._run(root_moves)
+
+    def _run(self, root_moves: list[int] | None) -> Result:
         clock = self.clock
         assert callable(clock)
         self._deadline = None if self.seconds is None else clock() + self.seconds

@@ -224,12 +224,22 @@ def evaluate_to_move(board: Board, me: int, exact_black: bool, exact_white: bool
             w_threes += wt
     if me == 1:
         my_open, my_fours, my_threes, their_open, their_fours, their_threes = (
-            b_open, b_fours, b_threes, w_open, w_fours, w_threes
+            b_open,
+            b_fours,
+            b_threes,
+            w_open,
+            w_fours,
+            w_threes,
         )
     else:
         value = -value
         my_open, my_fours, my_threes, their_open, their_fours, their_threes = (
-            w_open, w_fours, w_threes, b_open, b_fours, b_threes
+            w_open,
+            w_fours,
+            w_threes,
+            b_open,
+            b_fours,
+            b_threes,
         )
     value += FOUR_MAKER[0] * my_fours + THREE_MAKER[0] * my_threes
     value -= FOUR_MAKER[1] * their_fours + THREE_MAKER[1] * their_threes

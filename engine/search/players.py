@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.board import Board
+from engine.gcpause import paused
 from engine.notation import Color, Point
 from engine.openings import find_opening, identify, load_openings
 from engine.protocols import Action, OpeningState
@@ -111,7 +112,8 @@ class ComputerPlayer:
         work = board.copy()
         size = work.size
         only = None if allowed is None else {p.index(size) for p in allowed}
-        index = self._choose(work, only)
+        with paused():
+            index = self._choose(work, only)
         return Point.from_index(index, size)
 
     def _legal_points(self, work: Board, t: Threats, me: int, only: set[int] | None) -> list[int]:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.board import Board
+from engine.gcpause import paused
 from engine.notation import Point
 from engine.rules import Rules
 from engine.search.threats import Threats
@@ -70,10 +71,11 @@ class Solver:
         """The attacker's winning line (attacker and defender moves alternating,
         starting with the attacker's), or None."""
         attacker = 1 if self.board.stone_count % 2 == 0 else 2
-        try:
-            return self._attack(attacker, self.depth)
-        except Budget:
-            return None
+        with paused():
+            try:
+                return self._attack(attacker, self.depth)
+            except Budget:
+                return None
 
     # -- the OR node: the attacker picks one threat ---------------------------------
 

@@ -299,3 +299,38 @@ def test_the_search_answers_an_open_three_it_cannot_outplay() -> None:
     board = Board.replay("h8 a1 i8 a3 j8")
     move = ComputerPlayer(Renju(), 3, seed=1).best_move(board)
     assert str(move) in {"g8", "k8", "f8", "l8"}, move
+
+
+def test_the_collector_is_paused_only_while_the_engine_computes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from engine.gcpause import paused
+    from engine.renju import Judge
+
+    seen: list[bool] = []
+    original = Judge._classify
+
+    def spy(self: Judge, index: int, entries: Any) -> int:
+        seen.append(gc.isenabled())
+        return original(self, index, entries)
+
+    board = Board.replay("h8 h9 i9 g9 j10 i7 k11 k9")  # Black has threes: the map classifies points
+    assert gc.isenabled()
+    patchable = not hasattr(Judge, "__mypyc_attrs__")  # a compiled class cannot be patched
+    if patchable:
+        monkeypatch.setattr(Judge, "_classify", spy)
+    Judge(board).forbidden_map()
+    ComputerPlayer(Renju(), 3, seed=1).best_move(board)
+    assert gc.isenabled() and not any(seen)
+    assert seen or not patchable  # the spy did look, where it could
+    with pytest.raises(RuntimeError), paused():
+        assert not gc.isenabled()
+        raise RuntimeError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with paused():
+            pass
+        assert not gc.isenabled()  # a caller's own choice is left alone
+    finally:
+        gc.enable()
