@@ -56,9 +56,15 @@ REASON_OF_CODE = {
 # threes is ((stone mask, extension positions), ...). Masks and positions are
 # along the line.
 Entry = tuple[int, tuple[tuple[int, tuple[int, ...]], ...], tuple[tuple[int, tuple[int, ...]], ...]]
-LineInfo = tuple[tuple[Entry | None, ...], tuple[tuple[int, Entry], ...]]
+# A line's analysis: per position on the line, the entry there or None. Entries are kept as computed on the
+# eleven-point window centred on the point (window position q is line position q + pos - 5: see :func:`_shifted`),
+# so one window's entry object serves every line and place it occurs at, and a cached line is one tuple: what
+# a position seen once leaves behind for the garbage collector is as small as it can be. Empty when no point
+# on the line makes anything.
+LineInfo = tuple[Entry | None, ...]
+SHIFT = 5  # window position q of the entry at line position pos is line position q + pos - SHIFT
 
-_NO_INFO: LineInfo = ((), ())
+_NO_INFO: LineInfo = ()
 _LINE_CACHE: dict[int, LineInfo] = {}
 LINE_CACHE_LIMIT = 2_000_000
 
@@ -67,7 +73,6 @@ def clear_cache() -> None:
     """Forget the analysed lines and points (benchmarks use it to measure a cold start)."""
     _LINE_CACHE.clear()
     _POINT_CACHE.clear()
-    _PLACED_CACHE.clear()
 
 
 def _run(bits: int, j: int, length: int) -> tuple[int, int]:
@@ -126,8 +131,7 @@ def _analyse_point(length: int, black: int, white: int, i: int, exact: bool = Tr
     )
 
 
-_POINT_CACHE: dict[int, Entry | None] = {}  # window -> the entry of its middle point
-_PLACED_CACHE: dict[int, Entry | None] = {}  # window and place on the line -> the entry there
+_POINT_CACHE: dict[int, Entry | None] = {}  # window -> the entry of its middle point (window coordinates)
 _WINDOW = 0x7FF  # eleven points: five either side of the one analysed
 _WALLS = 0b11111
 
@@ -140,8 +144,7 @@ def _analyse_line(length: int, black: int, white: int, exact: bool = True) -> Li
     window, with the board's edge as opponent stones: far more lines than
     windows are new to a position seen once. Only the empty points with two
     stones of the side within four points are looked at (no other can make a
-    three), and the entry moved to its place on the line is cached too, on the
-    window and the place.
+    three). The entries stay in window coordinates (see :data:`LineInfo`).
     """
     occupied = black | white
     # A stone makes a three, a four, a five or an overline only with two or more of its colour within four
@@ -155,40 +158,31 @@ def _analyse_line(length: int, black: int, white: int, exact: bool = True) -> Li
     if not candidates:
         return _NO_INFO
     by_pos: list[Entry | None] = [None] * length
-    items: list[tuple[int, Entry]] = []
+    found = False
     padded_black = black << 5
     padded_white = white << 5 | _WALLS | _WALLS << (length + 5)
     flag = 0 if exact else 1 << 22
     cache = _POINT_CACHE
-    placed = _PLACED_CACHE
     while candidates:
         low = candidates & -candidates
         candidates ^= low
         i = low.bit_length() - 1
         window = (padded_black >> i & _WINDOW) | (padded_white >> i & _WINDOW) << 11 | flag
-        key = window | i << 23
-        if key in placed:
-            entry = placed[key]
+        if window in cache:
+            local = cache[window]
         else:
-            if window in cache:
-                local = cache[window]
-            else:
-                if len(cache) >= LINE_CACHE_LIMIT:
-                    cache.clear()
-                local = cache[window] = _analyse_point(11, window & _WINDOW, window >> 11 & _WINDOW, 5, exact)
-            if len(placed) >= LINE_CACHE_LIMIT:
-                placed.clear()
-            entry = placed[key] = None if local is None else local if i == 5 else _shifted(local, i - 5)
-        if entry is not None:
-            by_pos[i] = entry
-            items.append((i, entry))
-    if not items:
-        return _NO_INFO
-    return tuple(by_pos), tuple(items)
+            if len(cache) >= LINE_CACHE_LIMIT:
+                cache.clear()
+            local = cache[window] = _analyse_point(11, window & _WINDOW, window >> 11 & _WINDOW, 5, exact)
+        if local is not None:
+            by_pos[i] = local
+            found = True
+    return tuple(by_pos) if found else _NO_INFO
 
 
 def _shifted(entry: Entry, shift: int) -> Entry:
-    """A window entry moved to its place on the line (``shift`` = line position of window bit 0)."""
+    """A window entry moved to its place on the line (``shift`` = line position of window bit 0, that is
+    the point's position on the line minus :data:`SHIFT`)."""
     kind, fours, threes = entry
     if not fours and not threes:
         return entry
@@ -269,17 +263,22 @@ class Judge:
         self.ok_codes = (NONE, FIVE) if five_extension_is_three else (NONE,)
 
     def entries(self, index: int) -> list[tuple[int, Entry]]:
-        """(line id, entry) for each of the four lines through an empty point."""
+        """(line id, entry in line positions) for each of the four lines through an empty point."""
+        return [(line, _shifted(entry, shift)) for line, shift, entry in self._local(index)]
+
+    def _local(self, index: int) -> list[tuple[int, int, Entry]]:
+        """(line id, shift, entry in window positions) for each of the four lines through an empty point."""
         board = self.board
         geo = board.geometry
         found = []
         for d in range(4):
             line = geo.line_of[d][index]
-            by_pos = line_info(board, line)[0]
-            if by_pos:
-                entry = by_pos[geo.pos_of[d][index]]
+            info = line_info(board, line)
+            if info:
+                pos = geo.pos_of[d][index]
+                entry = info[pos]
                 if entry is not None:
-                    found.append((line, entry))
+                    found.append((line, pos - SHIFT, entry))
         return found
 
     def status(self, index: int) -> int:
@@ -287,43 +286,44 @@ class Judge:
         key = (self.board.hash, index)
         cached = self.memo.get(key)
         if cached is None:
-            cached = self.memo[key] = self._classify(index, self.entries(index))
+            cached = self.memo[key] = self._classify(index, self._local(index))
         return cached
 
-    def _classify(self, index: int, entries: list[tuple[int, Entry]]) -> int:
+    def _classify(self, index: int, entries: list[tuple[int, int, Entry]]) -> int:
         overline = False
         fours = 0
-        threes: list[tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]] = []
-        for line, (kind, line_fours, line_threes) in entries:
+        threes: list[tuple[int, int, tuple[tuple[int, tuple[int, ...]], ...]]] = []
+        for line, shift, (kind, line_fours, line_threes) in entries:
             if kind == FIVE:
                 return FIVE
             if kind == OVERLINE:
                 overline = True
             fours += len(line_fours)
             if line_threes:
-                threes.append((line, line_threes))
+                threes.append((line, shift, line_threes))
         if overline:
             return OVERLINE
         if fours >= 2:
             return DOUBLE_FOUR
-        if sum(len(t) for _line, t in threes) >= 2 and self.real_threes(index, threes, 2) >= 2:
+        if sum(len(t) for _line, _shift, t in threes) >= 2 and self.real_threes(index, threes, 2) >= 2:
             return DOUBLE_THREE
         return NONE
 
     def real_threes(
-        self, index: int, threes: list[tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]], enough: int
+        self, index: int, threes: list[tuple[int, int, tuple[tuple[int, tuple[int, ...]], ...]]], enough: int
     ) -> int:
-        """Count the real threes of a stone at ``index`` (stopping at ``enough``)."""
+        """Count the real threes of a stone at ``index`` (stopping at ``enough``); ``threes`` per line with
+        the shift of its window positions."""
         board = self.board
         cells = board.geometry.cells
         ok_codes = self.ok_codes
         board.place(index, 1)
         try:
             real = 0
-            for line, line_threes in threes:
+            for line, shift, line_threes in threes:
                 line_cells = cells[line]
                 for _mask, extensions in line_threes:
-                    if any(self.status(line_cells[q]) in ok_codes for q in extensions):
+                    if any(self.status(line_cells[q + shift]) in ok_codes for q in extensions):
                         real += 1
                         if real >= enough:
                             return real
@@ -340,27 +340,30 @@ class Judge:
         board = self.board
         cells = board.geometry.cells
         black_counts = board.black_counts
-        gathered: dict[int, list[tuple[int, Entry]]] = {}
+        gathered: dict[int, list[Entry]] = {}
         for line in range(len(cells)):
             if black_counts[line] < 2:  # a line needs two black stones for any point on it to matter
                 continue
-            items = line_info(board, line)[1]
-            if not items:
+            info = line_info(board, line)
+            if not info:
                 continue
             line_cells = cells[line]
-            for pos, entry in items:
+            for pos in range(len(info)):
+                entry = info[pos]
+                if entry is None:
+                    continue
                 index = line_cells[pos]
                 found = gathered.get(index)
                 if found is None:
-                    gathered[index] = [(line, entry)]
+                    gathered[index] = [entry]
                 else:
-                    found.append((line, entry))
+                    found.append(entry)
         result = {}
         for index, entries in gathered.items():
-            if len(entries) == 1 and len(entries[0][1][2]) < 2:
+            if len(entries) == 1 and len(entries[0][2]) < 2:
                 # One line with at most one three candidate is forbidden only
                 # through an overline or a one-line double-four.
-                kind, fours, _threes = entries[0][1]
+                kind, fours, _threes = entries[0]
                 if kind == OVERLINE:
                     result[index] = OVERLINE
                 elif kind == NONE and len(fours) >= 2:

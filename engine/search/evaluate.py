@@ -158,7 +158,9 @@ def side_shape(board: Board, line: int, color: int, exact: bool) -> Shape:
     if found is not None:
         return found
     fives = straight = fours = threes = 0
-    for _pos, entry in side_line_info(board, line, color, exact)[1]:
+    for entry in side_line_info(board, line, color, exact):
+        if entry is None:
+            continue
         if entry[0] == FIVE:
             fives += 1
             continue

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.board import Board
-from engine.renju import FIVE, NONE, Judge, side_line_info
+from engine.renju import FIVE, NONE, SHIFT, Judge, side_line_info
 from engine.rules import Rules
 
 BLACK, WHITE = 1, 2
@@ -69,24 +69,28 @@ class Threats:
 
     def _entries(
         self, color: int, min_stones: int, near: int | None = None
-    ) -> dict[int, list[tuple[int, int, Fours, Fours]]]:
-        """point -> [(line, kind, fours, threes)] over the lines holding at least
-        ``min_stones`` of ``color`` (with ``near``: only the four lines through it)."""
+    ) -> dict[int, list[tuple[int, int, int, Fours, Fours]]]:
+        """point -> [(line, shift, kind, fours, threes)] over the lines holding at least ``min_stones`` of
+        ``color`` (with ``near``: only the four lines through it); the fours' and threes' positions are
+        window positions, ``shift`` less than the line's."""
         board = self.board
         geo = board.geometry
         exact = self.sides[color].exact
         cells = geo.cells
         counts = board.black_counts if color == BLACK else board.white_counts
         lines = range(len(cells)) if near is None else [geo.line_of[d][near] for d in range(4)]
-        found: dict[int, list[tuple[int, int, Fours, Fours]]] = {}
+        found: dict[int, list[tuple[int, int, int, Fours, Fours]]] = {}
         for line in lines:
             if counts[line] < min_stones:
                 continue
-            items = side_line_info(board, line, color, exact)[1]
+            info = side_line_info(board, line, color, exact)
             line_cells = cells[line]
-            for pos, (kind, fours, threes) in items:
+            for pos in range(len(info)):
+                local = info[pos]
+                if local is None:
+                    continue
                 index = line_cells[pos]
-                entry = (line, kind, fours, threes)
+                entry = (line, pos - SHIFT, local[0], local[1], local[2])
                 got = found.get(index)
                 if got is None:
                     found[index] = [entry]
@@ -106,8 +110,10 @@ class Threats:
             if counts[line] < 4:
                 continue
             line_cells = cells[line]
-            for pos, entry in side_line_info(board, line, color, exact)[1]:
-                if entry[0] == FIVE:
+            info = side_line_info(board, line, color, exact)
+            for pos in range(len(info)):
+                entry = info[pos]
+                if entry is not None and entry[0] == FIVE:
                     found.add(line_cells[pos])
         return sorted(found)
 
@@ -122,12 +128,12 @@ class Threats:
         result: dict[int, list[int]] = {}
         for index, entries in self._entries(color, 3, near).items():
             completions: set[int] = set()
-            for line, kind, fours, _threes in entries:
+            for line, shift, kind, fours, _threes in entries:
                 if kind == FIVE:
                     break
                 line_cells = cells[line]
                 for _mask, points in fours:
-                    completions.update(line_cells[q] for q in points)
+                    completions.update(line_cells[q + shift] for q in points)
             else:
                 if completions and self.legal(index, color):
                     result[index] = sorted(completions)
@@ -146,7 +152,7 @@ class Threats:
         board = self.board
         result = []
         for index, entries in sorted(self._entries(color, 2).items()):
-            if not any(e[3] for e in entries) or not self.legal(index, color):
+            if not any(e[4] for e in entries) or not self.legal(index, color):
                 continue
             board.place(index, color)
             try:
