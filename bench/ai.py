@@ -62,7 +62,7 @@ OPENINGS = [o for o in load_openings() if o.is_standard]
 
 def cold() -> None:
     clear_cache()
-    evaluation._EVAL_CACHE.clear()
+    evaluation.clear_cache()  # the winning lines, the shapes and the leaves
 
 
 def plausible_positions(count: int, seed: int) -> list[Board]:

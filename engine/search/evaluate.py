@@ -1,4 +1,5 @@
-"""Static evaluation: the seeds' winning-line table (获胜表), per line and cached.
+"""Static evaluation: the seeds' winning-line table (获胜表), per line and cached; and, at the search's
+leaves, the threats of both sides for the side to move (:func:`evaluate_to_move`).
 
 Every five consecutive points of a line is a "winning line". One holding only
 Black stones is worth ``WEIGHTS[k]`` to Black for its ``k`` stones, one holding
@@ -44,6 +45,13 @@ def _line_eval(length: int, black: int, white: int) -> LineEval:
                 if not occupied >> i & 1:
                     wgain[i] += gain
     return value, tuple(bgain), tuple(wgain)
+
+
+def clear_cache() -> None:
+    """Forget the evaluated lines, shapes and leaves (benchmarks use it to measure a cold start)."""
+    _EVAL_CACHE.clear()
+    _SHAPE_CACHE.clear()
+    _LEAF_CACHE.clear()
 
 
 def line_eval(board: Board, line: int) -> LineEval:

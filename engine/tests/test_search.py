@@ -334,3 +334,14 @@ def test_the_collector_is_paused_only_while_the_engine_computes(monkeypatch: pyt
         assert not gc.isenabled()  # a caller's own choice is left alone
     finally:
         gc.enable()
+
+
+def test_the_evaluation_caches_are_emptied_for_a_cold_start() -> None:
+    from engine.search import evaluate as evaluation
+
+    board = Board.replay("h8 a1 i8 a3 j8")
+    before = evaluation.evaluate_to_move(board, 2, True, False)
+    assert evaluation._EVAL_CACHE and evaluation._SHAPE_CACHE and evaluation._LEAF_CACHE
+    evaluation.clear_cache()
+    assert not (evaluation._EVAL_CACHE or evaluation._SHAPE_CACHE or evaluation._LEAF_CACHE)
+    assert evaluation.evaluate_to_move(board, 2, True, False) == before  # recomputed, the same
