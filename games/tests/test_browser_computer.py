@@ -29,6 +29,16 @@ def inline_computer(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tasks.analyse_game, "apply_async", lambda args, **_kw: analysis_run(*args))
 
 
+def missed_vcf_game(black: Player) -> Game:
+    """A finished game of ``black`` against "Other" where Black's move 11 (b2) lets the VCF k8 l8 k7 k6 k11 go."""
+    other = Player.objects.create(name="Other")
+    text = (
+        f'[Black "{black.name}"]\n[White "{other.name}"]\n[Result "0-1"]\n[Reason "resignation"]\n\n'
+        "h8 g8 i8 a1 j8 a3 k9 a5 k10 o15 b2 n14\n"
+    )
+    return game_import(text=text)
+
+
 def test_a_player_starts_a_practice_game_on_a_phone_and_the_computer_replies(
     live_server: Any, browser: Any, inline_computer: None
 ) -> None:
@@ -70,13 +80,7 @@ def test_the_game_page_marks_a_missed_win_and_draws_the_line_when_stepping(
     live_server: Any, browser: Any, inline_computer: None
 ) -> None:
     one_user = account("analyst", "player")
-    one = Player.objects.create(name="Analyst", user=one_user)
-    two = Player.objects.create(name="Other")
-    text = (
-        f'[Black "{one.name}"]\n[White "{two.name}"]\n[Result "0-1"]\n[Reason "resignation"]\n\n'
-        "h8 g8 i8 a1 j8 a3 k9 a5 k10 o15 b2 n14\n"
-    )
-    game = game_import(text=text)
+    game = missed_vcf_game(Player.objects.create(name="Analyst", user=one_user))
     Game.objects.filter(pk=game.pk).update(is_public=True)
     page = open_page(browser, live_server.url, one_user)
     page.goto(f"{live_server.url}/g/{game.pk}/")
@@ -141,13 +145,7 @@ def test_a_registered_engine_analyses_the_game_and_its_move_shows_when_stepping(
         levels={str(n): {"turn_ms": 3000, "level": 3} for n in range(1, 6)},
     )
     one_user = account("engineer", "player")
-    one = Player.objects.create(name="Engineer", user=one_user)
-    two = Player.objects.create(name="Other")
-    text = (
-        f'[Black "{one.name}"]\n[White "{two.name}"]\n[Result "0-1"]\n[Reason "resignation"]\n\n'
-        "h8 g8 i8 a1 j8 a3 k9 a5 k10 o15 b2 n14\n"
-    )
-    game = game_import(text=text)
+    game = missed_vcf_game(Player.objects.create(name="Engineer", user=one_user))
     page = open_page(browser, live_server.url, one_user, viewport=PHONE)
     page.goto(f"{live_server.url}/g/{game.pk}/")
     page.locator("#analysis-engine").select_option(str(ours.pk))

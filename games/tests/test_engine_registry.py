@@ -216,6 +216,10 @@ def test_a_registered_engine_analyses_every_position_of_a_game(
     game = finished_game(MISSED)
     organizer = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     organizer.force_authenticate(UserFactory(username="org", role="organizer"))
+    for bad, code in (({"engine": 999999}, "unknown_engine"), ({"engine": "x"}, "invalid")):
+        refused = organizer.post(f"/api/games/{game.pk}/analysis/", bad, format="json")
+        assert refused.status_code == 400 and refused.json()["code"] == code, refused.content
+    assert not Analysis.objects.filter(game=game).exists() and sent == []  # nothing stored, nothing queued
     with django_capture_on_commit_callbacks(execute=True):
         asked = organizer.post(f"/api/games/{game.pk}/analysis/", {"engine": ours.pk}, format="json")
     assert asked.status_code == 202, asked.content
