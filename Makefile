@@ -35,12 +35,14 @@ run: install native
 	$(PY) manage.py load_demo
 	STATIC_MANIFEST=1 $(PY) scripts/run.py
 
-# The same system for the hall: every interface, LAN URLs with QR codes, a backup every 10 minutes.
+# The same system for the hall: every interface, LAN URLs with QR codes, a backup every 10 minutes. No demo
+# accounts: the first run asks for the organizer's own account (manage.py createorganizer), and the server
+# refuses to start while any account has the demo password (manage.py venue_check --lock-demo removes it).
 venue: install native
 	scripts/system_deps.sh --run
 	$(PY) manage.py migrate --no-input
 	STATIC_MANIFEST=1 $(PY) manage.py collectstatic --no-input --verbosity 0
-	$(PY) manage.py load_demo
+	@$(PY) manage.py createorganizer --if-none || echo "First run: create the organizer's account with  $(PY) manage.py createorganizer"
 	STATIC_MANIFEST=1 $(PY) scripts/run.py --venue
 
 system-deps:

@@ -218,7 +218,7 @@ def _queue_worker(celery_app: Any, redis_url: str, log: Path, name: str, queues:
 def computer_worker(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_path: Path) -> Iterator[Service]:
     """A real worker on the ``computer`` queue (prefork, as ``make run`` starts it), against this test's database."""
     yield from _queue_worker(
-        celery_app_on_redis, redis_server.url, tmp_path / "computer.log", "computer-test", "computer", "prefork"
+        celery_app_on_redis, redis_server.url, tmp_path / "computer.log", "computer-test", "computer,engines", "prefork"
     )
 
 

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-ROLES = ["organizer", "player", "referee"]
+ROLES = ["host", "organizer", "player", "referee"]
 
 
 class WhoAmIView(APIView):

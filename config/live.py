@@ -260,11 +260,13 @@ def _may_watch(scope: dict[str, Any], topic: str) -> bool:
     if kind == "referee":  # a referee's console: only that referee's session
         return user.is_authenticated and user.pk == int(ident) and user.groups.filter(name="referee").exists()
     if kind == "tournament":
-        from games.access import is_organizer
+        from games.access import may_organize
         from tournament.models import Tournament
 
         tournament = Tournament.objects.filter(pk=int(ident)).first()
-        return tournament is not None and (is_organizer(user) or tournament.status != Tournament.Status.DRAFT)
+        return tournament is not None and (
+            tournament.status != Tournament.Status.DRAFT or may_organize(user, tournament)
+        )
     return False
 
 

@@ -6,6 +6,7 @@ to it (see config.arrivals).
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import time
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from datetime import UTC, datetime
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -88,3 +89,22 @@ class BodyTooLargeMiddleware:
         if request.path.startswith("/api/"):
             return JsonResponse({"code": "too_large", "message": message}, status=413)
         return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+
+
+class VenueAdminMiddleware:
+    """In venue mode (the server on the hall's Wi-Fi) ``/admin/`` answers only the server's own machine:
+    a phone in the hall finds no such page, whatever password it tries. ``ADMIN_FROM_LAN=1`` lifts it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if settings.VENUE and not settings.ADMIN_FROM_LAN and request.path.startswith("/admin/"):
+            address = request.META.get("REMOTE_ADDR", "")
+            try:
+                local = ipaddress.ip_address(address).is_loopback
+            except ValueError:
+                local = False
+            if not local:
+                raise Http404
+        return self.get_response(request)

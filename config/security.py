@@ -7,7 +7,10 @@ not stop because its rate limiter is down.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
+import math
+import time
 from typing import Any
 
 from django import forms
@@ -58,6 +61,12 @@ class ObtainToken(ObtainAuthToken):
 
 
 # -- failed logins ----------------------------------------------------------------
+#
+# No lockout: a lock that holds even against the right password lets anyone keep the organizer out all day.
+# Failures are counted per (account, address) and per address; past a threshold each further failure makes
+# that pair (or that address) wait 2, 4, 8 … seconds before its next try, up to LOGIN_DELAY_MAX_S. Someone
+# guessing the organizer's password from a phone slows only that phone; the organizer elsewhere in the hall,
+# and anyone at the server's own keyboard (loopback), is never held up.
 
 
 def _client(request: HttpRequest | Request | None) -> str:
@@ -67,42 +76,67 @@ def _client(request: HttpRequest | Request | None) -> str:
     return str(meta.get("REMOTE_ADDR", "unknown"))
 
 
-def _keys(request: Any, username: str) -> list[str]:
-    return [f"login-fail:user:{username.strip().lower()}", f"login-fail:addr:{_client(request)}"]
+def _local(request: Any) -> bool:
+    try:
+        return ipaddress.ip_address(_client(request)).is_loopback
+    except ValueError:
+        return False
+
+
+def _keys(request: Any, username: str) -> tuple[str, str]:
+    name, address = username.strip().lower(), _client(request)
+    return f"login-fail:pair:{name}:{address}", f"login-fail:addr:{address}"
+
+
+def _wait_for(failures: int, free: int) -> int:
+    """Seconds to wait after ``failures`` when ``free`` are allowed without one: 0, then 2, 4, 8 … capped."""
+    if failures < free:
+        return 0
+    return int(min(settings.LOGIN_DELAY_MAX_S, 2 ** min(30, failures - free + 1)))
 
 
 def login_blocked(request: Any, username: str) -> int:
-    """Seconds to wait when the account or the address has too many recent failures, else 0."""
+    """Seconds this account-and-address pair (or this address) must still wait before trying again, else 0."""
+    if _local(request):
+        return 0
+    pair, address = _keys(request, username)
     try:
-        counts = cache.get_many(_keys(request, username))
+        until = cache.get_many([f"{pair}:until", f"{address}:until"])
     except Exception:  # the cache is down: fail open
         logger.warning("login rate limit unavailable", exc_info=True)
         return 0
-    account, address = _keys(request, username)
-    if (
-        counts.get(account, 0) >= settings.LOGIN_FAILURES_ALLOWED
-        or counts.get(address, 0) >= settings.LOGIN_FAILURES_PER_ADDRESS
-    ):
-        return settings.LOGIN_FAILURE_WINDOW_S
-    return 0
+    latest = max(until.values(), default=0.0)
+    return max(0, math.ceil(latest - time.time()))
 
 
 def too_many_attempts(seconds: int) -> str:
+    if seconds < 120:
+        return _("Too many failed attempts from this device; try again in %(seconds)s seconds.") % {
+            "seconds": max(1, seconds)
+        }
     return _("Too many failed attempts; try again in %(minutes)s minutes.") % {"minutes": max(1, seconds // 60)}
 
 
 def count_failure(sender: Any, credentials: dict[str, Any], request: Any = None, **_: Any) -> None:
-    for key in _keys(request, str(credentials.get("username", ""))):
+    if _local(request):
+        return
+    window = settings.LOGIN_FAILURE_WINDOW_S
+    pair, address = _keys(request, str(credentials.get("username", "")))
+    limits = ((pair, settings.LOGIN_FAILURES_ALLOWED), (address, settings.LOGIN_FAILURES_PER_ADDRESS))
+    for key, free in limits:
         try:
-            if not cache.add(key, 1, settings.LOGIN_FAILURE_WINDOW_S):
-                cache.incr(key)
+            failures = 1 if cache.add(key, 1, window) else cache.incr(key)
+            wait = _wait_for(failures, free)
+            if wait:
+                cache.set(f"{key}:until", time.time() + wait, wait)
         except Exception:
             logger.warning("login rate limit unavailable", exc_info=True)
 
 
 def forget_failures(sender: Any, request: Any, user: Any, **_: Any) -> None:
+    pair, _address = _keys(request, user.get_username())
     try:
-        cache.delete(_keys(request, user.get_username())[0])
+        cache.delete_many([pair, f"{pair}:until"])
     except Exception:
         logger.warning("login rate limit unavailable", exc_info=True)
 

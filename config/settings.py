@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "tournament.middleware.PrivateLinkMiddleware",  # a revoked private link signs its sessions out
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",  # Content-Security-Policy on every answer (below)
+    "config.middleware.VenueAdminMiddleware",  # in venue mode /admin/ answers the server's own machine only
     "config.middleware.DependencyDownMiddleware",
 ]
 
@@ -177,6 +179,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Object permissions first (django-rules: "does this account organize this tournament"), then the usual.
+AUTHENTICATION_BACKENDS = ["rules.permissions.ObjectPermissionBackend", "django.contrib.auth.backends.ModelBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "player-console"
 LOGOUT_REDIRECT_URL = "home"
@@ -187,10 +191,15 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 API_TOKEN_HOURS = env_int("API_TOKEN_HOURS", 24)
-LOGIN_FAILURES_ALLOWED = env_int("LOGIN_FAILURES_ALLOWED", 5)  # per account, in the window
+# Failed logins (config/security.py): no lockout, a growing wait. After LOGIN_FAILURES_ALLOWED failures for one
+# account from one address, that pair waits 2, 4, 8 … s (at most LOGIN_DELAY_MAX_S) before the next try; an
+# address with LOGIN_FAILURES_PER_ADDRESS failures (any accounts) waits likewise. Another address is never held
+# up by them, and the server's own machine (loopback) never waits: the organizer can always get in there.
+LOGIN_FAILURES_ALLOWED = env_int("LOGIN_FAILURES_ALLOWED", 5)  # per account and address, before waits start
 # Per client address: higher, because a club's players may all come through one address (a school's NAT).
 LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 50)
-LOGIN_FAILURE_WINDOW_S = env_int("LOGIN_FAILURE_WINDOW_S", 300)
+LOGIN_FAILURE_WINDOW_S = env_int("LOGIN_FAILURE_WINDOW_S", 900)  # failures are forgotten after this
+LOGIN_DELAY_MAX_S = env_int("LOGIN_DELAY_MAX_S", 300)
 
 # Behind HTTPS (a proxy terminating TLS): secure cookies, HSTS, redirects. `manage.py check --deploy` is clean.
 HTTPS = env_bool("HTTPS", False)
@@ -202,6 +211,31 @@ if HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Content-Security-Policy (django-csp): scripts only from our own static files, never inline, so a name that
+# slipped past escaping still cannot run; sockets to the live-push server (another port: ws:/wss:).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],  # the certificates' page style; no script can come of it
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'", "data:"],
+        "connect-src": ["'self'", "ws:", "wss:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# Limits per client address, counted in the cache (django-ratelimit; open if the cache is down).
+RATELIMIT_FAIL_OPEN = True
+REGISTRATION_RATE = env_str("REGISTRATION_RATE", "5/m")  # self-registrations
+PDF_RATE = env_str("PDF_RATE", "30/m")  # PDF sheets rendered (a cached one costs nothing)
+# Arbiter calls: each player may call this often per game (FIDE 6.12b: stopping the clock to summon the arbiter
+# is a right; an unjustified stop can be penalised: here, a call on one's own turn is charged to one's clock).
+ARBITER_CALLS_PER_GAME = env_int("ARBITER_CALLS_PER_GAME", 2)
+# Venue mode: the admin is served to the server's own machine only, unless this is set.
+ADMIN_FROM_LAN = env_bool("ADMIN_FROM_LAN", False)
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
@@ -246,6 +280,11 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_THROTTLE_RATES": {

@@ -18,11 +18,14 @@ service: the engine loses that game, and the failure is kept on the engine's rec
 from __future__ import annotations
 
 import contextlib
+import math
 import os
-import queue
+import resource
+import secrets
+import select
 import shlex
+import signal
 import subprocess
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -48,7 +51,7 @@ class EngineFailure(EngineError):
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """How to run an engine and what it may spend on a move."""
+    """How to run an engine, what it may spend on a move, and the box it runs in (see :class:`_Process`)."""
 
     command: tuple[str, ...]
     turn_ms: int = 2_000
@@ -56,7 +59,10 @@ class EngineSpec:
     level: int = 0  # sent as INFO level when set (our engine's levels 1–5)
     extra_info: tuple[tuple[str, str], ...] = ()
     cwd: str | None = None
-    env: dict[str, str] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)  # added to the minimal environment (never the server's)
+    memory_mb: int = 2048  # address space (RLIMIT_AS)
+    processes: int = 64  # RLIMIT_NPROC (not enforced for root: the process group is killed whatever it spawns)
+    file_mb: int = 16  # largest file it may write (RLIMIT_FSIZE)
 
     @classmethod
     def from_command(cls, command: str, **options: object) -> EngineSpec:
@@ -70,75 +76,157 @@ class EngineMove:
     messages: tuple[str, ...] = ()  # MESSAGE / DEBUG lines it wrote meanwhile
 
 
-class _Process:
-    """An engine process whose output lines are read on a thread into a queue (so reads can time out)."""
+MAX_LINE = 4096  # bytes in one line of the engine's output
+MAX_OUTPUT = 1 << 20  # bytes of output per engine run (a move or an ABOUT)
+MARKER = "GOMOCUP_ENGINE_RUN"  # in the engine's environment: its descendants are found by it and killed
+SAFE_PATH = "/usr/local/bin:/usr/bin:/bin"
 
-    def __init__(self, spec: EngineSpec) -> None:
-        self.lines: queue.Queue[str | None] = queue.Queue()
+
+def _limits(spec: EngineSpec, cpu_s: int) -> Callable[[], None]:
+    """The child's limits, set between fork and exec (CPU seconds, memory, processes, file size, no core)."""
+
+    def apply() -> None:
+        for limit, value in (
+            (resource.RLIMIT_CPU, cpu_s),
+            (resource.RLIMIT_AS, spec.memory_mb << 20),
+            (resource.RLIMIT_NPROC, spec.processes),
+            (resource.RLIMIT_FSIZE, spec.file_mb << 20),
+            (resource.RLIMIT_CORE, 0),
+        ):
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(limit, (value, value))
+
+    return apply
+
+
+def _marked(marker: str) -> list[int]:
+    """Pids of the processes whose environment carries ``marker`` (an engine's, and whatever it started)."""
+    needle = f"{MARKER}={marker}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                if needle in handle.read().split(b"\0"):
+                    found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+class _Process:
+    """An engine in a box: its own session and process group, a minimal environment (no secret of the
+    server's: only PATH, HOME, LANG and a marker), limits on CPU, memory, processes and files, and output read
+    without a thread straight from the pipe with a deadline, a bounded line length and a bounded volume.
+
+    :meth:`close` kills the whole group, then every process still carrying the run's marker (a child that
+    started a session of its own), and only then closes the pipes; nothing it does waits on the engine. So
+    a worker is never held past the turn's limit, whatever the engine does (clocks.md: one slow engine must
+    not lose other people's games)."""
+
+    def __init__(self, spec: EngineSpec, cpu_s: int) -> None:
         self.seen: list[str] = []
+        self.buffer = b""
+        self.volume = 0
+        self.eof = False
+        self.marker = secrets.token_hex(8)
+        env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "HOME": spec.cwd or "/nonexistent", **spec.env}
+        env[MARKER] = self.marker
         try:
             self.proc = subprocess.Popen(
                 list(spec.command),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
-                text=True,
-                bufsize=1,
                 cwd=spec.cwd,
-                env={**os.environ, **spec.env} if spec.env else None,
+                env=env,
                 start_new_session=True,
+                preexec_fn=_limits(spec, cpu_s),  # noqa: PLW1509 - only setrlimit, async-signal-safe enough
+                close_fds=True,
             )
         except OSError as exc:
             raise EngineFailure("crash", f"the engine could not start: {exc}") from None
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
         assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
+        self.out = self.proc.stdout.fileno()
+        os.set_blocking(self.out, False)
 
     def send(self, *lines: str) -> None:
         assert self.proc.stdin is not None
         try:
-            self.proc.stdin.write("".join(f"{line}\n" for line in lines))
+            self.proc.stdin.write("".join(f"{line}\n" for line in lines).encode())
             self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+        except (BrokenPipeError, OSError, ValueError):
             raise EngineFailure("crash", "the engine closed its input", self.seen) from None
+
+    def _line(self, deadline: float, clock: Callable[[], float]) -> str | None:
+        """The next output line (``None`` at the end of the output), waiting until ``deadline`` at most."""
+        while True:
+            newline = self.buffer.find(b"\n")
+            if newline >= 0:
+                raw, self.buffer = self.buffer[:newline], self.buffer[newline + 1 :]
+                return raw.decode("utf-8", "replace").rstrip("\r")
+            if len(self.buffer) > MAX_LINE:
+                raise EngineFailure("garbage", f"the engine wrote a line longer than {MAX_LINE} bytes", self.seen)
+            if self.eof:
+                if self.buffer:
+                    raw, self.buffer = self.buffer, b""
+                    return raw.decode("utf-8", "replace").rstrip("\r")
+                return None
+            left = deadline - clock()
+            if left <= 0:
+                raise EngineFailure("timeout", "the engine did not answer in time", self.seen)
+            ready, _w, _x = select.select([self.out], [], [], left)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(self.out, 65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.eof = True
+                continue
+            self.volume += len(chunk)
+            if self.volume > MAX_OUTPUT:
+                raise EngineFailure("garbage", f"the engine wrote more than {MAX_OUTPUT >> 20} MB", self.seen[-20:])
+            self.buffer += chunk
 
     def answer(self, deadline: float, clock: Callable[[], float]) -> tuple[str, list[str]]:
         """The next line that is not a MESSAGE/DEBUG/SUGGEST note, and the notes before it."""
         notes: list[str] = []
         while True:
-            left = deadline - clock()
-            if left <= 0:
-                raise EngineFailure("timeout", "the engine did not answer in time", self.seen)
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                raise EngineFailure("timeout", "the engine did not answer in time", self.seen) from None
+            line = self._line(deadline, clock)
             if line is None:
                 raise EngineFailure("crash", "the engine stopped without an answer", self.seen)
             self.seen.append(line)
+            del self.seen[:-40]  # the last lines only, for the report
             word = line.split(" ", 1)[0].upper()
             if word in ("MESSAGE", "DEBUG", "SUGGEST"):
                 notes.append(line)
+                del notes[:-40]
                 continue
             if line.strip():
                 return line.strip(), notes
 
     def close(self) -> None:
+        """END, a moment to leave by itself, then the whole group and every marked descendant killed; then
+        the pipes closed (a descendant that kept them open is dead by now, so nothing blocks)."""
         with contextlib.suppress(EngineFailure):
             self.send("END")
-        try:
-            self.proc.wait(timeout=0.5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=0.2)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        for pid in _marked(self.marker):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=2)
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
-                with contextlib.suppress(OSError):
+                with contextlib.suppress(OSError, ValueError):
                     stream.close()
 
 
@@ -153,7 +241,7 @@ def engine_move(
     """The engine's move for the side to move on ``board`` under ``rules``, checked; or :class:`EngineFailure`."""
     size = board.size
     turn_ms = spec.turn_ms if time_left_ms is None else max(1, min(spec.turn_ms, time_left_ms))
-    process = _Process(spec)
+    process = _Process(spec, cpu_s=math.ceil(START_GRACE_S + turn_ms / 1000) + 1)
     try:
         process.send(f"START {size}")
         reply, _notes = process.answer(clock() + START_GRACE_S, clock)
@@ -202,7 +290,7 @@ def check_move(board: Board, rules: Rules, point: Point, output: Sequence[str] =
 
 def about(spec: EngineSpec, clock: Callable[[], float] = time.monotonic) -> str:
     """The engine's ``ABOUT`` line (its name, version, author), or :class:`EngineFailure`."""
-    process = _Process(spec)
+    process = _Process(spec, cpu_s=math.ceil(START_GRACE_S) + 1)
     try:
         process.send("ABOUT")
         reply, _notes = process.answer(clock() + START_GRACE_S, clock)

@@ -27,8 +27,9 @@ from games.access import (
     can_see,
     concerns,
     is_organizer,
-    is_referee_of,
+    may_rule,
     player_of,
+    require_game_organizer,
     require_organizer,
     require_referee,
     visible_games,
@@ -225,8 +226,14 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         call = ArbiterCall.objects.filter(game=game, answered_at__isnull=True).first()
         if call is None:
             raise GameError("no_call", _("This game has no open arbiter call."), 404)
-        answer = self._input(ArbiterAnswerInputSerializer).get("answer", "")
-        call = game_answer_arbiter(call_id=call.pk, actor=request.user, answer=answer, interface=INTERFACE)
+        data = self._input(ArbiterAnswerInputSerializer)
+        call = game_answer_arbiter(
+            call_id=call.pk,
+            actor=request.user,
+            answer=data.get("answer", ""),
+            justified=data.get("justified", False),
+            interface=INTERFACE,
+        )
         return Response(ArbiterCallSerializer(call).data)
 
     @extend_schema(request=ClockInputSerializer, responses=GameStateSerializer)
@@ -266,7 +273,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             )
         else:
             claimant = None
-            if not is_organizer(request.user) and not is_referee_of(request.user, game):
+            if not may_rule(request.user, game):
                 claimant = acting_player(request.user, game)
             claim = services.game_claim_forbidden(
                 game_id=game.pk,
@@ -314,7 +321,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @action(detail=True, methods=["post"])
     def override(self, request: Request, pk: str) -> Response:
         game = self.get_object()
-        require_organizer(request.user)
+        require_game_organizer(request.user, game)
         data = self._input(OverrideInputSerializer)
         game = services.game_override(game_id=game.pk, actor=request.user, interface=INTERFACE, **data)
         return self._detail(game)

@@ -520,9 +520,15 @@ def referee_pause(s: ClockState, at: int) -> tuple[ClockState, list[Event]]:
     return _bump(_charge(s, at), paused_since=at, pause="referee"), [Event("pause", at)]
 
 
-def referee_resume(s: ClockState, at: int) -> tuple[ClockState, list[Event]]:
+def referee_resume(s: ClockState, at: int, *, charge: bool = False) -> tuple[ClockState, list[Event]]:
+    """The referee's pause ends; with ``charge`` the pause is the side to act's own time (an unjustified
+    arbiter call on one's own turn, FIDE 6.12b): its turn clock runs again from when the pause began."""
     if s.pause != "referee":
         raise ClockError("not_paused", "the game is not paused by a referee")
+    if charge and s.paused_since is not None:
+        since = s.paused_since
+        resumed = _bump(s, paused_since=None, pause=None, offer_by=None, turn_started=since)
+        return resumed, [Event("resume", at, {"charged": True})]
     return _resume(s, at, "resume")
 
 
@@ -566,7 +572,7 @@ def replay(tc: TimeControl, events: list[Event]) -> ClockState:
         elif e.op == "pause":
             s, _ = referee_pause(s, e.at)
         elif e.op == "resume":
-            s, _ = referee_resume(s, e.at)
+            s, _ = referee_resume(s, e.at, charge=bool(e.args.get("charged")))
         elif e.op == "add_time":
             s, _ = add_time(s, tc, e.at, e.args["seat"], e.args["ms"], e.args["target"])
         elif e.op == "finish":

@@ -397,6 +397,15 @@ class ArbiterCall(models.Model):
         verbose_name=_("answered by"),
     )
     answer = models.CharField(_("answer"), max_length=200, blank=True)
+    on_callers_turn = models.BooleanField(
+        _("on the caller's turn"), default=False, help_text=_("the caller's own clock was running when they called")
+    )
+    justified = models.BooleanField(
+        _("justified"),
+        null=True,
+        blank=True,
+        help_text=_("the referee's ruling; an unjustified call on the caller's turn is charged to their clock"),
+    )
 
     class Meta:
         verbose_name = _("arbiter call")

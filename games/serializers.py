@@ -163,6 +163,8 @@ class ArbiterCallSerializer(serializers.Serializer[Any]):
     caller = serializers.CharField(source="caller.name")
     note = serializers.CharField()
     paused_clock = serializers.BooleanField()
+    on_callers_turn = serializers.BooleanField()
+    justified = serializers.BooleanField(allow_null=True)
     created_at = serializers.DateTimeField()
     answered_at = serializers.DateTimeField(allow_null=True)
     answer = serializers.CharField()
@@ -468,3 +470,8 @@ class ArbiterCallInputSerializer(SeatSerializer):
 
 class ArbiterAnswerInputSerializer(serializers.Serializer[Any]):
     answer = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    justified = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="the call was justified: a call on the caller's own turn is then not charged to their clock",
+    )

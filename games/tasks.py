@@ -167,7 +167,7 @@ def computer_on_start(**_kwargs: Any) -> None:
     from games.services.computer import computer_games_due
 
     try:
-        for game_id, ply in computer_games_due():
-            computer_move.apply_async((game_id, ply), queue="computer", retry=False)
+        for game_id, ply, queue in computer_games_due():
+            computer_move.apply_async((game_id, ply), queue=queue, retry=False)
     except Exception:
         logger.warning("could not resume the computer's turns", exc_info=True)

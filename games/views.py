@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -214,6 +215,16 @@ def claim_tool(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/claim.html", {"game": game, "config": config, "reasons": [r for r in ResultReason]})
 
 
+def safe_next(request: HttpRequest, fallback: str) -> str:
+    """The form's ``next`` when it is a path on this site, else ``fallback`` (never a redirect off-site)."""
+    wanted = request.POST.get("next") or ""
+    if wanted and url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return wanted
+    return fallback
+
+
 @login_required
 @require_POST
 def call_arbiter(request: HttpRequest, pk: int) -> HttpResponse:
@@ -229,7 +240,7 @@ def call_arbiter(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, exc.message)
     else:
         messages.success(request, _("The arbiter has been called to your board."))
-    return redirect(request.POST.get("next") or "player-console")
+    return redirect(safe_next(request, "player-console"))
 
 
 @login_required
@@ -238,7 +249,11 @@ def answer_call(request: HttpRequest, pk: int) -> HttpResponse:
     """A referee (or the organizer) answers an arbiter call: the game's clocks run again."""
     try:
         call = game_answer_arbiter(
-            call_id=pk, actor=request.user, answer=request.POST.get("answer", ""), interface=Interface.WEB
+            call_id=pk,
+            actor=request.user,
+            answer=request.POST.get("answer", ""),
+            justified=request.POST.get("justified") == "1",
+            interface=Interface.WEB,
         )
     except GameError as exc:
         messages.error(request, exc.message)

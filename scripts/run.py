@@ -32,10 +32,27 @@ HOST, PORT = ("0.0.0.0" if VENUE else "127.0.0.1"), int(os.environ.get("PORT", "
 LIVE_PORT = int(os.environ.get("LIVE_PORT", str(PORT + 1)))
 
 
+def venue_check(env: dict[str, str]) -> bool:
+    """Before listening beyond this machine: no account may have the demo password (manage.py venue_check)."""
+    done = subprocess.run([sys.executable, "manage.py", "venue_check"], cwd=ROOT, env=env)
+    return done.returncode == 0
+
+
 def banner(redis_url: str) -> str:
     from tournament.demo import DEMO_PASSWORD, PLAYER_COUNT
 
     base = f"http://127.0.0.1:{PORT}"
+    if VENUE:  # no demo logins in the hall: the organizer's own account (manage.py createorganizer)
+        return "\n".join(
+            [
+                "",
+                "Gomoku & Renju tournaments is running for the hall:",
+                f"  control room  {base}/organizer/   (sign in with your own organizer account)",
+                f"  admin         {base}/admin/   (this machine only)",
+                "Ctrl-C stops everything.",
+                "",
+            ]
+        )
     return "\n".join(
         [
             "",
@@ -92,6 +109,9 @@ def main() -> int:
 
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
+    if VENUE and not venue_check(env):
+        print("not started: the hall would see the demo accounts (see above)", flush=True)
+        return 1
     supervisor = Supervisor()
     try:
         if "REDIS_URL" not in env:
@@ -114,6 +134,19 @@ def main() -> int:
                     concurrency=int(env.get("COMPUTER_WORKERS", "1")),
                     hostname="computer@%h",
                     queues="computer",
+                ).start()
+            )
+        )
+        # Outside Gomocup engines on a queue and worker of their own: a bad one never delays the built-in's turns.
+        services.append(
+            supervisor.watch(
+                celery_worker(
+                    env,
+                    log=logs / "engines-worker.log",
+                    pool="prefork",
+                    concurrency=int(env.get("ENGINE_WORKERS", "1")),
+                    hostname="engines@%h",
+                    queues="engines",
                 ).start()
             )
         )

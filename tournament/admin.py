@@ -14,6 +14,7 @@ from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from games.access import is_organizer, may_organize
 from games.services import GameError
 from tournament import services
 from tournament.models import AuditLog, Entry, Group, Match, Stage, SwissBye, SwissRound, Tournament
@@ -55,8 +56,19 @@ class CsvForm(forms.Form):
 class TournamentAdmin(admin.ModelAdmin[Tournament]):
     list_display = ["name", "status", "preset", "boards", "start_date", "venue", "links"]
     inlines = [StageInline, EntryInline]
-    filter_horizontal = ["referees"]
+    filter_horizontal = ["referees", "organizers"]
     actions = ["publish"]
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        """A tournament organizer sees the tournaments it runs; a site organizer all."""
+        queryset = super().get_queryset(request)
+        if is_organizer(request.user):
+            return queryset
+        return queryset.filter(organizers__pk=request.user.pk or 0)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        allowed = super().has_change_permission(request, obj)
+        return allowed and (obj is None or may_organize(request.user, obj))
 
     @admin.display(description=_("Pages and exports"))
     def links(self, obj: Tournament) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Case, When
+from django.db.models import Case, Q, When
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from engine.protocols import PROTOCOLS
-from games.access import account, is_organizer, player_of, require_organizer
+from games.access import account, is_organizer, may_organize, player_of, require_organizer
 from games.models import Game, Player
 from games.serializers import RULE_SETS, TimeControlField, validated
 from games.services import player_find_or_create
@@ -207,12 +207,23 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     serializer_class = TournamentSerializer
     queryset = Tournament.objects.prefetch_related("stages").order_by("-id")
 
+    def get_queryset(self) -> Any:
+        """Drafts are their organizers' own: nobody else lists or reads them."""
+        user = self.request.user
+        if is_organizer(user):
+            return self.queryset
+        drafts = Q(status=Tournament.Status.DRAFT)
+        if user.is_authenticated:
+            return self.queryset.filter(~drafts | Q(organizers=user)).distinct()
+        return self.queryset.exclude(drafts)
+
     def _input(self, cls: type[serializers.Serializer[Any]]) -> dict[str, Any]:
         return validated(cls, self.request.data)
 
     @extend_schema(request=TournamentCreateSerializer, responses={201: TournamentSerializer})
     def create(self, request: Request) -> Response:
-        require_organizer(request.user)
+        if not request.user.has_perm("tournament.add_tournament"):
+            require_organizer(request.user)
         data = self._input(TournamentCreateSerializer)
         tournament = services.tournament_create(actor=request.user, **data)
         return Response(TournamentSerializer(tournament).data, status=201)
@@ -280,7 +291,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @action(detail=True, methods=["post"], url_path="decide-appeal")
     def decide_appeal(self, request: Request, pk: str) -> Response:
         """The organizer records the committee's final decision."""
-        require_organizer(request.user)
+        require_organizer(request.user, self.get_object())
         tournament = self.get_object()
         data = self._input(DecisionSerializer)
         appeal = Appeal.objects.filter(pk=data["appeal"], game__match_game__match__tournament=tournament).first()
@@ -316,7 +327,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @extend_schema(request=EntryRegisterSerializer, responses={201: dict})
     @action(detail=True, methods=["post"])
     def register(self, request: Request, pk: str) -> Response:
-        require_organizer(request.user)
+        require_organizer(request.user, self.get_object())
         tournament = self.get_object()
         player = player_named(self._input(EntryRegisterSerializer))
         entry = services.register(tournament=tournament, player=player, actor=request.user)
@@ -325,7 +336,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @extend_schema(request=CsvSerializer, responses={201: dict})
     @action(detail=True, methods=["post"], url_path="import-players")
     def import_players(self, request: Request, pk: str) -> Response:
-        require_organizer(request.user)
+        require_organizer(request.user, self.get_object())
         report = import_entries(
             tournament=self.get_object(), text=self._input(CsvSerializer)["csv"], actor=request.user
         )
@@ -348,13 +359,13 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @extend_schema(request=None, responses=TournamentSerializer)
     @action(detail=True, methods=["post"])
     def publish(self, request: Request, pk: str) -> Response:
-        require_organizer(request.user)
+        require_organizer(request.user, self.get_object())
         return Response(TournamentSerializer(services.publish(tournament=self.get_object(), actor=request.user)).data)
 
     @extend_schema(request=StageActionSerializer, responses=StageSerializer)
     @action(detail=True, methods=["post"])
     def draw(self, request: Request, pk: str) -> Response:
-        require_organizer(request.user)
+        require_organizer(request.user, self.get_object())
         data = self._input(StageActionSerializer)
         stage = services.draw_stage(
             stage=self._stage(self.get_object(), data), seed=data.get("seed"), actor=request.user
@@ -364,7 +375,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @extend_schema(request=StageActionSerializer, responses=StageSerializer)
     @action(detail=True, methods=["post"], url_path="undo-draw")
     def undo_draw(self, request: Request, pk: str) -> Response:
-        require_organizer(request.user)
+        require_organizer(request.user, self.get_object())
         stage = services.undo_draw(
             stage=self._stage(self.get_object(), self._input(StageActionSerializer)), actor=request.user
         )
@@ -373,7 +384,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @extend_schema(request=StageActionSerializer, responses=StageSerializer)
     @action(detail=True, methods=["post"], url_path="start-stage")
     def start_stage(self, request: Request, pk: str) -> Response:
-        require_organizer(request.user)
+        require_organizer(request.user, self.get_object())
         stage = services.start_stage(
             stage=self._stage(self.get_object(), self._input(StageActionSerializer)), actor=request.user
         )
@@ -383,7 +394,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @action(detail=True, methods=["post"])
     def withdraw(self, request: Request, pk: str) -> Response:
         """Withdraw a player: remaining games forfeited, or annulled (policy); a qualifier is replaced."""
-        require_organizer(request.user)
+        require_organizer(request.user, self.get_object())
         tournament = self.get_object()
         data = self._input(WithdrawSerializer)
         entry = tournament.entries.filter(pk=data["entry"]).first()
@@ -414,7 +425,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
 
     def _referee_or_organizer(self, tournament: Tournament) -> None:
         user = account(self.request.user)
-        if not (is_organizer(user) or tournament.referees.filter(pk=user.pk).exists()):
+        if not (may_organize(user, tournament) or tournament.referees.filter(pk=user.pk).exists()):
             raise services.TournamentError("not_referee", _("Only the organizer and the referees may do this."), 403)
 
     @extend_schema(request=AbsentSerializer, responses={200: dict})
@@ -444,7 +455,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @action(detail=True, methods=["post"], url_path="decide-playoff")
     def decide_playoff(self, request: Request, pk: str) -> Response:
         """The organizer orders players whose tie the playoff games could not break."""
-        require_organizer(request.user)
+        require_organizer(request.user, self.get_object())
         tournament = self.get_object()
         data = self._input(PlayoffDecisionSerializer)
         group = Group.objects.filter(pk=data["group"], stage__tournament=tournament).first()
@@ -456,7 +467,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @extend_schema(request=StageActionSerializer, responses={200: dict})
     @action(detail=True, methods=["post"])
     def advance(self, request: Request, pk: str) -> Response:
-        require_organizer(request.user)
+        require_organizer(request.user, self.get_object())
         following = services.advance(
             stage=self._stage(self.get_object(), self._input(StageActionSerializer)), actor=request.user
         )

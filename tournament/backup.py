@@ -35,9 +35,16 @@ class BackupError(Exception):
     """A backup or restore that cannot be done, said plainly (the command prints it)."""
 
 
+# Live logins, not data: left out of every copy (a backup must not be a set of cookies and tokens to replay).
+# Password hashes and private-link keys stay (a restore must let people in again): the file is a secret.
+CREDENTIAL_TABLES = ("django_session", "authtoken_token")
+
+
 def backup_dir() -> Path:
+    """The backups' folder, readable by the server's own user only (0700)."""
     path = Path(settings.BACKUP_DIR)
-    path.mkdir(parents=True, exist_ok=True)
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path, 0o700)
     return path
 
 
@@ -85,7 +92,10 @@ def backup(target: Path | str | None = None) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     try:
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))  # 0600 before a byte is in it
+        os.chmod(partial, 0o600)
         _copy(partial)
+        os.chmod(partial, 0o600)
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
@@ -105,12 +115,21 @@ def _copy(partial: Path) -> None:
                 dest.executescript("\n".join(source.iterdump()))
             else:
                 source.backup(dest, pages=256, progress=_give_up_after(60.0))  # writers get the lock between
+            _forget_credentials(dest)
         finally:
             dest.close()
     else:
         args, env = _pg_env()
         done = subprocess.run(
-            [_tool("pg_dump"), "--format=custom", "--no-owner", "--file", str(partial), *args],
+            [
+                _tool("pg_dump"),
+                "--format=custom",
+                "--no-owner",
+                *(f"--exclude-table-data={table}" for table in CREDENTIAL_TABLES),
+                "--file",
+                str(partial),
+                *args,
+            ],
             env=env,
             capture_output=True,
             text=True,
@@ -118,6 +137,16 @@ def _copy(partial: Path) -> None:
         if done.returncode != 0:
             partial.unlink(missing_ok=True)
             raise BackupError(f"pg_dump failed: {done.stderr.strip()}")
+
+
+def _forget_credentials(copy: sqlite3.Connection) -> None:
+    """Empty the session and token tables of a fresh SQLite copy, and vacuum so no page keeps them."""
+    tables = {row[0] for row in copy.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    for table in CREDENTIAL_TABLES:
+        if table in tables:
+            copy.execute(f'DELETE FROM "{table}"')  # noqa: S608 - names from CREDENTIAL_TABLES
+    copy.commit()
+    copy.execute("VACUUM")
 
 
 def _give_up_after(seconds: float) -> Any:

@@ -5,6 +5,7 @@ list. Each button calls one service; refusals come back as messages in the organ
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -19,15 +20,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine.protocols import PROTOCOLS
-from games.access import organizer_or_404
+from games.access import is_organizer, organizer_or_404
 from games.clock import PRESETS as CLOCK_PRESETS
 from games.enums import ClaimStatus, ForbiddenMode, GameMode, GameResult, Interface, ReportStatus, ResultReason
 from games.messages import protocol_label, rules_label, time_control_label
 from games.models import ForbiddenClaim, Game, ResultReport
 from games.services import GameError, game_override
 from games.services.arbiter import game_answer_arbiter, open_calls_for
-from tournament import backup, services
+from tournament import backup, services, staff
 from tournament.checkin import check_in_round
+from tournament.lan import is_loopback
 from tournament.models import CheckIn, Entry, Stage, Tournament, WithdrawalPolicy
 from tournament.registration_views import public_url, qr
 from tournament.selectors import schedule_context
@@ -36,6 +38,7 @@ from tournament.swiss.selectors import swiss_stages
 from tournament.teams.selectors import team_stage_of
 from tournament.withdrawals import entry_withdraw
 
+logger = logging.getLogger(__name__)
 RULE_SETS = ["freestyle", "standard", "renju", "renju-a"]
 
 
@@ -97,10 +100,29 @@ class WithdrawForm(forms.Form):
         field.queryset = tournament.entries.filter(withdrawn=False).select_related("player").order_by("player__name")
 
 
+def organized(request: HttpRequest, pk: int) -> tuple[Any, Tournament]:
+    """The signed-in organizer of tournament ``pk`` and the tournament; anyone else finds no such page."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return organizer_or_404(request, tournament), tournament
+
+
+def organized_tournaments(user: Any) -> Any:
+    """The tournaments ``user`` runs: all for a site organizer, else those listing them."""
+    if is_organizer(user):
+        return Tournament.objects.all()
+    return Tournament.objects.filter(organizers=user)
+
+
+def may_create(user: Any) -> bool:
+    return is_organizer(user) or bool(user.has_perm("tournament.add_tournament"))
+
+
 @login_required
 def control_home(request: HttpRequest) -> HttpResponse:
     user = organizer_or_404(request)
     form = TournamentForm(request.POST or None, initial={"forbidden_mode": "claim", "time_control": "quick"})
+    if request.method == "POST" and not may_create(user):
+        raise Http404
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         data["preset"] = data.get("preset") or "seed"
@@ -112,14 +134,18 @@ def control_home(request: HttpRequest) -> HttpResponse:
         tournament = services.tournament_create(actor=user, stage_options=options, **data)
         messages.success(request, _("Tournament created."))
         return redirect("control-room", pk=tournament.pk)
-    tournaments = Tournament.objects.order_by("-id")[:50]
-    return render(request, "tournament/control_home.html", {"form": form, "tournaments": tournaments})
+    tournaments = organized_tournaments(user).order_by("-id")[:50]
+    context = {
+        "form": form if may_create(user) else None,
+        "tournaments": tournaments,
+        "may_backup": may_backup(request, user),
+    }
+    return render(request, "tournament/control_home.html", context)
 
 
 @login_required
 def control_room(request: HttpRequest, pk: int) -> HttpResponse:
-    organizer_or_404(request)
-    tournament = get_object_or_404(Tournament, pk=pk)
+    user, tournament = organized(request, pk)
     screen = reverse("tournament-screen", args=[tournament.pk])
     hall_url = public_url(request, reverse("tournament", args=[tournament.pk]))
     context = {
@@ -129,6 +155,7 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         "hall_url": hall_url,
         "hall_qr": qr(hall_url),
         "venue": settings.VENUE,
+        "may_backup": may_backup(request, user),
         "screen_url": screen,
         "stages": tournament.stages.order_by("order"),
         **waiting_context(tournament),
@@ -161,15 +188,36 @@ def waiting_context(tournament: Tournament) -> dict[str, Any]:
     }
 
 
+def _loopback(request: HttpRequest) -> bool:
+    """The request comes from the server's own machine (the operator at the control-room laptop)."""
+    return is_loopback(request.META.get("REMOTE_ADDR", ""))
+
+
+def may_backup(request: HttpRequest, user: Any) -> bool:
+    """A superuser anywhere; a site organizer at the server's own machine."""
+    return bool(user.is_superuser or (is_organizer(user) and _loopback(request)))
+
+
 @login_required
 def backup_download(request: HttpRequest) -> HttpResponse | FileResponse:
-    """A fresh backup of the whole database (kept in var/backups/ with the others), as a download."""
-    organizer_or_404(request)
+    """A fresh backup of the whole database (kept in var/backups/ with the others), as a download.
+
+    It holds every tournament and every account's password hash, so it is a superuser's (or a site
+    organizer's at the server's own keyboard), asked for by a POST (a link or an image elsewhere cannot
+    start it), and logged. Sessions and API tokens are left out of the copy (tournament.backup)."""
+    user = organizer_or_404(request)
+    if not may_backup(request, user):
+        raise Http404
+    if request.method != "POST":
+        return redirect("control-home")
     try:
         path = backup.backup()
     except backup.BackupError as exc:
         messages.error(request, str(exc))
         return redirect("control-home")
+    logger.warning(
+        "backup downloaded by %s (#%s) from %s: %s", user.username, user.pk, request.META.get("REMOTE_ADDR"), path.name
+    )
     backup.rotate(settings.BACKUP_KEEP)
     if path.stat().st_size <= 32 * 1024 * 1024:
         response = HttpResponse(path.read_bytes(), content_type="application/octet-stream")
@@ -181,18 +229,16 @@ def backup_download(request: HttpRequest) -> HttpResponse | FileResponse:
 @login_required
 def control_waiting(request: HttpRequest, pk: int) -> HttpResponse:
     """The control room's "waiting for you" part, fetched when the tournament changes (or polled)."""
-    organizer_or_404(request)
-    tournament = get_object_or_404(Tournament, pk=pk)
+    _user, tournament = organized(request, pk)
     return render(request, "tournament/_control_waiting.html", waiting_context(tournament))
 
 
 @login_required
 def control_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     """One button of the control room: the service runs, and its answer (or refusal) becomes a message."""
-    user = organizer_or_404(request)
+    user, tournament = organized(request, pk)
     if request.method != "POST":
         return redirect("control-room", pk=pk)
-    tournament = get_object_or_404(Tournament, pk=pk)
     stage = None
     if action in STAGE_ACTIONS or action in SWISS_ACTIONS:
         stage_id = request.POST.get("stage", "")
@@ -243,8 +289,27 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, stage: Stage
         call_id = request.POST.get("call", "")
         if not call_id.isdigit():
             raise Http404
-        call = game_answer_arbiter(call_id=int(call_id), actor=user, answer=request.POST.get("answer", ""))
+        call = game_answer_arbiter(
+            call_id=int(call_id),
+            actor=user,
+            answer=request.POST.get("answer", ""),
+            justified=request.POST.get("justified") == "1",
+        )
         return _("The call from board %(board)s is answered; its clocks run again.") % {"board": call.board or "—"}
+    if action == "staff-add":
+        added = staff.staff_add(
+            tournament=tournament,
+            username=request.POST.get("username", ""),
+            role=request.POST.get("role", ""),
+            actor=user,
+        )
+        return _("%(name)s added.") % {"name": added.get_username()}
+    if action == "staff-remove":
+        user_id = request.POST.get("user", "")
+        if not user_id.isdigit():
+            raise Http404
+        staff.staff_remove(tournament=tournament, user_id=int(user_id), role=request.POST.get("role", ""), actor=user)
+        return _("Removed.")
     if action == "withdraw":
         withdraw = WithdrawForm(tournament, request.POST)
         if not withdraw.is_valid():

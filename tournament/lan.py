@@ -82,3 +82,11 @@ def qr_terminal(url: str) -> str:
     out = io.StringIO()
     segno.make(url, error="m").terminal(out=out, compact=True, border=2)
     return out.getvalue()
+
+
+def is_loopback(address: str) -> bool:
+    """An address of this machine's loopback (127.0.0.0/8, ::1): the server's own keyboard."""
+    try:
+        return ipaddress.ip_address(address.strip()).is_loopback
+    except ValueError:
+        return False

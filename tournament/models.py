@@ -118,6 +118,13 @@ class Tournament(models.Model):
     referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments", verbose_name=_("referees")
     )
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="organized_tournaments",
+        verbose_name=_("organizers"),
+        help_text=_("accounts that run this tournament (its creator and those they add); site organizers run all"),
+    )
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
@@ -158,6 +165,12 @@ class Entry(models.Model):
         _("checked in for round"), default=0, help_text=_("0: not checked in")
     )
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    declared_rating = models.IntegerField(
+        _("declared rating"),
+        null=True,
+        blank=True,
+        help_text=_("a rating the player gave when registering themselves: unverified, not used until confirmed"),
+    )
     access_key = models.CharField(
         _("private link key"),
         max_length=40,

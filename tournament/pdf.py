@@ -8,15 +8,20 @@ with the system packages), and the fonts are embedded, subset, in the PDF."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django_ratelimit.core import is_ratelimited
 
+logger = logging.getLogger(__name__)
 logging.getLogger("weasyprint").setLevel(logging.ERROR)  # it reports every CSS property it skips (SVG's)
 logging.getLogger("fontTools").setLevel(logging.ERROR)
 
@@ -68,18 +73,58 @@ def local_fetcher() -> Any:
     return LocalFetcher(allowed_protocols=("http", "https", "data"))
 
 
-def pdf_bytes(request: HttpRequest, template: str, context: dict[str, Any]) -> bytes:
-    from weasyprint import HTML
+CACHE_S = 600  # a rendered sheet is kept this long (per exact page: a changed tournament is a new page)
 
+
+class TooManyPdfs(Exception):
+    """This address asked for more fresh PDFs than ``PDF_RATE`` allows."""
+
+
+def _page(request: HttpRequest, template: str, context: dict[str, Any]) -> str:
     page = render_to_string(template, {**context, "pdf": True}, request=request)
     # The PDF rules come last among the page's own styles, so they win over the screen layout's.
-    html = str(page).replace("</head>", f"<style>{PDF_CSS}</style></head>", 1)
+    return str(page).replace("</head>", f"<style>{PDF_CSS}</style></head>", 1)
+
+
+def _render(request: HttpRequest, html: str) -> bytes:
+    from weasyprint import HTML
+
     document = HTML(string=html, base_url=request.build_absolute_uri("/"), url_fetcher=local_fetcher())
     pdf: bytes = document.write_pdf()
     return pdf
 
 
+def pdf_bytes(request: HttpRequest, template: str, context: dict[str, Any]) -> bytes:
+    """The sheet as PDF. Rendering costs a CPU for a moment, so the PDF is cached under the digest of its own
+    HTML (the same tournament state and language give the same sheet: served from the cache, free), and the
+    renders one address may ask for are limited (``PDF_RATE``): a crowd refreshing a sheet costs one render."""
+    html = _page(request, template, context)
+    key = "pdf:" + hashlib.sha256(html.encode()).hexdigest()
+    try:
+        cached = cache.get(key)
+    except Exception:  # the cache is down: render, as before
+        logger.warning("PDF cache unavailable", exc_info=True)
+        cached = None
+    if isinstance(cached, bytes):
+        return cached
+    if is_ratelimited(request, group="pdf", key="ip", rate=settings.PDF_RATE, increment=True):
+        raise TooManyPdfs
+    pdf = _render(request, html)
+    try:
+        cache.set(key, pdf, CACHE_S)
+    except Exception:
+        logger.warning("PDF cache unavailable", exc_info=True)
+    return pdf
+
+
 def pdf_response(request: HttpRequest, template: str, context: dict[str, Any], filename: str) -> HttpResponse:
-    response = HttpResponse(pdf_bytes(request, template, context), content_type="application/pdf")
+    try:
+        body = pdf_bytes(request, template, context)
+    except TooManyPdfs:
+        message = _("Too many PDF sheets asked for from this device; wait a minute and try again.")
+        return HttpResponse(
+            message, status=429, content_type="text/plain; charset=utf-8", headers={"Retry-After": "60"}
+        )
+    response = HttpResponse(body, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response

@@ -20,12 +20,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.access import is_organizer
+from games.access import may_organize
 from games.models import Player
 from games.services import GameError, player_find_or_create
 from games.services.players import check_name
 from tournament.checkin import check_in_round
 from tournament.models import CheckIn, Entry, Stage, Tournament
+from tournament.roles import PLAYER
 from tournament.services import TournamentError, audit, register
 from tournament.stage_formats import round_by_round_kinds
 
@@ -213,12 +214,51 @@ def registration_open(tournament: Tournament, now: datetime | None = None) -> bo
 def self_register(
     *, tournament: Tournament, name: str, unit: str = "", rating: str | int | None = None, now: datetime | None = None
 ) -> Entry:
-    """A player registering on the tournament's page; they get their private link at once."""
+    """A player registering on the tournament's page; they get their private link at once.
+
+    Always a new player: a name and a unit are public, so they prove nothing, and finding an existing
+    player by them would hand a stranger that player's account. A name and unit already entered here is
+    refused (the organizer links entries to existing players). A rating given here is only *declared*:
+    kept on the entry, shown to the organizer as unverified, and used for nothing until confirmed."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if not registration_open(tournament, now):
         raise TournamentError("registration_closed", _("Registration for this tournament is closed."), 409)
-    entry = entry_add(tournament=tournament, name=name, unit=unit, rating=rating, actor=None)
+    _entries_open(tournament)
+    name, unit = check_name(name, unit)
+    declared = _rating(rating)
+    if Entry.objects.filter(tournament=tournament, player__name=name, player__unit=unit).exists():
+        raise TournamentError(
+            "already_entered",
+            _(
+                "%(name)s is already entered. If that is you and you have lost your link, ask the organizer "
+                "for a new one."
+            )
+            % {"name": _label(name, unit)},
+            409,
+        )
+    player = Player.objects.create(name=name, unit=unit)
+    entry = register(tournament=tournament, player=player, actor=None)
+    if declared is not None:
+        entry.declared_rating = declared
+        entry.save(update_fields=["declared_rating"])
+    audit(tournament, "self_register", None, entry=entry.pk, declared_rating=declared)
     return access_key_new(entry=entry, actor=None)
+
+
+@transaction.atomic
+def rating_confirm(*, entry: Entry, actor: Any = None) -> Entry:
+    """The organizer accepts a self-declared rating: it becomes the player's rating (before the first draw)."""
+    entry = Entry.objects.select_for_update().select_related("player", "tournament").get(pk=entry.pk)
+    if entry.declared_rating is None:
+        raise TournamentError("no_declared_rating", _("%(name)s declared no rating.") % {"name": entry.player.name})
+    _entries_open(entry.tournament)
+    player = entry.player
+    player.rating = entry.declared_rating
+    player.save(update_fields=["rating"])
+    audit(entry.tournament, "rating_confirm", actor, entry=entry.pk, rating=entry.declared_rating)
+    entry.declared_rating = None
+    entry.save(update_fields=["declared_rating"])
+    return entry
 
 
 # -- check-in ----------------------------------------------------------------------------
@@ -259,7 +299,7 @@ def check_in_undo(*, entry: Entry, actor: Any = None) -> Entry:
 def check_in_as(*, tournament: Tournament, user: Any, entry_id: int | None = None, undo: bool = False) -> Entry:
     """A check-in asked for by ``user``: the organizer checks in (or, with ``undo``, out) any entry; a player
     only themselves."""
-    organizer = is_organizer(user)
+    organizer = may_organize(user, tournament)
     if organizer and entry_id is not None:
         entry = tournament.entries.filter(pk=entry_id).first()
     else:
@@ -316,19 +356,32 @@ def entry_by_key(key: str) -> Entry | None:
     return Entry.objects.select_related("tournament", "player").filter(access_key=key).first()
 
 
+def link_only(user: User) -> bool:
+    """An account a private link may sign in: one that only a link ever opened (no password, no staff or
+    superuser flag, no group but players', no permission of its own). Any other account is a person's
+    real login, and a slip or a registration form must never hand it out."""
+    if user.is_staff or user.is_superuser or user.has_usable_password():
+        return False
+    if user.user_permissions.exists():
+        return False
+    return not user.groups.exclude(name=PLAYER).exists()
+
+
 @transaction.atomic
-def account_for_link(*, entry: Entry) -> User:
-    """The account a private link signs in: the player's own, or one made for them (no usable password)."""
+def account_for_link(*, entry: Entry) -> User | None:
+    """The account a private link signs in: the player's link-only account, made on first use; ``None``
+    when the player has a real account (it is signed in with its password; the link still checks in)."""
     player = Player.objects.select_for_update().get(pk=entry.player_id)
     if player.user_id is not None:
-        return User.objects.get(pk=player.user_id)
+        user = User.objects.get(pk=player.user_id)
+        return user if link_only(user) else None
     username = f"p{player.pk}"
     while User.objects.filter(username=username).exists():
         username = f"p{player.pk}-{secrets.token_hex(3)}"
     user = User.objects.create(username=username, first_name=player.name[:150])
     user.set_unusable_password()
     user.save(update_fields=["password"])
-    group, _created = AuthGroup.objects.get_or_create(name="player")
+    group, _created = AuthGroup.objects.get_or_create(name=PLAYER)
     user.groups.add(group)
     player.user = user
     player.save(update_fields=["user"])

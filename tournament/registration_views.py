@@ -22,8 +22,9 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django_ratelimit.core import is_ratelimited
 
-from games.access import organizer_or_404, player_of
+from games.access import may_organize, organizer_or_404, player_of
 from games.models import NAME_MAX, UNIT_MAX
 from games.services import GameError
 from tournament import lan, registration
@@ -72,8 +73,8 @@ def qr(url: str, scale: int = 4) -> str:
 
 @login_required
 def control_players(request: HttpRequest, pk: int) -> HttpResponse:
-    organizer_or_404(request)
     tournament = get_object_or_404(Tournament, pk=pk)
+    organizer_or_404(request, tournament)
     entries = list(tournament.entries.select_related("player").order_by("withdrawn", "player__name", "pk"))
     number = check_in_round(tournament)
     drawn = tournament.stages.exclude(status=Stage.Status.PENDING).exists()
@@ -112,10 +113,10 @@ def control_players(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def control_players_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     """One form of the players page: the service runs; its answer (or refusal) becomes a message."""
-    user = organizer_or_404(request)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    user = organizer_or_404(request, tournament)
     if request.method != "POST":
         return redirect("control-players", pk=pk)
-    tournament = get_object_or_404(Tournament, pk=pk)
     entry = None
     if action in ENTRY_ACTIONS or action == "edit":
         entry_id = request.POST.get("entry", "")
@@ -197,14 +198,15 @@ ENTRY_ACTIONS: dict[str, tuple[Callable[..., Any], Any]] = {
         gettext_lazy("A new private link for %(name)s; the old one no longer works."),
     ),
     "unlink": (registration.access_key_revoke, gettext_lazy("%(name)s's private link no longer works.")),
+    "confirm-rating": (registration.rating_confirm, gettext_lazy("%(name)s's declared rating is now their rating.")),
 }
 
 
 @login_required
 def player_slips(request: HttpRequest, pk: int) -> HttpResponse:
     """One slip per player with their private link as a QR code: scanned at the door, it checks them in."""
-    organizer_or_404(request)
     tournament = get_object_or_404(Tournament, pk=pk)
+    organizer_or_404(request, tournament)
     return render(
         request, "tournament/player_slips.html", {"tournament": tournament, **slips_context(request, tournament)}
     )
@@ -225,10 +227,20 @@ def slips_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any
 
 def self_register(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
+    hidden = tournament.status == Tournament.Status.DRAFT and not tournament.self_registration
+    if hidden and not may_organize(request.user, tournament):
+        raise Http404  # a draft is its organizers' own, until they open registration for it
     is_open = registration.registration_open(tournament)
     form = EntryForm(request.POST or None)
+    status = 200
     if request.method == "POST":
-        if not is_open:
+        limited = is_ratelimited(
+            request, group="self-register", key="ip", rate=settings.REGISTRATION_RATE, method="POST", increment=True
+        )
+        if limited:
+            messages.error(request, _("Too many registrations from this device; wait a minute and try again."))
+            status = 429
+        elif not is_open:
             messages.error(request, _("Registration for this tournament is closed."))
         elif form.is_valid():
             try:
@@ -237,34 +249,63 @@ def self_register(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.error(request, exc.message)
             else:
                 assert entry.access_key is not None
+                account = registration.account_for_link(entry=entry)
+                if account is not None and not request.user.is_authenticated:
+                    _sign_in(request, account, entry.access_key)
                 return redirect("private-link", key=entry.access_key)
-    return render(request, "tournament/register.html", {"tournament": tournament, "form": form, "open": is_open})
+    context = {"tournament": tournament, "form": form, "open": is_open}
+    return render(request, "tournament/register.html", context, status=status)
+
+
+def _sign_in(request: HttpRequest, user: Any, key: str) -> None:
+    """Sign this device in with a private link's account (a new session: the old one's key is cycled)."""
+    if request.user.is_authenticated and request.user.pk != user.pk:
+        logout(request)
+    if not request.user.is_authenticated:
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    request.session[SESSION_LINK] = key
 
 
 def private_link(request: HttpRequest, key: str) -> HttpResponse:
-    """A player's private link: signs them in (no password) and offers check-in while it is open."""
+    """A player's private link. GET shows the player's page and changes nothing (a link or an image on another
+    site cannot sign anyone in or out); the buttons POST: check in, and open my games on this device.
+
+    The link signs in only the entry's own link account, never a real account (with a password, staff or
+    referee rights): a lost slip is one entry's games, not a person's login. A device signed in as someone
+    else is asked before that session is replaced."""
     entry = registration.entry_by_key(key)
     if entry is None:
         return render(request, "tournament/private_link.html", {"entry": None}, status=404)
-    user = registration.account_for_link(entry=entry)
-    if not request.user.is_authenticated or request.user.pk != user.pk:
-        if request.user.is_authenticated:
-            logout(request)
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-    request.session[SESSION_LINK] = key
+    account = registration.account_for_link(entry=entry)
+    if request.method == "POST":
+        if account is None:
+            messages.error(request, _("This player signs in with a password; the link only checks in."))
+        elif request.user.is_authenticated and request.user.pk != account.pk and request.POST.get("switch") != "1":
+            messages.error(request, _("This device is signed in as someone else; choose whether to switch."))
+        else:
+            _sign_in(request, account, key)
+            return redirect("player-console")
+        return redirect("private-link", key=key)
     tournament = entry.tournament
     number = check_in_round(tournament)
+    signed_in_as = request.user if request.user.is_authenticated else None
     context = {
         "entry": entry,
         "tournament": tournament,
         "check_in_round": number,
         "here": number is not None and entry.checked_in_round >= number,
         "self_url": public_url(request, request.path),
+        "can_sign_in": account is not None,
+        "is_self": account is not None and signed_in_as is not None and signed_in_as.pk == account.pk,
+        "other": signed_in_as
+        if signed_in_as is not None and (account is None or signed_in_as.pk != account.pk)
+        else None,
     }
     return render(request, "tournament/private_link.html", context)
 
 
 def private_link_check_in(request: HttpRequest, key: str) -> HttpResponse:
+    """Check in by the link (a POST); a device signed in as nobody is signed in with the link too."""
     entry = registration.entry_by_key(key)
     if entry is None:
         return render(request, "tournament/private_link.html", {"entry": None}, status=404)
@@ -275,6 +316,9 @@ def private_link_check_in(request: HttpRequest, key: str) -> HttpResponse:
             messages.error(request, exc.message)
         else:
             messages.success(request, _("You are checked in. Good luck!"))
+            account = registration.account_for_link(entry=entry)
+            if account is not None and not request.user.is_authenticated:
+                _sign_in(request, account, key)
     return redirect("private-link", key=key)
 
 

@@ -10,7 +10,8 @@ from typing import Any
 
 from django.contrib.auth.models import Group, Permission
 
-ORGANIZER = "organizer"
+ORGANIZER = "organizer"  # a site organizer: runs every tournament (a club's own server)
+HOST = "host"  # a tournament organizer: creates tournaments and runs those it is listed on (a shared server)
 REFEREE = "referee"
 PLAYER = "player"
 
@@ -22,6 +23,7 @@ ROLE_ACTIONS: dict[str, tuple[set[str], set[str]]] = {
         {"view", "add", "change", "delete", "override"},
         {"auth.view_user", "auth.add_user", "auth.change_user"},
     ),
+    HOST: (set(), {"tournament.add_tournament"}),
     REFEREE: ({"view"}, set()),
     PLAYER: ({"view"}, set()),
 }

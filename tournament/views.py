@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.access import account, is_organizer
+from games.access import account, is_organizer, may_organize
 from games.enums import GameStatus, ReportStatus
 from games.exports import export_plain, export_rif
 from games.models import Game, GameEvent, Player, ResultReport
@@ -63,10 +63,14 @@ def fragments(tournament: Tournament) -> dict[str, str]:
 
 
 def _visible_tournaments(request: HttpRequest) -> Any:
+    """Every tournament but drafts; a draft only to its organizers."""
     tournaments = Tournament.objects.all()
-    if not is_organizer(request.user):
-        tournaments = tournaments.exclude(status=Tournament.Status.DRAFT)
-    return tournaments
+    user = request.user
+    if is_organizer(user):
+        return tournaments
+    if user.is_authenticated:
+        return tournaments.filter(~Q(status=Tournament.Status.DRAFT) | Q(organizers=user)).distinct()
+    return tournaments.exclude(status=Tournament.Status.DRAFT)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -164,10 +168,31 @@ def tournament_pdf(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
         count = int(places) if places.isdigit() and 0 < int(places) <= 64 else 3
         context["places"] = [row for row in selectors.ranking(tournament) if row["rank"] <= count]
     else:
-        if not is_organizer(request.user):
+        if not may_organize(request.user, tournament):
             raise Http404
         context.update(slips_context(request, tournament))
     return pdf_response(request, PDF_SHEETS[kind], context, f"{kind}-{tournament.pk}.pdf")
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell a spreadsheet shows as text, never runs: text starting with = + - @ (or a tab or return, or
+    their full-width forms) gets a leading apostrophe (OWASP's CSV injection advice). Numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+class SafeCsvWriter:
+    """A csv writer whose every text cell goes through :func:`csv_cell`."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+
+    def writerow(self, row: Any) -> Any:
+        return self.writer.writerow([csv_cell(value) for value in row])
 
 
 def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
@@ -175,7 +200,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="standings-{tournament.pk}.csv"'
     response.write("\ufeff")  # so spreadsheet programs read the Chinese names as UTF-8
-    writer = csv.writer(response)
+    writer = SafeCsvWriter(csv.writer(response))
     writer.writerow(
         [
             "stage",
@@ -302,14 +327,16 @@ def player_console_live(request: HttpRequest) -> HttpResponse:
 
 def referee_console_context(user: Any) -> dict[str, Any]:
     """A referee's (or the organizer's) tournaments, open disputes, games in play and own recent actions."""
-    if not (is_organizer(user) or user.groups.filter(name="referee").exists()):
+    site = is_organizer(user)
+    runs = Tournament.objects.filter(organizers=user)
+    if not (site or runs.exists() or user.groups.filter(name="referee").exists()):
         raise Http404
-    tournaments = Tournament.objects.filter(referees=user) if not is_organizer(user) else Tournament.objects.all()
-    games = (
-        Game.objects.filter(referees=user)
-        if not is_organizer(user)
-        else Game.objects.filter(match_game__match__tournament__in=tournaments)
-    )
+    if site:
+        tournaments = Tournament.objects.all()
+        games = Game.objects.filter(match_game__match__tournament__in=tournaments)
+    else:
+        tournaments = Tournament.objects.filter(Q(referees=user) | Q(organizers=user)).distinct()
+        games = Game.objects.filter(Q(referees=user) | Q(match_game__match__tournament__in=runs))
     games = games.select_related("black", "white", "player_one", "player_two").distinct()
     active = games.filter(status__in=GameStatus.active()).order_by("board_number", "pk")[:60]
     disputes = ResultReport.objects.filter(game__in=games, status=ReportStatus.DISPUTED).select_related("game")
@@ -370,7 +397,7 @@ def swiss_round_pdf(request: HttpRequest, pk: int, stage_id: int, number: int) -
 def _swiss_round_context(request: HttpRequest, pk: int, stage_id: int, number: int) -> dict[str, Any]:
     tournament, stage = _swiss_stage(request, pk, stage_id)
     rounds = swiss.rounds_view(stage, only=number)
-    if not rounds or (rounds[0]["status"] == "draft" and not is_organizer(request.user)):
+    if not rounds or (rounds[0]["status"] == "draft" and not may_organize(request.user, tournament)):
         raise Http404
     rnd = rounds[0]
     by_name = []

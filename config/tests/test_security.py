@@ -68,17 +68,46 @@ def test_posts_without_a_csrf_token_are_refused() -> None:
     assert api.status_code == 403 and "CSRF" in api.json()["message"]
 
 
-def test_failed_logins_are_limited_per_account() -> None:
+def test_failed_logins_slow_that_device_down_but_never_lock_the_owner_out() -> None:
     get_user_model().objects.create_user("target", password="right-pass-1")
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    for _attempt in range(5):
-        client.post("/accounts/login/", {"username": "target", "password": "wrong"})
+    phone = Client(HTTP_ACCEPT_LANGUAGE="en", REMOTE_ADDR="192.168.1.50")  # a stranger on the hall's Wi-Fi
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        for _attempt in range(5):
+            phone.post("/accounts/login/", {"username": "target", "password": "wrong"})
 
-    blocked = client.post("/accounts/login/", {"username": "target", "password": "right-pass-1"})
-    token = APIClient().post("/api/auth/token/", {"username": "target", "password": "right-pass-1"})
+        blocked = phone.post("/accounts/login/", {"username": "target", "password": "right-pass-1"})
+        token = APIClient(REMOTE_ADDR="192.168.1.50").post(
+            "/api/auth/token/", {"username": "target", "password": "right-pass-1"}
+        )
+        owner = Client(REMOTE_ADDR="192.168.1.77")  # the owner, elsewhere in the hall: not held up
+        at_the_server = Client(REMOTE_ADDR="127.0.0.1")  # the server's own keyboard: never held up
 
-    assert b"Too many failed attempts" in blocked.content and "_auth_user_id" not in client.session
-    assert token.status_code == 429 and token.json()["code"] == "throttled"
+        assert b"Too many failed attempts from this device" in blocked.content
+        assert "_auth_user_id" not in phone.session
+        assert token.status_code == 429 and token.json()["code"] == "throttled"
+        assert owner.post("/accounts/login/", {"username": "target", "password": "right-pass-1"}).status_code == 302
+        assert at_the_server.login(username="target", password="right-pass-1")
+
+        clock.shift(3)  # the wait after five failures is two seconds, not five minutes
+        late = phone.post("/accounts/login/", {"username": "target", "password": "right-pass-1"})
+        assert late.status_code == 302 and "_auth_user_id" in phone.session
+
+
+def test_each_further_failure_doubles_the_wait_up_to_the_cap(settings: Any) -> None:
+    from config.security import login_blocked
+
+    get_user_model().objects.create_user("target", password="right-pass-1")
+    guesser = Client(REMOTE_ADDR="10.0.0.9")
+    request = type("R", (), {"META": {"REMOTE_ADDR": "10.0.0.9"}})()
+    waits = []
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        for _attempt in range(13):
+            wait = login_blocked(request, "target")
+            clock.shift(wait)  # the guesser waits exactly as long as told, then guesses again
+            guesser.post("/accounts/login/", {"username": "target", "password": "wrong"})
+            waits.append(login_blocked(request, "target"))
+    assert waits[:4] == [0, 0, 0, 0]
+    assert waits[4:] == [2, 4, 8, 16, 32, 64, 128, 256, settings.LOGIN_DELAY_MAX_S]
 
 
 def test_move_submissions_are_rate_limited(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -80,12 +80,14 @@ def analysis_request(
             analysis.save()
         log_event(game, EventKind.ANALYSIS_REQUESTED, actor, interface)
         game_id = game.pk
+        # An outside engine's analysis runs beside the outside engines' turns, never ahead of the built-in's.
+        queue = "engines" if outside is not None and outside.command.split(" ", 1)[0] != "builtin" else "computer"
 
         def send() -> None:
             from games.tasks import analyse_game
 
             try:
-                analyse_game.apply_async((game_id,), queue="computer", retry=False)
+                analyse_game.apply_async((game_id,), queue=queue, retry=False)
             except Exception:
                 logger.warning("could not queue the analysis of game %s", game_id, exc_info=True)
 

@@ -71,6 +71,17 @@ def computer_seat(game: Game) -> int | None:
     return None
 
 
+def computer_queue(game: Game) -> str:
+    """The queue of the computer's turns in ``game``: outside engines (programs in ENGINES_DIR) have their own
+    queue and worker, so a bad one can hold up only other outside engines' turns, never the built-in's."""
+    for player in (game.player_one, game.player_two):
+        if player.computer_level is not None:
+            engine = player.engine
+            if engine is not None and engine.command.split(" ", 1)[0] != "builtin":
+                return "engines"
+    return "computer"
+
+
 def practice_start(
     *,
     player: Player,
@@ -121,29 +132,29 @@ def call_computer(game: Game) -> None:
         return
     if int(game_state(game).to_act) != seat:
         return
-    game_id, ply = game.pk, game.ply
+    game_id, ply, queue = game.pk, game.ply, computer_queue(game)
 
     def send() -> None:
         from games.tasks import computer_move
 
         try:
-            computer_move.apply_async((game_id, ply), queue="computer", retry=False)
+            computer_move.apply_async((game_id, ply), queue=queue, retry=False)
         except Exception:  # the broker is down; the sweep (games.computer_sweep) sends it again
             logger.warning("could not send the computer's turn for game %s", game_id, exc_info=True)
 
     transaction.on_commit(send)
 
 
-def computer_games_due(limit: int = 200) -> list[tuple[int, int]]:
-    """(game, ply) of the active practice games where the computer is to act (for the sweep)."""
+def computer_games_due(limit: int = 200) -> list[tuple[int, int, str]]:
+    """(game, ply, queue) of the active practice games where the computer is to act (for the sweep)."""
     due = []
     games = Game.objects.filter(practice=True, status__in=("opening", "playing")).select_related(
-        "player_one", "player_two"
+        "player_one__engine", "player_two__engine"
     )
     for game in games.order_by("pk")[:limit]:
         seat = computer_seat(game)
         if seat is not None and int(game_state(game).to_act) == seat:
-            due.append((game.pk, game.ply))
+            due.append((game.pk, game.ply, computer_queue(game)))
     return due
 
 

@@ -2,17 +2,35 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.models import NAME_MAX, UNIT_MAX, Player
 from games.services.base import GameError
 
+# Kept although they are format characters: joiners that some scripts (and emoji) need inside a name.
+_JOINERS = {"\u200c", "\u200d"}
+
+
+def clean_text(text: str) -> str:
+    """A name as people typed it, without what only misleads: control characters (Cc) and invisible format
+    characters (Cf: the bidi overrides and isolates that turn "abc" into "cba" on screen, zero-width spaces,
+    soft hyphens), whitespace runs folded to one space. Used for every name entered (players, units,
+    tournaments, teams) so a sheet, a page or a spreadsheet shows what the organizer reads."""
+    kept = "".join(
+        " " if ch in "\t\n\r\v\f" else ch
+        for ch in text
+        if ch in _JOINERS or ch in "\t\n\r\v\f" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
+    )
+    return " ".join(kept.split())
+
 
 def check_name(name: str, unit: str = "") -> tuple[str, str]:
     """A player's name and unit, stripped, or a clear refusal: a name is needed, and both have limits
     (a name of a hundred characters stretches every table and sheet it is printed on)."""
-    name, unit = " ".join(name.split()), " ".join(unit.split())
+    name, unit = clean_text(name), clean_text(unit)
     if not name:
         raise GameError("bad_name", _("A player needs a name."))
     if len(name) > NAME_MAX:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.models import Player
+from games.services.players import clean_text
 from tournament.models import Entry, Stage, Tournament
 from tournament.services.common import TournamentError, audit
 from tournament.stage_formats import FORMATS, format_for
@@ -75,8 +77,13 @@ def tournament_create(
         raise TournamentError("bad_stage", _("Unknown stage format %(name)s.") % {"name": kind})
     first = format_for(kind)
     options = first.check_options(stage_options or {})
+    name = clean_text(name)
+    if not name:
+        raise TournamentError("bad_name", _("A tournament needs a name."))
     tournament = Tournament.objects.create(name=name, preset=preset, **{**PRESETS[preset], **fields})
     Stage.objects.create(tournament=tournament, order=1, name=first.first_name(), kind=first.kind, options=options)
+    if isinstance(actor, User):  # the creator runs it (and may add co-organizers)
+        tournament.organizers.add(actor)
     audit(tournament, "create", actor, preset=preset)
     return tournament
 

@@ -14,7 +14,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.access import is_organizer, player_of, require_organizer
+from games.access import may_organize, player_of, require_organizer
 from games.serializers import validated
 from games.services import player_find_or_create
 from tournament.models import Stage, Team
@@ -73,7 +73,10 @@ class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
         viewer = Team.objects.filter(tournament_id=stage.tournament_id, captain=player).first() if player else None
         if viewer is None and player is not None:
             viewer = Team.objects.filter(memberships__entry__player=player, tournament_id=stage.tournament_id).first()
-        return {**team_stage(stage), "rounds": team_rounds(stage, viewer, organizer=is_organizer(user))}
+        return {
+            **team_stage(stage),
+            "rounds": team_rounds(stage, viewer, organizer=may_organize(user, stage.tournament)),
+        }
 
     @extend_schema(responses=TeamStageSerializer)
     def retrieve(self, request: Request, pk: str) -> Response:
@@ -83,8 +86,8 @@ class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
     @action(detail=True, methods=["post"])
     def team(self, request: Request, pk: str) -> Response:
         """Enter a team (before the draw): its players in standing order, made or found by name and unit."""
-        require_organizer(request.user)
         stage = self.get_object()
+        require_organizer(request.user, stage.tournament)
         data = validated(TeamSerializer, request.data)
         with transaction.atomic():  # a refused team leaves no players behind
             players = [
@@ -111,7 +114,7 @@ class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
         data = validated(LineupSerializer, request.data)
         team, team_match = team_and_match(stage, data["team"], data["team_match"])
         player = player_of(request.user)
-        if not is_organizer(request.user) and (player is None or team.captain_id != player.pk):
+        if not may_organize(request.user, stage.tournament) and (player is None or team.captain_id != player.pk):
             raise TournamentError("not_captain", _("Only the team's captain or the organizer sends its lineup."), 403)
         lineup_submit(team_match=team_match, team=team, entries=data["entries"], actor=request.user)
         return Response(self._payload(stage))
@@ -120,8 +123,8 @@ class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
     @action(detail=True, methods=["post"])
     def toss(self, request: Request, pk: str) -> Response:
         """猜先 for board 1 of a team match, recorded by the organizer before the boards are made."""
-        require_organizer(request.user)
         stage = self.get_object()
+        require_organizer(request.user, stage.tournament)
         data = validated(TeamTossSerializer, request.data)
         team, team_match = team_and_match(stage, data["grabber"], data["team_match"])
         record_team_toss(

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.enums import GameResult, GameStatus
 from games.models import Player
+from games.services.players import clean_text
 from tournament import formats
 from tournament.models import Entry, Group, Lineup, Match, MatchGame, Stage, Team, TeamMatch, TeamMember, Tournament
 from tournament.services.common import TournamentError, audit, call_matches
@@ -119,7 +120,7 @@ def team_create(
     """A team with its players in standing order (boards first, then reserves); each becomes an entry."""
     stage = tournament.stages.filter(order=1).first()
     options = TeamOptions.of(stage) if stage is not None else TeamOptions()
-    name = name.strip()[:60]
+    name = clean_text(name)[:60]
     if not name:
         raise TournamentError("team_name", _("A team needs a name."))
     if Team.objects.filter(tournament=tournament, name=name).exists():

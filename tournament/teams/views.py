@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from games.access import is_organizer, organizer_or_404, player_of
+from games.access import may_organize, organizer_or_404, player_of
 from games.models import Player
 from games.services import GameError, player_find_or_create
 from games.services.players import check_name
@@ -57,7 +57,7 @@ def team_page(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
             "round": r["round"],
             "matches": [m for m in r["matches"] if team.pk in (m["home"]["id"], (m["away"] or {}).get("id"))],
         }
-        for r in team_rounds(stage, viewer, organizer=is_organizer(request.user))
+        for r in team_rounds(stage, viewer, organizer=may_organize(request.user, tournament))
     ]
     data = team_stage(stage)
     roster = next((t for t in data["teams"] if t["id"] == team.pk), None)
@@ -76,7 +76,7 @@ def _team_stage_for(request: HttpRequest, pk: int) -> tuple[Tournament, Stage]:
 
 def _round_context(request: HttpRequest, pk: int, number: int) -> dict[str, Any]:
     tournament, stage = _team_stage_for(request, pk)
-    rounds = team_rounds(stage, _viewer_team(request, tournament), organizer=is_organizer(request.user))
+    rounds = team_rounds(stage, _viewer_team(request, tournament), organizer=may_organize(request.user, tournament))
     rnd = next((r for r in rounds if r["round"] == number), None)
     if rnd is None:
         raise Http404
@@ -181,8 +181,8 @@ class TeamForm(forms.Form):
 @login_required
 def control_teams(request: HttpRequest, pk: int) -> HttpResponse:
     """The organizer's teams page: the teams entered, and a form to enter one."""
-    user = organizer_or_404(request)
     tournament = get_object_or_404(Tournament, pk=pk)
+    user = organizer_or_404(request, tournament)
     stage = team_stage_of(tournament)
     if stage is None:
         raise Http404

@@ -112,6 +112,8 @@ def test_a_new_private_link_revokes_the_old_one_and_signs_its_sessions_out() -> 
     old = registration.access_key_new(entry=entry).access_key
     phone = Client(HTTP_ACCEPT_LANGUAGE="en")
     assert phone.get(f"/p/{old}/").status_code == 200
+    assert phone.get("/me/").status_code == 302  # a GET signs nobody in
+    assert phone.post(f"/p/{old}/")["Location"] == "/me/"  # the button does
     assert phone.get("/me/").status_code == 200  # signed in as the player, no password
 
     new = registration.access_key_new(entry=entry).access_key
@@ -128,6 +130,9 @@ def test_a_new_private_link_revokes_the_old_one_and_signs_its_sessions_out() -> 
 def test_self_registration_opens_closes_and_gives_the_player_their_link() -> None:
     tournament = services.tournament_create(name="Open doors")
     page = Client(HTTP_ACCEPT_LANGUAGE="en")
+    hidden = page.post(f"/t/{tournament.pk}/register/", {"name": "Walk-in"})
+    assert hidden.status_code == 404 and not tournament.entries.exists()  # a draft, registration not opened
+    services.publish(tournament=tournament)
     closed = page.post(f"/t/{tournament.pk}/register/", {"name": "Walk-in"}, follow=True).content.decode()
     assert "Registration for this tournament is closed." in closed and not tournament.entries.exists()
 
@@ -214,11 +219,13 @@ def test_an_arbiter_call_stops_both_clocks_until_a_referee_answers() -> None:
         game_answer_arbiter(call_id=call.pk, actor=get_user_model().objects.create_user("someone"))
     assert stranger.value.code == "not_referee"
 
-    answered = game_answer_arbiter(call_id=call.pk, actor=referee, answer="warned", at=at + timedelta(minutes=3))
+    answered = game_answer_arbiter(
+        call_id=call.pk, actor=referee, answer="warned", justified=True, at=at + timedelta(minutes=3)
+    )
 
     game.refresh_from_db()
     assert answered.answered_by == referee and clock_of(game).pause is None and game.deadline is not None
-    assert game.deadline > at + timedelta(minutes=3)  # the three minutes of the call cost nobody time
+    assert game.deadline > at + timedelta(minutes=3)  # a justified call's three minutes cost nobody time
     assert GameEvent.objects.get(game=game, kind="arbiter_answered").data["resumed"] is True
 
 
@@ -383,7 +390,7 @@ def test_the_control_rooms_backup_download_is_the_database_and_is_kept(organizer
     import sqlite3
     from pathlib import Path
 
-    answer = organizer.get("/organizer/backup/")
+    answer = organizer.post("/organizer/backup/")  # the organizer at the server's own machine (127.0.0.1)
 
     assert answer.status_code == 200 and answer.content.startswith(b"SQLite format 3\x00")
     kept = list(Path(settings.BACKUP_DIR).glob("backup-*"))

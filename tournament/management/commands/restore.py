@@ -24,3 +24,9 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         replaced = ", ".join(f"{n} {label}" for label, n in held.items() if n) or "an empty database"
         self.stdout.write(f"restored {options['file']} (it replaced {replaced})")
+        self.stdout.write(
+            "Sessions and API tokens are not in backups: everyone signs in again (private links still work).\n"
+            "If this file was ever out of your hands, rotate what it holds (docs/security.md, Backups):\n"
+            "  every password (manage.py changepassword NAME), the players' private links (control room,\n"
+            "  Players: a new link each), and SECRET_KEY (delete var/secret_key or set a new one)."
+        )

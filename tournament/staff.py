@@ -1,0 +1,63 @@
+"""A tournament's own staff: its organizers (the creator and those they add) and its referees, added and
+removed by an organizer of the tournament from the control room or the API, each change audited.
+
+Only real accounts are staff: a private link's account (a player's, with no password) is refused, and so
+is an inactive one. Adding a referee gives the account the referee role if it has no other; nothing here
+ever grants staff or superuser flags."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import Group as AuthGroup
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.models import Tournament
+from tournament.roles import PLAYER, REFEREE
+from tournament.services import TournamentError, audit
+
+ROLES = ("organizer", "referee")
+
+
+def _account(username: str) -> User:
+    user = User.objects.filter(username=username.strip(), is_active=True).first()
+    if user is None:
+        raise TournamentError("no_account", _("There is no account %(name)s.") % {"name": username.strip()}, 404)
+    if not user.has_usable_password():
+        raise TournamentError(
+            "link_account", _("%(name)s signs in by a private link only; staff need a password.") % {"name": username}
+        )
+    return user
+
+
+def _role(role: str) -> str:
+    if role not in ROLES:
+        raise TournamentError("bad_role", _("Unknown role %(name)s.") % {"name": role})
+    return role
+
+
+@transaction.atomic
+def staff_add(*, tournament: Tournament, username: str, role: str, actor: Any = None) -> User:
+    user = _account(username)
+    if _role(role) == "organizer":
+        tournament.organizers.add(user)
+    else:
+        tournament.referees.add(user)
+        if not user.groups.exclude(name=PLAYER).exists() and not user.is_staff:
+            user.groups.add(AuthGroup.objects.get_or_create(name=REFEREE)[0])
+    audit(tournament, "staff_add", actor, user=user.pk, role=role)
+    return user
+
+
+@transaction.atomic
+def staff_remove(*, tournament: Tournament, user_id: int, role: str, actor: Any = None) -> None:
+    members = tournament.organizers if _role(role) == "organizer" else tournament.referees
+    user = members.filter(pk=user_id).first()
+    if user is None:
+        raise TournamentError("no_account", _("That account is not on this tournament's staff."), 404)
+    if role == "organizer" and members.count() == 1 and getattr(actor, "pk", None) == user.pk:
+        raise TournamentError("last_organizer", _("A tournament keeps at least one organizer."), 409)
+    members.remove(user)
+    audit(tournament, "staff_remove", actor, user=user.pk, role=role)
