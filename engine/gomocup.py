@@ -219,11 +219,14 @@ class _Process:
             self.proc.wait(timeout=0.2)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        for pid in _marked(self.marker):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
-            self.proc.wait(timeout=2)
+            self.proc.wait(timeout=1)
+        settle = time.monotonic() + 1.0
+        while (left := _marked(self.marker)) and time.monotonic() < settle:  # children that left the group
+            for pid in left:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.01)
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
                 with contextlib.suppress(OSError, ValueError):

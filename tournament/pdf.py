@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -73,6 +74,7 @@ def local_fetcher() -> Any:
     return LocalFetcher(allowed_protocols=("http", "https", "data"))
 
 
+CSRF_INPUT = re.compile(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]*">')
 CACHE_S = 600  # a rendered sheet is kept this long (per exact page: a changed tournament is a new page)
 
 
@@ -82,8 +84,10 @@ class TooManyPdfs(Exception):
 
 def _page(request: HttpRequest, template: str, context: dict[str, Any]) -> str:
     page = render_to_string(template, {**context, "pdf": True}, request=request)
+    # Forms' CSRF tokens differ on every request and print nothing: out, so one state is one page (and one PDF).
+    page = CSRF_INPUT.sub("", str(page))
     # The PDF rules come last among the page's own styles, so they win over the screen layout's.
-    return str(page).replace("</head>", f"<style>{PDF_CSS}</style></head>", 1)
+    return page.replace("</head>", f"<style>{PDF_CSS}</style></head>", 1)
 
 
 def _render(request: HttpRequest, html: str) -> bytes:
