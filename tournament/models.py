@@ -115,6 +115,11 @@ class Tournament(models.Model):
         _("players may register themselves"), default=False, help_text=_("through the tournament's public page")
     )
     registration_closes = models.DateTimeField(_("self-registration closes"), null=True, blank=True)
+    registration_approval = models.BooleanField(
+        _("self-registrations wait for approval"),
+        default=False,
+        help_text=_("a player who registers themselves is entered only once the organizer approves them"),
+    )
     referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments", verbose_name=_("referees")
     )
@@ -165,6 +170,9 @@ class Entry(models.Model):
         _("checked in for round"), default=0, help_text=_("0: not checked in")
     )
     checked_in_at = models.DateTimeField(_("checked in at"), null=True, blank=True)
+    pending = models.BooleanField(
+        _("awaiting approval"), default=False, help_text=_("registered themselves; the organizer has not approved yet")
+    )
     declared_rating = models.IntegerField(
         _("declared rating"),
         null=True,

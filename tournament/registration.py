@@ -238,11 +238,22 @@ def self_register(
         )
     player = Player.objects.create(name=name, unit=unit)
     entry = register(tournament=tournament, player=player, actor=None)
-    if declared is not None:
-        entry.declared_rating = declared
-        entry.save(update_fields=["declared_rating"])
-    audit(tournament, "self_register", None, entry=entry.pk, declared_rating=declared)
+    entry.declared_rating = declared
+    entry.pending = tournament.registration_approval
+    entry.save(update_fields=["declared_rating", "pending"])
+    audit(tournament, "self_register", None, entry=entry.pk, declared_rating=declared, pending=entry.pending)
     return access_key_new(entry=entry, actor=None)
+
+
+@transaction.atomic
+def entry_approve(*, entry: Entry, actor: Any = None) -> Entry:
+    """The organizer accepts a self-registration that waited for approval: the player is entered."""
+    entry = Entry.objects.select_for_update().select_related("player", "tournament").get(pk=entry.pk)
+    if entry.pending:
+        entry.pending = False
+        entry.save(update_fields=["pending"])
+        audit(entry.tournament, "approve", actor, entry=entry.pk)
+    return entry
 
 
 @transaction.atomic
@@ -273,6 +284,10 @@ def check_in(*, entry: Entry, actor: Any = None, by_player: bool = False, now: d
         raise TournamentError("check_in_closed", _("Check-in is not open now."), 409)
     if entry.withdrawn:
         raise TournamentError("withdrawn", _("%(name)s has withdrawn.") % {"name": entry.player.name}, 409)
+    if entry.pending:
+        raise TournamentError(
+            "pending", _("%(name)s's registration awaits the organizer's approval.") % {"name": entry.player.name}, 409
+        )
     if entry.checked_in_round < number:
         entry.checked_in_round = number
         entry.checked_in_at = now or timezone.now()
@@ -395,6 +410,7 @@ def registration_configure(
     check_in: str,
     self_registration: bool,
     registration_closes: datetime | None = None,
+    registration_approval: bool | None = None,
     actor: Any = None,
 ) -> Tournament:
     """The registration and check-in settings."""
@@ -406,7 +422,9 @@ def registration_configure(
     tournament.check_in = check_in
     tournament.self_registration = self_registration
     tournament.registration_closes = registration_closes
-    tournament.save(update_fields=["check_in", "self_registration", "registration_closes"])
+    if registration_approval is not None:
+        tournament.registration_approval = registration_approval
+    tournament.save(update_fields=["check_in", "self_registration", "registration_closes", "registration_approval"])
     audit(
         tournament,
         "registration_settings",
@@ -414,5 +432,6 @@ def registration_configure(
         check_in=check_in,
         self_registration=self_registration,
         closes=registration_closes.isoformat() if registration_closes else None,
+        approval=tournament.registration_approval,
     )
     return tournament

@@ -56,6 +56,9 @@ class RegistrationSettingsForm(forms.Form):
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
+    registration_approval = forms.BooleanField(
+        label=gettext_lazy("Self-registrations wait for my approval"), required=False
+    )
 
 
 def public_url(request: HttpRequest, path: str) -> str:
@@ -101,6 +104,7 @@ def control_players(request: HttpRequest, pk: int) -> HttpResponse:
                 "check_in": tournament.check_in,
                 "self_registration": tournament.self_registration,
                 "registration_closes": tournament.registration_closes,
+                "registration_approval": tournament.registration_approval,
             }
         ),
         "register_url": register_url,
@@ -198,6 +202,7 @@ ENTRY_ACTIONS: dict[str, tuple[Callable[..., Any], Any]] = {
         gettext_lazy("A new private link for %(name)s; the old one no longer works."),
     ),
     "unlink": (registration.access_key_revoke, gettext_lazy("%(name)s's private link no longer works.")),
+    "approve": (registration.entry_approve, gettext_lazy("%(name)s approved and entered.")),
     "confirm-rating": (registration.rating_confirm, gettext_lazy("%(name)s's declared rating is now their rating.")),
 }
 

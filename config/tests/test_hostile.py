@@ -361,7 +361,9 @@ def test_createorganizer_refuses_the_demo_password_and_makes_a_site_organizer(mo
     monkeypatch.setenv("ORG_PW", "a-Long-own-pass-2026")
     call_command("createorganizer", "--username", "chief", "--password-from", "ORG_PW")
     chief = User.objects.get(username="chief")
-    assert chief.is_staff and chief.groups.filter(name=ORGANIZER).exists() and chief.check_password("a-Long-own-pass-2026")
+    assert (
+        chief.is_staff and chief.groups.filter(name=ORGANIZER).exists() and chief.check_password("a-Long-own-pass-2026")
+    )
 
 
 @override_settings(VENUE=True, ALLOWED_HOSTS=["*"])
@@ -378,24 +380,8 @@ def test_make_venue_does_not_start_with_demo_passwords(tmp_path: Path) -> None:
         "PORT": "18999",
     }
     subprocess.run([sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", "from tournament.management.commands.load_demo import *"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
-    subprocess.run(
-        [
-            sys.executable,
-            "manage.py",
-            "shell",
-            "-c",
-            f"from django.contrib.auth.models import User; User.objects.create_user('organizer', password='{DEMO_PASSWORD}')",
-        ],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
+    create = "from django.contrib.auth.models import User; User.objects.create_user('organizer', password=%r)"
+    subprocess.run([sys.executable, "manage.py", "shell", "-c", create % DEMO_PASSWORD], cwd=ROOT, env=env, check=True)
     done = subprocess.run(
         [sys.executable, "scripts/run.py", "--venue"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
@@ -487,7 +473,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised() -> None:
     services.publish(tournament=tournament)
     text = Client().get(f"/t/{tournament.pk}/standings.csv").content.decode("utf-8-sig")
     players = {row[3] for row in csv.reader(io.StringIO(text)) if len(row) > 3}
-    assert "'=HYPERLINK(\"http://evil\",\"x\")" in players and "'+1" in players and "'@SUM(A1)" in players
+    assert '\'=HYPERLINK("http://evil","x")' in players and "'+1" in players and "'@SUM(A1)" in players
     assert "'-2" in players and "Plain" in players
     assert not any(p.startswith(("=", "+", "@", "-")) for p in players)
 
@@ -504,9 +490,7 @@ def test_a_pdf_is_rendered_once_per_state_and_renders_are_limited(settings: Any,
     crowd = [Client(REMOTE_ADDR="192.168.1.80").get(f"/t/{tournament.pk}/pdf/standings.pdf") for _ in range(5)]
     assert [r.status_code for r in crowd] == [200] * 5 and len(renders) == 1  # one render, four from the cache
     greedy = Client(REMOTE_ADDR="192.168.1.81")
-    statuses = [
-        greedy.get(f"/t/{tournament.pk}/pdf/certificates.pdf?places={n}").status_code for n in range(1, 5)
-    ]
+    statuses = [greedy.get(f"/t/{tournament.pk}/pdf/certificates.pdf?places={n}").status_code for n in range(1, 5)]
     assert statuses.count(429) >= 1 and statuses[:1] == [200]
 
 
@@ -536,3 +520,29 @@ def test_every_page_carries_a_content_security_policy_without_inline_script() ->
         if " onclick=" in text or " onload=" in text or " onerror=" in text or "javascript:" in text:
             inline.append(template.name)
     assert inline == []
+
+
+def test_self_registrations_can_wait_for_the_organizers_approval() -> None:
+    """Self-registration: entries optionally held for the organizer's approval (Tabbycat's way)."""
+    tournament = open_registration()
+    registration.registration_configure(
+        tournament=tournament, check_in=CheckIn.FIRST, self_registration=True, registration_approval=True
+    )
+    for n in range(3):
+        services.register(tournament=tournament, player=Player.objects.create(name=f"Known {n}"))
+    answer = register(tournament, name="Walk-in")
+    entry = tournament.entries.get(player__name="Walk-in")
+    phone = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page = phone.get(answer["Location"]).content.decode()
+    phone.post(f"{answer['Location']}check-in/")
+
+    assert entry.pending and "awaits the organizer's approval" in page
+    entry.refresh_from_db()
+    assert entry.checked_in_round == 0  # not before approval
+    with pytest.raises(GameError) as refused:
+        services.draw_stage(stage=tournament.stages.get())
+    assert refused.value.code == "pending_entries"
+    registration.entry_approve(entry=entry)
+    registration.check_in(entry=entry)
+    entry.refresh_from_db()
+    assert not entry.pending and entry.checked_in_round == 1

@@ -57,6 +57,11 @@ class World:
         self.tournament.referees.add(self.users["referee"])
         elsewhere = services.tournament_create(name="Elsewhere")
         elsewhere.referees.add(self.users["other_referee"])
+        # The organizer of another tournament on the same server (group host): a stranger to every one here.
+        host = users.create_user("other_organizer", password="walk-pass-1")
+        host.groups.add(Role.objects.get(name="host"))
+        elsewhere.organizers.add(host)
+        self.users["other_organizer"] = host
         self.draft = services.tournament_create(name="Draft cup")
         for n in range(4):
             services.register(tournament=self.tournament, player=Player.objects.create(name=f"E{n}"))
@@ -593,6 +598,24 @@ def test_url_answers_each_role_as_intended(world: World, name: str) -> None:
                 check_against_schema(method, path, response)  # the answer is what the schema documents
             transaction.set_rollback(True)
     assert {r: answers[r] for r in ROLES if answers[r] not in expected[r]} == {}, answers
+
+
+# What an organizer of another tournament may do beyond a stranger: its own control room and console, and
+# making tournaments of its own.
+HOST_MAY = {"control-home", "tournament-list", "swiss-import-trf", "referee-console", "referee-console-live"}
+
+
+@pytest.mark.parametrize("name", sorted(set(CASES) - HOST_MAY))
+def test_an_organizer_of_another_tournament_is_a_stranger_here(world: World, name: str) -> None:
+    """Organizers per tournament: every URL answers the organizer of another tournament on the same server as
+    it answers another player or another tournament's referee (no control room, action, PDF or backup)."""
+    method, path_of, body_of, expected = CASES[name]
+    with transaction.atomic():
+        path, body = path_of(world), body_of(world)
+        client = world.client("other_organizer")
+        response = client.get(path) if method == "get" else client.post(path, body, format="json")
+        transaction.set_rollback(True)
+    assert response.status_code in expected[OP] | expected[OR], (name, response.status_code)
 
 
 def test_every_api_operation_is_walked_and_checked_against_the_schema(world: World) -> None:

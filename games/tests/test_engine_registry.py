@@ -24,7 +24,7 @@ from games.selectors import game_state
 from games.services import GameError, game_act
 from games.services.computer import computer_player, practice_start
 from games.services.engines import engine_command, engine_register, engine_spec
-from games.tests.factories import UserFactory
+from games.tests.factories import PlayerFactory, UserFactory
 from games.tests.test_computer import human, run_computer
 
 pytestmark = pytest.mark.django_db
@@ -285,3 +285,39 @@ def test_a_position_is_analysed_with_a_registered_engine(engines_dir: Path) -> N
     assert failed.status_code == 502 and failed.json()["message"].startswith("Sleeper gave no move")
     bad.refresh_from_db()
     assert bad.failures == 1 and "position analysis" in bad.last_failure
+
+
+def test_outside_engines_have_their_own_queue_so_the_builtin_levels_never_wait_behind_them(
+    django_capture_on_commit_callbacks: Any, sent: list[Any], engines_dir: Path
+) -> None:
+    outside = engine_register(name="outside", command="misbehaving chatty", rules=["freestyle"], levels=SLOW)
+    me, other = human(), PlayerFactory(user=UserFactory(username="other", role="player"))
+    with django_capture_on_commit_callbacks(execute=True):
+        bad_game = practice_start(player=me, level=1, rules="freestyle", time_control="quick", engine=outside, seat=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        builtin_game = practice_start(player=other, level=1, rules="freestyle", time_control="quick", seat=2)
+    queues = {args[0]: queue for name, args, queue in sent if name == "computer_move"}
+    assert queues == {bad_game.pk: "engines", builtin_game.pk: "computer"}
+
+
+def test_an_engine_that_hides_behind_a_child_forfeits_on_time_and_leaves_nothing(
+    django_capture_on_commit_callbacks: Any, sent: list[Any], engines_dir: Path
+) -> None:
+    """The review's engine: a child kept the output open, the worker waited 90 s and the engine lost on time
+    instead of by forfeit. Now the worker is back within the turn and the engine forfeits (engine_timeout)."""
+    import time
+
+    from engine.tests.test_engine_box import leftovers
+
+    holder = engine_register(name="holder", command="misbehaving holder", rules=["renju"], levels=SLOW)
+    me = human()
+    game = practice_start(player=me, level=1, rules="renju", time_control="quick", engine=holder)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_act(game_id=game.pk, player=me, action="place h8", expected_ply=0)
+    started = time.monotonic()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert run_computer(sent) == ["engine_timeout"]
+    assert time.monotonic() - started < 0.3 + 2 + 1.5  # the turn, the grace, the process start
+    game.refresh_from_db()
+    assert (game.result_reason, game.result_detail) == ("forfeit", "engine_timeout")
+    assert leftovers() == []

@@ -30,6 +30,13 @@ def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> S
             "stage_held", _("A correction reopened the previous stage; this draw waits until it is decided."), 409
         )
     tournament = stage.tournament
+    waiting = tournament.entries.filter(pending=True).count()
+    if stage.order == 1 and waiting:
+        raise TournamentError(
+            "pending_entries",
+            _("%(n)s self-registrations await your approval: approve or remove them before the draw.") % {"n": waiting},
+            409,
+        )
     if stage.order == 1:  # seeding and pairing numbers use the ratings at the start (ratings app)
         _leave_out_absent(tournament, actor)
         tournament_starting.send(sender=Tournament, tournament=tournament)
