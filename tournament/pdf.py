@@ -83,9 +83,9 @@ class TooManyPdfs(Exception):
 
 
 def _page(request: HttpRequest, template: str, context: dict[str, Any]) -> str:
-    page = render_to_string(template, {**context, "pdf": True}, request=request)
+    rendered = render_to_string(template, {**context, "pdf": True}, request=request)
     # Forms' CSRF tokens differ on every request and print nothing: out, so one state is one page (and one PDF).
-    page = CSRF_INPUT.sub("", str(page))
+    page = CSRF_INPUT.sub("", str(rendered))
     # The PDF rules come last among the page's own styles, so they win over the screen layout's.
     return page.replace("</head>", f"<style>{PDF_CSS}</style></head>", 1)
 

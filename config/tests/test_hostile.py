@@ -482,8 +482,13 @@ def test_a_pdf_is_rendered_once_per_state_and_renders_are_limited(settings: Any,
     """Low: PDFs were rendered afresh for every anonymous request, unthrottled."""
     from tournament import pdf
 
-    renders = []
-    monkeypatch.setattr(pdf, "_render", lambda request, html: renders.append(html) or b"%PDF-1.7 test")
+    renders: list[str] = []
+
+    def render(request: Any, html: str) -> bytes:
+        renders.append(html)
+        return b"%PDF-1.7 test"
+
+    monkeypatch.setattr(pdf, "_render", render)
     settings.PDF_RATE = "2/m"
     tournament = services.tournament_create(name="Sheets")
     services.publish(tournament=tournament)
