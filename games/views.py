@@ -131,6 +131,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "seat": seat,
         "player": player.pk if player else None,
         "referee": may_rule(request.user, game),
+        "arbiter": not game.practice,  # a practice game against the computer has no arbiter to call
         "can_analyse": concerns(request.user, game),
         "engines": _analysers(game) if concerns(request.user, game) else [],
         "players": {"1": str(game.player_one), "2": str(game.player_two)},

@@ -376,7 +376,7 @@
       box.appendChild(button(L.resign, function () { if (window.confirm(L.confirm_resign)) post("resign", {}); }, "danger"));
     }
     if (seat !== null && data.mode === "otb") drawReport(box);
-    if (seat !== null) drawArbiterCall(box);
+    if (seat !== null && config.arbiter) drawArbiterCall(box);
     if (config.referee && data.arbiter_call) {
       box.appendChild(para(fmt(L.arbiter_called_by, { name: data.arbiter_call.caller })));
       box.appendChild(button(L.arbiter_answer, function () { post("answer-arbiter", {}); }, "arbiter"));
