@@ -281,8 +281,8 @@ def private_link(request: HttpRequest, key: str) -> HttpResponse:
     entry = registration.entry_by_key(key)
     if entry is None:
         return render(request, "tournament/private_link.html", {"entry": None}, status=404)
-    account = registration.account_for_link(entry=entry)
     if request.method == "POST":
+        account = registration.account_for_link(entry=entry)
         if account is None:
             messages.error(request, _("This player signs in with a password; the link only checks in."))
         elif request.user.is_authenticated and request.user.pk != account.pk and request.POST.get("switch") != "1":
@@ -294,13 +294,15 @@ def private_link(request: HttpRequest, key: str) -> HttpResponse:
     tournament = entry.tournament
     number = check_in_round(tournament)
     signed_in_as = request.user if request.user.is_authenticated else None
+    account = entry.player.user  # a GET makes nothing: the link account is made by the button
+    can_sign_in = account is None or registration.link_only(account)
     context = {
         "entry": entry,
         "tournament": tournament,
         "check_in_round": number,
         "here": number is not None and entry.checked_in_round >= number,
         "self_url": public_url(request, request.path),
-        "can_sign_in": account is not None,
+        "can_sign_in": can_sign_in,
         "is_self": account is not None and signed_in_as is not None and signed_in_as.pk == account.pk,
         "other": signed_in_as
         if signed_in_as is not None and (account is None or signed_in_as.pk != account.pk)

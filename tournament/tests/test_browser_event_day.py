@@ -185,6 +185,8 @@ def test_a_rated_swiss_is_run_from_the_control_room_alone(
     black = Entry.objects.get(tournament=tournament, player=game.black)
     black_phone = opened(viewport=PHONE)
     black_phone.goto(f"{base}/p/{black.access_key}/")
+    black_phone.get_by_role("button", name="Open my games on this device").click()  # a GET signs nobody in
+    expect(black_phone).to_have_url(f"{base}/me/")
     black_phone.goto(f"{base}/g/{game.pk}/")
     report = black_phone.locator("#controls .report")
     report.locator("select").first.select_option("black")
@@ -199,7 +201,8 @@ def test_a_rated_swiss_is_run_from_the_control_room_alone(
     caller = Entry.objects.get(tournament=tournament, player=other.white)
     caller_phone = opened(viewport=PHONE)
     caller_phone.goto(f"{base}/p/{caller.access_key}/")
-    caller_phone.goto(f"{base}/me/")
+    caller_phone.get_by_role("button", name="Open my games on this device").click()
+    expect(caller_phone).to_have_url(f"{base}/me/")
     caller_phone.get_by_role("button", name="Call the arbiter").click()
     expect(caller_phone.locator(".messages")).to_contain_text("The arbiter has been called to your board.")
     check_page(caller_phone, True)
