@@ -125,31 +125,17 @@ def main() -> int:
             env["VENUE"] = "1"  # settings accept the machine's own addresses as hosts
         services.append(supervisor.watch(celery_worker(env, log=logs / "celery-worker.log").start()))
         # The computer opponent and game analysis: searches hold a CPU, so processes, apart from the clock's threads.
-        services.append(
-            supervisor.watch(
-                celery_worker(
-                    env,
-                    log=logs / "computer-worker.log",
-                    pool="prefork",
-                    concurrency=int(env.get("COMPUTER_WORKERS", "1")),
-                    hostname="computer@%h",
-                    queues="computer",
-                ).start()
-            )
-        )
         # Outside Gomocup engines on a queue and worker of their own: a bad one never delays the built-in's turns.
-        services.append(
-            supervisor.watch(
-                celery_worker(
-                    env,
-                    log=logs / "engines-worker.log",
-                    pool="prefork",
-                    concurrency=int(env.get("ENGINE_WORKERS", "1")),
-                    hostname="engines@%h",
-                    queues="engines",
-                ).start()
+        for queue, workers in (("computer", "COMPUTER_WORKERS"), ("engines", "ENGINE_WORKERS")):
+            worker = celery_worker(
+                env,
+                log=logs / f"{queue}-worker.log",
+                pool="prefork",
+                concurrency=int(env.get(workers, "1")),
+                hostname=f"{queue}@%h",
+                queues=queue,
             )
-        )
+            services.append(supervisor.watch(worker.start()))
         services.append(
             supervisor.watch(celery_beat(env, var / "celerybeat-schedule", log=logs / "celery-beat.log").start())
         )
