@@ -62,6 +62,17 @@ def organizes_any(user: Any) -> bool:
     return bool(user.organized_tournaments.exists())
 
 
+def drafts_hidden(queryset: Any, user: Any, to_tournament: str = "") -> Any:
+    """``queryset`` without what belongs to draft tournaments, but for their organizers (``to_tournament``
+    is the lookup from the queryset's model to its tournament, e.g. ``"tournament__"``; empty: tournaments)."""
+    if is_organizer(user):
+        return queryset
+    draft = Q(**{f"{to_tournament}status": "draft"})
+    if getattr(user, "is_authenticated", False):
+        return queryset.filter(~draft | Q(**{f"{to_tournament}organizers": user})).distinct()
+    return queryset.exclude(draft)
+
+
 def organizer_or_404(request: Any, tournament: Any = None) -> User:
     """The organizer behind a page request (of ``tournament`` when given, else of at least one tournament);
     anyone else finds no such page (the control room's pages)."""

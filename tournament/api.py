@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Case, Q, When
+from django.db.models import Case, When
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from engine.protocols import PROTOCOLS
-from games.access import account, is_organizer, may_organize, player_of, require_organizer
+from games.access import account, drafts_hidden, may_organize, player_of, require_organizer
 from games.models import Game, Player
 from games.serializers import RULE_SETS, TimeControlField, validated
 from games.services import player_find_or_create
@@ -209,13 +209,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
 
     def get_queryset(self) -> Any:
         """Drafts are their organizers' own: nobody else lists or reads them."""
-        user = self.request.user
-        if is_organizer(user):
-            return self.queryset
-        drafts = Q(status=Tournament.Status.DRAFT)
-        if user.is_authenticated:
-            return self.queryset.filter(~drafts | Q(organizers=user)).distinct()
-        return self.queryset.exclude(drafts)
+        return drafts_hidden(self.queryset, self.request.user)
 
     def _input(self, cls: type[serializers.Serializer[Any]]) -> dict[str, Any]:
         return validated(cls, self.request.data)

@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.access import account, is_organizer, may_organize
+from games.access import account, drafts_hidden, is_organizer, may_organize
 from games.enums import GameStatus, ReportStatus
 from games.exports import export_plain, export_rif
 from games.models import Game, GameEvent, Player, ResultReport
@@ -64,13 +64,7 @@ def fragments(tournament: Tournament) -> dict[str, str]:
 
 def _visible_tournaments(request: HttpRequest) -> Any:
     """Every tournament but drafts; a draft only to its organizers."""
-    tournaments = Tournament.objects.all()
-    user = request.user
-    if is_organizer(user):
-        return tournaments
-    if user.is_authenticated:
-        return tournaments.filter(~Q(status=Tournament.Status.DRAFT) | Q(organizers=user)).distinct()
-    return tournaments.exclude(status=Tournament.Status.DRAFT)
+    return drafts_hidden(Tournament.objects.all(), request.user)
 
 
 def home(request: HttpRequest) -> HttpResponse:

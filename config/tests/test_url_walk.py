@@ -106,6 +106,7 @@ class World:
         services.pair_next_round(stage=self.teams_stage)
         self.team_match = self.teams_stage.team_matches.get()
         self.teams_open = services.tournament_create(name="Team open", preset="teams")
+        services.publish(tournament=self.teams_open)  # published, not drawn: teams may still be entered
         from ratings.models import RatingList
 
         self.rating_list = RatingList.objects.create(name="Walk list", method="elo", category="gomoku")

@@ -12,7 +12,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.access import require_organizer
+from games.access import drafts_hidden, require_organizer
 from games.serializers import validated
 from tournament.api import EntryRegisterSerializer, player_named
 from tournament.models import Entry, Stage, SwissBye
@@ -82,6 +82,11 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
     """Swiss stages, by stage id."""
 
     queryset = Stage.objects.filter(kind=Stage.Kind.SWISS).select_related("tournament")
+
+    def get_queryset(self) -> Any:
+        """A draft tournament's stages are its organizers' own."""
+        return drafts_hidden(super().get_queryset(), self.request.user, "tournament__")
+
     serializer_class = SwissStageSerializer  # what OPTIONS describes; each action validates its own input
 
     def _input(self, cls: type[serializers.Serializer[Any]]) -> dict[str, Any]:

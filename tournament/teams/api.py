@@ -14,7 +14,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.access import may_organize, player_of, require_organizer
+from games.access import drafts_hidden, may_organize, player_of, require_organizer
 from games.serializers import validated
 from games.services import player_find_or_create
 from tournament.models import Stage, Team
@@ -65,6 +65,11 @@ class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
     """Team stages, by stage id."""
 
     queryset = Stage.objects.filter(kind=Stage.Kind.TEAMS).select_related("tournament")
+
+    def get_queryset(self) -> Any:
+        """A draft tournament's stages are its organizers' own."""
+        return drafts_hidden(super().get_queryset(), self.request.user, "tournament__")
+
     serializer_class = TeamStageSerializer
 
     def _payload(self, stage: Stage) -> dict[str, Any]:
