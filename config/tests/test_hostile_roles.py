@@ -43,9 +43,7 @@ def test_a_player_checks_in_only_themselves_and_a_link_only_its_own_entry() -> N
     mine = services.register(tournament=tournament, player=Player.objects.create(name="Mine", user=mine_user))
     theirs = services.register(tournament=tournament, player=Player.objects.create(name="Theirs"))
 
-    refused = api_as(mine_user).post(
-        f"/api/tournaments/{tournament.pk}/check-in/", {"entry": theirs.pk}, format="json"
-    )
+    refused = api_as(mine_user).post(f"/api/tournaments/{tournament.pk}/check-in/", {"entry": theirs.pk}, format="json")
     undo = api_as(mine_user).post(f"/api/tournaments/{tournament.pk}/check-in/", {"undo": True}, format="json")
     key = registration.access_key_new(entry=mine).access_key
     Client().post(f"/p/{key}/check-in/", {"entry": theirs.pk})  # a link checks in its own entry, whatever is posted
