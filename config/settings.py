@@ -221,6 +221,7 @@ CONTENT_SECURITY_POLICY = {
         "img-src": ["'self'", "data:"],
         "font-src": ["'self'", "data:"],
         "connect-src": ["'self'", "ws:", "wss:"],
+        "worker-src": ["'self'", "blob:"],  # ReDoc searches in a worker it makes from a blob
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "form-action": ["'self'"],
