@@ -6,7 +6,6 @@ to it (see config.arrivals).
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import time
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from config import arrivals
+from tournament.lan import is_loopback
 
 logger = logging.getLogger(__name__)
 
@@ -100,11 +100,7 @@ class VenueAdminMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if settings.VENUE and not settings.ADMIN_FROM_LAN and request.path.startswith("/admin/"):
-            address = request.META.get("REMOTE_ADDR", "")
-            try:
-                local = ipaddress.ip_address(address).is_loopback
-            except ValueError:
-                local = False
+            local = settings.TRUST_LOOPBACK and is_loopback(request.META.get("REMOTE_ADDR", ""))
             if not local:
                 raise Http404
         return self.get_response(request)

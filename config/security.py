@@ -7,7 +7,6 @@ not stop because its rate limiter is down.
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import math
 import time
@@ -28,6 +27,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle
 
 from config.authentication import token_expired
+from tournament.lan import is_loopback
 
 logger = logging.getLogger(__name__)
 
@@ -69,18 +69,25 @@ class ObtainToken(ObtainAuthToken):
 # and anyone at the server's own keyboard (loopback), is never held up.
 
 
+def client_address(request: Any) -> str:
+    """The client's address: the TCP peer's, or behind a proxy the header it sets (``CLIENT_IP_HEADER``; of a
+    list, the last entry, which the proxy itself appended). Used by every limit per address."""
+    meta = getattr(request, "META", {}) if request is not None else {}
+    header = settings.CLIENT_IP_HEADER
+    if header:
+        forwarded = str(meta.get("HTTP_" + header.upper().replace("-", "_"), "")).split(",")[-1].strip()
+        if forwarded:
+            return forwarded
+    return str(meta.get("REMOTE_ADDR", "")) or "unknown"
+
+
 def _client(request: HttpRequest | Request | None) -> str:
-    if request is None:
-        return "unknown"
-    meta = getattr(request, "META", {})
-    return str(meta.get("REMOTE_ADDR", "unknown"))
+    return client_address(request)
 
 
 def _local(request: Any) -> bool:
-    try:
-        return ipaddress.ip_address(_client(request)).is_loopback
-    except ValueError:
-        return False
+    """The server's own keyboard (never trusted behind a proxy on the same machine: TRUST_LOOPBACK)."""
+    return bool(settings.TRUST_LOOPBACK) and is_loopback(_client(request))
 
 
 def _keys(request: Any, username: str) -> tuple[str, str]:

@@ -228,7 +228,11 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     }
 }
-# Limits per client address, counted in the cache (django-ratelimit; open if the cache is down).
+# Limits per client address, counted in the cache (django-ratelimit; open if the cache is down). Behind a proxy,
+# CLIENT_IP_HEADER names the header it sets to the client's address (X-Real-IP, or X-Forwarded-For: its last
+# entry, the one the proxy appended); without it every client would share the proxy's address.
+CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER", "")
+RATELIMIT_IP_META_KEY = "config.security.client_address"
 RATELIMIT_FAIL_OPEN = True
 REGISTRATION_RATE = env_str("REGISTRATION_RATE", "5/m")  # self-registrations
 PDF_RATE = env_str("PDF_RATE", "30/m")  # PDF sheets rendered (a cached one costs nothing)
@@ -237,6 +241,10 @@ PDF_RATE = env_str("PDF_RATE", "30/m")  # PDF sheets rendered (a cached one cost
 ARBITER_CALLS_PER_GAME = env_int("ARBITER_CALLS_PER_GAME", 2)
 # Venue mode: the admin is served to the server's own machine only, unless this is set.
 ADMIN_FROM_LAN = env_bool("ADMIN_FROM_LAN", False)
+# A request from loopback is the operator at the server's own keyboard (no login waits, the admin in venue mode,
+# a site organizer's backup). Behind a proxy on the same machine every request comes from loopback, so then
+# (HTTPS=1, or TRUST_LOOPBACK=0) loopback is trusted for nothing.
+TRUST_LOOPBACK = env_bool("TRUST_LOOPBACK", not env_bool("HTTPS", False))
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 

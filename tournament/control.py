@@ -190,7 +190,7 @@ def waiting_context(tournament: Tournament) -> dict[str, Any]:
 
 def _loopback(request: HttpRequest) -> bool:
     """The request comes from the server's own machine (the operator at the control-room laptop)."""
-    return is_loopback(request.META.get("REMOTE_ADDR", ""))
+    return bool(settings.TRUST_LOOPBACK) and is_loopback(request.META.get("REMOTE_ADDR", ""))
 
 
 def may_backup(request: HttpRequest, user: Any) -> bool:

@@ -85,7 +85,8 @@ def qr_terminal(url: str) -> str:
 
 
 def is_loopback(address: str) -> bool:
-    """An address of this machine's loopback (127.0.0.0/8, ::1): the server's own keyboard."""
+    """An address of this machine's loopback (127.0.0.0/8, ::1): the server's own keyboard, unless a proxy on
+    this machine forwards every request (callers check ``settings.TRUST_LOOPBACK`` too)."""
     try:
         return ipaddress.ip_address(address.strip()).is_loopback
     except ValueError:

@@ -551,3 +551,36 @@ def test_self_registrations_can_wait_for_the_organizers_approval() -> None:
     registration.check_in(entry=entry)
     entry.refresh_from_db()
     assert not entry.pending and entry.checked_in_round == 1
+
+
+def test_behind_a_proxy_on_the_same_machine_loopback_is_trusted_for_nothing(settings: Any) -> None:
+    """With HTTPS behind a local proxy every request comes from 127.0.0.1: then loopback earns no exemption
+    (login waits apply, the venue admin stays closed, a site organizer gets no backup)."""
+    settings.TRUST_LOOPBACK = False
+    settings.VENUE = True
+    settings.ALLOWED_HOSTS = ["*"]
+    account("target")
+    boss = account("boss", ORGANIZER)
+    proxied = Client(HTTP_ACCEPT_LANGUAGE="en", REMOTE_ADDR="127.0.0.1")
+    for _attempt in range(5):
+        proxied.post("/accounts/login/", {"username": "target", "password": "wrong"})
+    blocked = proxied.post("/accounts/login/", {"username": "target", "password": "pw-Strong-2026"})
+
+    assert b"Too many failed attempts" in blocked.content
+    assert Client(REMOTE_ADDR="127.0.0.1").get("/admin/login/").status_code == 404
+    assert signed_in(boss, "127.0.0.1").post("/organizer/backup/").status_code == 404
+
+
+def test_behind_a_proxy_limits_count_the_clients_address_from_its_header(settings: Any) -> None:
+    settings.CLIENT_IP_HEADER = "X-Real-IP"
+    settings.REGISTRATION_RATE = "2/m"
+    tournament = open_registration()
+
+    def via_proxy(client_ip: str, name: str) -> Any:  # the proxy on this machine: every peer is 127.0.0.1
+        return Client(HTTP_X_REAL_IP=client_ip, REMOTE_ADDR="127.0.0.1").post(
+            f"/t/{tournament.pk}/register/", {"name": name}
+        )
+
+    one = [via_proxy("203.0.113.7", f"A{n}") for n in range(3)]
+    other = via_proxy("203.0.113.8", "B")
+    assert [r.status_code for r in one] == [302, 302, 429] and other.status_code == 302
