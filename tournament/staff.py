@@ -22,6 +22,8 @@ ROLES = ("organizer", "referee")
 
 
 def _account(username: str) -> User:
+    if not username.strip():
+        raise TournamentError("no_account", _("Give the account's username."))
     user = User.objects.filter(username=username.strip(), is_active=True).first()
     if user is None:
         raise TournamentError("no_account", _("There is no account %(name)s.") % {"name": username.strip()}, 404)
@@ -40,8 +42,9 @@ def _role(role: str) -> str:
 
 @transaction.atomic
 def staff_add(*, tournament: Tournament, username: str, role: str, actor: Any = None) -> User:
+    role = _role(role)
     user = _account(username)
-    if _role(role) == "organizer":
+    if role == "organizer":
         tournament.organizers.add(user)
     else:
         tournament.referees.add(user)

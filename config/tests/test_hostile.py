@@ -584,3 +584,20 @@ def test_behind_a_proxy_limits_count_the_clients_address_from_its_header(setting
     one = [via_proxy("203.0.113.7", f"A{n}") for n in range(3)]
     other = via_proxy("203.0.113.8", "B")
     assert [r.status_code for r in one] == [302, 302, 429] and other.status_code == 302
+
+
+def test_staff_changes_with_bad_input_are_refused_in_words_and_change_nothing() -> None:
+    from tournament import staff
+
+    host = account("host", HOST)
+    tournament = services.tournament_create(name="Careful", actor=host)
+    for username, role, code in (("nobody", "organizer", "no_account"), ("host", "captain", "bad_role")):
+        with pytest.raises(GameError) as refused:
+            staff.staff_add(tournament=tournament, username=username, role=role, actor=host)
+        assert refused.value.code == code and refused.value.message
+    with pytest.raises(GameError) as last:
+        staff.staff_remove(tournament=tournament, user_id=host.pk, role="organizer", actor=host)
+    assert last.value.code == "last_organizer"
+    room = signed_in(host).post(f"/organizer/t/{tournament.pk}/staff-add/", {"username": "", "role": "x"}, follow=True)
+    assert room.status_code == 200 and "Unknown role" in room.content.decode()
+    assert list(tournament.organizers.all()) == [host] and not tournament.referees.exists()
