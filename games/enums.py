@@ -63,6 +63,8 @@ DRAW_REASONS = {
     ResultReason.TWO_PASSES,
     ResultReason.REFEREE,
 }
+# Results given without a game over the board: no rating, no board prize, no colour or float in a Swiss.
+UNPLAYED_REASONS = frozenset({ResultReason.FORFEIT, ResultReason.NO_SHOW})
 DECISIVE_REASONS = set(ResultReason) - DRAW_REASONS | {ResultReason.REFEREE}
 REPORTABLE_REASONS = [
     ResultReason.FIVE,

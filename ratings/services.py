@@ -14,12 +14,11 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import pgettext_lazy
 
-from games.enums import GameResult, GameStatus, ResultReason
+from games.enums import UNPLAYED_REASONS, GameResult, GameStatus
 from ratings.compute import EloRule, Result, date_of, day_of, elo_ratings, whr_ratings
 from ratings.models import Category, RatedGame, Rating, RatingList, RatingPoint
 
 logger = logging.getLogger(__name__)
-UNPLAYED = {ResultReason.FORFEIT, ResultReason.NO_SHOW}  # a forfeit is not a game: it rates nobody
 
 
 def category_of(rules: str) -> str:
@@ -56,7 +55,7 @@ def rate_tournament(*, tournament: Any) -> int:
     links = (
         MatchGame.objects.filter(match__tournament=tournament, counted=True, game__status=GameStatus.FINISHED)
         .exclude(match__status="cancelled")
-        .exclude(game__result_reason__in=UNPLAYED)
+        .exclude(game__result_reason__in=UNPLAYED_REASONS)
         .exclude(game__result="")
         .select_related("game", "match")
     )

@@ -12,7 +12,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from games.enums import GameResult, GameStatus, ResultReason
+from games.enums import UNPLAYED_REASONS, GameResult, GameStatus
 from tournament.formats import TIEBREAKS
 from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound, Tournament
 from tournament.services.common import TournamentError
@@ -32,7 +32,6 @@ from tournament.swiss.state import (
     pairing_numbers,
 )
 
-UNPLAYED_REASONS = {ResultReason.FORFEIT, ResultReason.NO_SHOW}
 PAB_POINTS = {"win": 10, "draw": 5, "loss": 0}
 
 

@@ -20,7 +20,7 @@ from games.services import player_find_or_create
 from tournament.models import Stage, Team
 from tournament.services import TournamentError
 from tournament.teams.selectors import team_and_match, team_rounds, team_stage
-from tournament.teams.services import lineup_submit, record_team_toss, team_create
+from tournament.teams.services import lineup_submit, record_extra_game, record_team_toss, team_create
 
 
 class TeamPlayerSerializer(serializers.Serializer[Any]):
@@ -48,6 +48,12 @@ class TeamTossSerializer(serializers.Serializer[Any]):
     grabber = serializers.IntegerField(help_text="the team whose captain grabbed the stones")
     guess = serializers.ChoiceField(choices=["odd", "even"], help_text="the other captain's guess")
     count = serializers.IntegerField(min_value=1, max_value=361)
+
+
+class ExtraGameSerializer(serializers.Serializer[Any]):
+    order = serializers.ListField(
+        child=serializers.IntegerField(), min_length=2, help_text="the tied teams' ids, the extra game's winner first"
+    )
 
 
 class TeamStageSerializer(serializers.Serializer[Any]):
@@ -135,4 +141,15 @@ class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
         record_team_toss(
             team_match=team_match, grabber=team, guess=data["guess"], count=data["count"], actor=request.user
         )
+        return Response(self._payload(stage))
+
+    @extend_schema(request=ExtraGameSerializer, responses=TeamStageSerializer)
+    @action(detail=True, methods=["post"], url_path="extra-game")
+    def extra_game(self, request: Request, pk: str) -> Response:
+        """The outcome of the extra game that settles a complete tie (``complete_tie`` "extra_game")."""
+        stage = self.get_object()
+        require_organizer(request.user, stage.tournament)
+        data = validated(ExtraGameSerializer, request.data)
+        record_extra_game(stage=stage, order=data["order"], actor=request.user)
+        stage.refresh_from_db()
         return Response(self._payload(stage))

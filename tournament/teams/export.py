@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from games.enums import GameResult, GameStatus, ResultReason
+from games.enums import UNPLAYED_REASONS, GameResult, GameStatus
 from tournament.models import Entry, Lineup, Match, MatchGame, Stage, Team, TeamMatch, TeamMember
 from tournament.swiss.state import FIRST, SECOND, PointSystem, RoundRecord, SwissPlayer
 from tournament.swiss.trf import player_line, round_block
@@ -20,7 +20,6 @@ SYSTEM = {
     "round_robin": "Team Round Robin",
     "double_round_robin": "Team Double Round Robin",
 }
-UNPLAYED = {ResultReason.FORFEIT, ResultReason.NO_SHOW}
 
 
 def start_numbers(stage: Stage) -> tuple[list[int], dict[int, list[int]], dict[int, int]]:
@@ -59,8 +58,8 @@ def _records(stage: Stage, numbers: dict[int, int]) -> dict[tuple[int, int], Rou
         first_code = second_code = ""
         if pk in games:
             result, reason, black = games[pk]
-            won = "+" if reason in UNPLAYED else "1"
-            lost = "-" if reason in UNPLAYED else "0"
+            won = "+" if reason in UNPLAYED_REASONS else "1"
+            lost = "-" if reason in UNPLAYED_REASONS else "0"
             if result == GameResult.DRAW:
                 first_code = second_code = "="
             elif (result == GameResult.BLACK) == (black == player_of[first]):

@@ -14,6 +14,7 @@ from typing import Any
 from tournament.models import Entry, Group, Match, Stage, TeamMember, Tournament, WithdrawalPolicy
 from tournament.stage_formats import GroupPlan, NextStage, StageFormat, register
 from tournament.standings import Order
+from tournament.teams import scoring
 from tournament.teams import services as teams
 from tournament.teams.selectors import team_rounds, team_stage
 from tournament.teams.services import TeamOptions, check_options
@@ -99,7 +100,7 @@ class TeamEvent(StageFormat):
                 "losses": row.lost,
                 "points": row.match_points,
                 "game_points": row.game_points / 2,
-                "tiebreaks": dict(row.values),
+                "tiebreaks": {name: scoring.points_value(name, value) for name, value in row.values.items()},
                 "state": "final",
                 "decided_by": row.decided_by,
             }

@@ -32,12 +32,13 @@ class MatchPoints:
 class TeamResult:
     """One team match as the boards stand: ``boards[b]`` = (home's points, away's points) in halves for each
     finished board (forfeits included), board 1 first; ``away`` None for a bye; ``complete`` when every board
-    has its result."""
+    has its result; ``match`` the team match it is."""
 
     home: int
     away: int | None
     boards: dict[int, tuple[int, int]]
     complete: bool
+    match: int = 0  # the team match's id: results are read by match, never by team
 
 
 @dataclass
@@ -72,9 +73,14 @@ def standings(
     primary: str = "game_points",
     order: Sequence[str] = RIF_ORDER,
     lot_seed: str = "",
+    complete_tie: str = "share",
+    decisions: Sequence[Sequence[int]] = (),
 ) -> list[TeamRow]:
-    """Every team ranked by ``primary`` (game or match points), then the tie-breaks in ``order``, then a
-    recorded lot (seeded by ``lot_seed`` and the tied teams' ids). Only complete team matches count."""
+    """Every team ranked by ``primary`` (game or match points), then the tie-breaks in ``order``. Teams level
+    on all of them (a complete tie) share the place (``complete_tie`` "share"), wait for an extra game whose
+    order the organizer records (``decisions``: lists of team ids, best first), or are ordered by a recorded
+    lot (seeded by ``lot_seed`` and the tied teams' ids). Only complete team matches count; a bye is a
+    match played and won."""
     rows = {t: TeamRow(t) for t in teams}
     opponents: dict[int, list[tuple[int, int]]] = defaultdict(list)  # team -> (opponent, own game points there)
     met: dict[tuple[int, int], int] = defaultdict(int)  # (team, opponent) -> match points taken
@@ -89,7 +95,7 @@ def standings(
         for team, other, mine, theirs in sides:
             row = rows[team]
             row.game_points += mine
-            row.played += other is not None
+            row.played += 1
             won = mine > theirs
             drawn = mine == theirs
             row.won, row.drawn, row.lost = row.won + won, row.drawn + drawn, row.lost + (not won and not drawn)
@@ -108,36 +114,87 @@ def standings(
             "sonneborn_berger": sum(mine * rows[o].game_points for o, mine in opponents[team]),
             **{f"board_{b}": by_board[team][b] for b in range(1, boards + 1)},
         }
-    return _ranked(rows, primary, [n for n in order if n != primary], met, lot_seed)
+    tie = _Tie(complete_tie, lot_seed, decisions)
+    return _ranked(rows, primary, [n for n in order if n != primary], met, tie)
+
+
+@dataclass(frozen=True)
+class _Tie:
+    """What to do with teams level on every criterion (``COMPLETE_TIES``)."""
+
+    how: str
+    lot_seed: str
+    decisions: Sequence[Sequence[int]]
+
+    def settle(self, block: list[int]) -> tuple[list[list[int]], str]:
+        """The tied block as ordered parts (one part: a shared place) and the word for how."""
+        if self.how == "lot":
+            shuffled = sorted(block)
+            random.Random(f"{self.lot_seed}-{'-'.join(map(str, shuffled))}").shuffle(shuffled)
+            return [[t] for t in shuffled], "lot"
+        if self.how == "extra_game":
+            for decided in self.decisions:
+                if set(decided) == set(block):
+                    return [[int(t)] for t in decided], "extra_game"
+            return [sorted(block)], "extra_game_due"
+        return [sorted(block)], "shared"
+
+
+# How a complete tie is settled: the teams share the place (the RIF Team World Championship's rule), an extra
+# game decides it when a precise place is needed, or a recorded lot.
+COMPLETE_TIES = ("share", "extra_game", "lot")
 
 
 def _ranked(
-    rows: dict[int, TeamRow], primary: str, order: Sequence[str], met: dict[tuple[int, int], int], lot_seed: str
+    rows: dict[int, TeamRow], primary: str, order: Sequence[str], met: dict[tuple[int, int], int], tie: _Tie
 ) -> list[TeamRow]:
+    """Blocks of level teams refined criterion by criterion. ``label[i]`` is what separated block ``i`` from
+    the block above it ("" when the primary score did): each row names what decided its place against a
+    neighbour on the same primary score (the one above; the first of such a run, the one below)."""
     blocks = _split(sorted(rows), lambda t: rows[t].values[primary])
+    labels = [""] * len(blocks)
     for name in order:
         refined: list[list[int]] = []
-        for block in blocks:
-            if len(block) == 1:
-                refined.append(block)
-                continue
-            parts = _split(block, _metric(name, block, rows, met))
-            if len(parts) > 1:
-                for part in parts:
-                    for team in part:
-                        rows[team].decided_by = rows[team].decided_by or name
+        new_labels: list[str] = []
+        for block, label in zip(blocks, labels, strict=True):
+            parts = [block] if len(block) == 1 else _split(block, _metric(name, block, rows, met))
             refined += parts
-        blocks = refined
-    ranked: list[TeamRow] = []
-    for block in blocks:
-        if len(block) > 1:
-            random.Random(f"{lot_seed}-{'-'.join(map(str, sorted(block)))}").shuffle(block)
-            for team in block:
-                rows[team].decided_by = rows[team].decided_by or "lot"
-        ranked += [rows[t] for t in block]
-    for place, row in enumerate(ranked, start=1):
-        row.rank = place
-    return ranked
+            new_labels += [label] + [name] * (len(parts) - 1)
+        blocks, labels = refined, new_labels
+    ranked: list[list[int]] = []
+    final_labels: list[str] = []
+    tied: dict[int, str] = {}
+    for block, label in zip(blocks, labels, strict=True):
+        if len(block) == 1:
+            ranked.append(block)
+            final_labels.append(label)
+            continue
+        parts, how = tie.settle(block)
+        for team in block:
+            tied[team] = how
+        ranked += parts
+        final_labels += [label] + [how] * (len(parts) - 1)
+    out: list[TeamRow] = []
+    place = 1
+    for index, (part, label) in enumerate(zip(ranked, final_labels, strict=True)):
+        above = ranked[index - 1][0] if index else None
+        below = ranked[index + 1][0] if index + 1 < len(ranked) else None
+        level_above = above is not None and rows[above].values[primary] == rows[part[0]].values[primary]
+        level_below = below is not None and rows[below].values[primary] == rows[part[0]].values[primary]
+        for team in part:
+            row = rows[team]
+            row.rank = place
+            if len(part) > 1:
+                row.decided_by = tied[team]
+            elif level_above:
+                row.decided_by = label
+            elif level_below:
+                row.decided_by = final_labels[index + 1]
+            else:
+                row.decided_by = ""
+            out.append(row)
+        place += len(part)
+    return out
 
 
 def _metric(
@@ -164,6 +221,32 @@ def _split(block: list[int], score: Callable[[int], int]) -> list[list[int]]:
         else:
             out.append([team])
     return out
+
+
+# Each value's unit: game points and the results of a board are kept in halves, Berger (game points times
+# game points) in quarters; match points and the match between tied teams in match points.
+def unit(name: str) -> int:
+    """How many of a stored value make one point of what is shown."""
+    if name == "sonneborn_berger":
+        return 4
+    if name in ("game_points", "buchholz") or name.startswith("board_"):
+        return 2
+    return 1
+
+
+def points_value(name: str, value: int) -> float:
+    """A stored value in the points it is shown in (exact: halves and quarters are binary fractions)."""
+    return value / unit(name)
+
+
+_FRACTIONS = {0: "", 1: "¼", 2: "½", 3: "¾"}
+
+
+def value_text(name: str, value: int) -> str:
+    """A value as a person reads it: whole points and ¼, ½ or ¾ (6½ game points, Buchholz 18½)."""
+    whole, part = divmod(value * (4 // unit(name)), 4)
+    text = _FRACTIONS[part]
+    return f"{whole}{text}" if whole or not text else text
 
 
 def team_tiebreaks() -> list[str]:

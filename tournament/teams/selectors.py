@@ -11,12 +11,31 @@ from django.utils.translation import gettext as _
 
 from tournament.models import Entry, Lineup, Match, Stage, Team, TeamMatch, TeamMember, Tournament
 from tournament.services.common import TournamentError
+from tournament.teams import scoring
 from tournament.teams.services import TeamOptions, board_prizes, lineup_visible, team_results, team_standings
 
 
 def _half(points: int) -> str:
     whole, half = divmod(points, 2)
     return f"{whole}½" if half and whole else ("½" if half else str(whole))
+
+
+def decided_by_text(name: str) -> str:
+    """What placed a team, in the reader's language: a tie-break's name, or how a complete tie was settled."""
+    if name.startswith("board_"):
+        return _("board %(n)s") % {"n": name.removeprefix("board_")}
+    words = {
+        "game_points": _("game points"),
+        "match_points": _("match points"),
+        "buchholz": _("Buchholz"),
+        "sonneborn_berger": _("Berger"),
+        "direct_encounter": _("direct encounter"),
+        "lot": _("lot"),
+        "shared": _("shared place"),
+        "extra_game": _("extra game"),
+        "extra_game_due": _("extra game due"),
+    }
+    return str(words.get(name, name))
 
 
 def team_stage_of(tournament: Tournament) -> Stage | None:
@@ -74,8 +93,10 @@ def team_stage(stage: Stage) -> dict[str, Any]:
                 "lost": row.lost,
                 "match_points": row.match_points,
                 "game_points": _half(row.game_points),
-                "tiebreaks": row.values,
+                "tiebreaks": {name: scoring.points_value(name, value) for name, value in row.values.items()},
+                "tiebreak_texts": {name: scoring.value_text(name, value) for name, value in row.values.items()},
                 "decided_by": row.decided_by,
+                "decided_by_text": decided_by_text(row.decided_by),
             }
             for row in rows
         ],
@@ -99,9 +120,10 @@ def team_rounds(stage: Stage, viewer: Team | None = None, organizer: bool = Fals
     """Every round's team matches: the teams, each side's lineup as far as ``viewer`` may see it, the boards
     with their players and results, and the match score."""
     now = timezone.now()
+    options = TeamOptions.of(stage)
     names = dict(Team.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "name"))
     players = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "player__name"))
-    results = {r.home: r for r in team_results(stage)}
+    results = {r.match: r for r in team_results(stage)}
     team_of = dict(
         TeamMember.objects.filter(team__tournament_id=stage.tournament_id).values_list("entry_id", "team__name")
     )
@@ -113,7 +135,7 @@ def team_rounds(stage: Stage, viewer: Team | None = None, organizer: bool = Fals
         boards.setdefault(board.team_match_id or 0, []).append(board)
     rounds: dict[int, list[dict[str, Any]]] = {}
     for team_match in TeamMatch.objects.filter(stage=stage).order_by("round", "order"):
-        result = results.get(team_match.home_id)
+        result = results.get(team_match.pk)
         sides = []
         for lineup in sorted(lineups.get(team_match.pk, []), key=lambda x: x.team_id != team_match.home_id):
             shown = organizer or lineup_visible(team_match, lineup, viewer, now)
@@ -125,8 +147,7 @@ def team_rounds(stage: Stage, viewer: Team | None = None, organizer: bool = Fals
                     "players": [players.get(e, "") if e else None for e in lineup.entries] if shown else None,
                 }
             )
-        home_points = sum(h for h, _a in result.boards.values()) if result else 0
-        away_points = sum(a for _h, a in result.boards.values()) if result else 0
+        home_points, away_points = scoring.match_outcome(result, options.boards) if result else (0, 0)
         rounds.setdefault(team_match.round, []).append(
             {
                 "id": team_match.pk,

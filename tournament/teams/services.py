@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.enums import GameResult, GameStatus
+from games.enums import UNPLAYED_REASONS, GameResult, GameStatus
 from games.models import Player
 from games.services.players import clean_text
 from tournament import formats
@@ -22,7 +22,7 @@ from tournament.models import Entry, Group, Lineup, Match, MatchGame, Stage, Tea
 from tournament.services.common import TournamentError, audit, call_matches
 from tournament.services.setup import register
 from tournament.swiss.pairing import PairingError, pairer
-from tournament.swiss.state import FIRST, SECOND, RoundRecord, SwissPlayer, SwissState
+from tournament.swiss.state import FIRST, SECOND, PointSystem, RoundRecord, SwissPlayer, SwissState
 from tournament.teams import scoring
 
 SYSTEMS = ("round_robin", "double_round_robin", "swiss")
@@ -45,6 +45,8 @@ class TeamOptions:
     lineup_minutes: int = 15  # from the pairing to the lineup deadline; 0: the standing order at once
     first_colour: str = "toss"  # board 1's black: 猜先 per team match, or the pairing's first-named team
     team_order: tuple[int, ...] = ()  # the teams' pairing order, recorded at the draw
+    complete_tie: str = "share"  # teams level on everything: share the place, an extra game, or a lot
+    tie_decisions: tuple[tuple[int, ...], ...] = ()  # extra games' outcomes: tied teams, best first
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -61,11 +63,20 @@ class TeamOptions:
             lineup_minutes=int(o.get("lineup_minutes", cls.lineup_minutes)),
             first_colour=str(o.get("first_colour", cls.first_colour)),
             team_order=tuple(o.get("team_order", ())),
+            complete_tie=str(o.get("complete_tie", cls.complete_tie)),
+            tie_decisions=tuple(tuple(int(t) for t in d) for d in o.get("tie_decisions", ())),
         )
 
     @property
     def points(self) -> scoring.MatchPoints:
         return scoring.MatchPoints(*self.match_points)
+
+    @property
+    def pairing_points(self) -> PointSystem:
+        """The team Swiss pairs on match points: a won match scores as a player's win, a bye as a won match
+        (tenths, as the pairing engine counts)."""
+        win, draw, loss = (10 * p for p in self.match_points)
+        return PointSystem(win=win, draw=draw, loss=loss, pab=win, half=draw, full=win, zero=loss)
 
 
 def check_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -84,6 +95,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         "tiebreaks",
         "lineup_minutes",
         "first_colour",
+        "complete_tie",
     }
     for key in options:
         if key not in known:
@@ -98,6 +110,8 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         raise bad("primary")
     if "first_colour" in options and options["first_colour"] not in FIRST_COLOURS:
         raise bad("first_colour")
+    if "complete_tie" in options and options["complete_tie"] not in scoring.COMPLETE_TIES:
+        raise bad("complete_tie")
     points = options.get("match_points", [2, 1, 0])
     if not (isinstance(points, list | tuple) and len(points) == 3 and all(type(p) is int and p >= 0 for p in points)):
         raise bad("match_points")
@@ -336,8 +350,8 @@ def pair_team_round(stage: Stage, actor: Any = None, now: datetime | None = None
     options = TeamOptions.of(stage)
     played = list(TeamMatch.objects.filter(stage=stage).order_by("round", "order"))
     number = max((m.round for m in played), default=0) + 1
-    results = {r.home: r for r in team_results(stage)}
-    if any(m.boards_made_at is None or not results[m.home_id].complete for m in played):
+    results = {r.match: r for r in team_results(stage)}
+    if any(m.boards_made_at is None or not results[m.pk].complete for m in played):
         raise TournamentError("round_unfinished", _("The team matches of this round are not all finished."), 409)
     if number > planned_rounds(stage):
         raise TournamentError("rounds_done", _("Every round of this stage has been paired."), 409)
@@ -382,25 +396,10 @@ def _round_robin_pairs(teams: list[int], number: int, double: bool) -> list[tupl
 def _swiss_pairs(
     stage: Stage, teams: list[int], played: list[TeamMatch], options: TeamOptions
 ) -> list[tuple[int, int | None]]:
+    """The Dutch system over the teams: each team match's result as a player's game result, scored in the
+    stage's match points; a team with no active player left is not paired (absent, as a withdrawn player)."""
     number = {team: n for n, team in enumerate(teams, start=1)}
-    records: dict[int, list[RoundRecord]] = {t: [] for t in teams}
-    results = {r.home: r for r in team_results(stage)}
-    for team_match in played:
-        result = results[team_match.home_id]
-        if team_match.away_id is None:
-            records[team_match.home_id].append(RoundRecord(None, None, "U"))
-            continue
-        home, away = scoring.match_outcome(result, options.boards)
-        code = "1" if home > away else "=" if home == away else "0"
-        other = {"1": "0", "=": "=", "0": "1"}[code]
-        records[team_match.home_id].append(RoundRecord(number[team_match.away_id], FIRST, code))
-        records[team_match.away_id].append(RoundRecord(number[team_match.home_id], SECOND, other))
-    names = dict(Team.objects.filter(pk__in=teams).values_list("pk", "name"))
-    state = SwissState(
-        name=stage.name,
-        total_rounds=options.rounds,
-        players=[SwissPlayer(number[t], names[t], key=t, rounds=records[t]) for t in teams],
-    )
+    state = swiss_state(stage, teams, played, options)
     try:
         boards = pairer("2026").pair(state)
     except PairingError as exc:
@@ -409,6 +408,41 @@ def _swiss_pairs(
         ) from None
     team_of = {n: t for t, n in number.items()}
     return [(team_of[b.first], team_of[b.second] if b.second is not None else None) for b in boards]
+
+
+def swiss_state(stage: Stage, teams: list[int], played: list[TeamMatch], options: TeamOptions) -> SwissState:
+    """The team Swiss as the pairing engine sees it: teams as players numbered in pairing order, each round's
+    match result by that match's own boards (``1``/``=``/``0``, a bye ``U``, a round not paired ``Z``)."""
+    number = {team: n for n, team in enumerate(teams, start=1)}
+    results = {r.match: r for r in team_results(stage)}
+    by_round: dict[int, dict[int, RoundRecord]] = {}
+    for team_match in played:
+        result = results[team_match.pk]
+        records = by_round.setdefault(team_match.round, {})
+        if team_match.away_id is None:
+            records[team_match.home_id] = RoundRecord(None, None, "U")
+            continue
+        home, away = scoring.match_outcome(result, options.boards)
+        code = "1" if home > away else "=" if home == away else "0"
+        records[team_match.home_id] = RoundRecord(number[team_match.away_id], FIRST, code)
+        records[team_match.away_id] = RoundRecord(
+            number[team_match.home_id], SECOND, {"1": "0", "=": "=", "0": "1"}[code]
+        )
+    rounds = sorted(by_round)
+    names = dict(Team.objects.filter(pk__in=teams).values_list("pk", "name"))
+    active = set(TeamMember.objects.filter(team_id__in=teams, entry__withdrawn=False).values_list("team_id", flat=True))
+    return SwissState(
+        name=stage.name,
+        total_rounds=options.rounds,
+        players=[
+            SwissPlayer(
+                number[t], names[t], key=t, rounds=[by_round[r].get(t, RoundRecord(None, None, "Z")) for r in rounds]
+            )
+            for t in teams
+        ],
+        points=options.pairing_points,
+        absent={number[t] for t in teams if t not in active},
+    )
 
 
 # -- results ------------------------------------------------------------------------
@@ -446,7 +480,11 @@ def team_results(stage: Stage) -> list[scoring.TeamResult]:
         for board, side in team_match.forfeits.items():
             scores[int(board)] = {"home": (0, 2), "away": (2, 0)}.get(side, (0, 0))
         complete = team_match.boards_made_at is not None and open_boards[team_match.pk] == 0
-        out.append(scoring.TeamResult(team_match.home_id, team_match.away_id, dict(sorted(scores.items())), complete))
+        out.append(
+            scoring.TeamResult(
+                team_match.home_id, team_match.away_id, dict(sorted(scores.items())), complete, team_match.pk
+            )
+        )
     return out
 
 
@@ -461,7 +499,33 @@ def team_standings(stage: Stage) -> list[scoring.TeamRow]:
         primary=options.primary,
         order=options.tiebreaks,
         lot_seed=f"{stage.draw_seed}-teams",
+        complete_tie=options.complete_tie,
+        decisions=options.tie_decisions,
     )
+
+
+@transaction.atomic
+def record_extra_game(*, stage: Stage, order: Sequence[int], actor: Any = None) -> list[scoring.TeamRow]:
+    """The extra game that settles a complete tie, when the event needs a precise place (``complete_tie``
+    "extra_game"): ``order`` is the tied teams, the extra game's winner first. Refused unless those teams are
+    exactly one block the standings leave waiting for an extra game."""
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    options = TeamOptions.of(stage)
+    if options.complete_tie != "extra_game":
+        raise TournamentError("no_extra_game", _("In this event teams level on everything share the place."), 409)
+    teams = [int(t) for t in order]
+    waiting: dict[int, list[int]] = {}
+    for row in team_standings(stage):
+        if row.decided_by == "extra_game_due":
+            waiting.setdefault(row.rank, []).append(row.team)
+    if len(set(teams)) != len(teams) or sorted(teams) not in [sorted(b) for b in waiting.values()]:
+        raise TournamentError(
+            "not_tied", _("These teams are not level on everything, or their extra game is already recorded.")
+        )
+    stage.options = {**stage.options, "tie_decisions": [*stage.options.get("tie_decisions", []), teams]}
+    stage.save(update_fields=["options"])
+    audit(stage.tournament, "team_extra_game", actor, stage=stage.pk, order=teams)
+    return team_standings(stage)
 
 
 @dataclass(frozen=True)
@@ -473,7 +537,8 @@ class BoardScore:
 
 
 def board_prizes(stage: Stage) -> dict[int, list[BoardScore]]:
-    """Each board's players by their score on that board (points, then the fewer games): the board prizes."""
+    """Each board's players by their score on that board (points, then the fewer games): the board prizes.
+    Only games played over the board count: a game won or lost by forfeit or no-show is left out."""
     member_team = dict(
         TeamMember.objects.filter(team__tournament_id=stage.tournament_id).values_list("entry_id", "team_id")
     )
@@ -482,6 +547,7 @@ def board_prizes(stage: Stage) -> dict[int, list[BoardScore]]:
     for board, black, white, result in (
         MatchGame.objects.filter(match__team_match__stage=stage, counted=True, game__status=GameStatus.FINISHED)
         .exclude(match__status=Match.Status.CANCELLED)
+        .exclude(game__result_reason__in=UNPLAYED_REASONS)
         .values_list("match__team_board", "game__black_id", "game__white_id", "game__result")
     ):
         points = (2, 0) if result == GameResult.BLACK else (0, 2) if result == GameResult.WHITE else (1, 1)

@@ -70,8 +70,10 @@ def test_after_buchholz_and_berger_the_match_between_them_then_board_one() -> No
     results = [R(1, 2, W, L), R(1, 3, W, W), R(2, 4, W, W), R(3, 4, D, D)]
     order = ("match_points", "buchholz", "sonneborn_berger", "direct_encounter")
     level = {r.team: r for r in scoring.standings([1, 2, 3, 4], results, boards=2, order=order)}
-    assert (level[1].values, level[1].rank) != (level[2].values, level[2].rank)
-    assert level[1].decided_by == level[2].decided_by == "lot"  # nothing in that order separates them
+    assert all(level[1].values[n] == level[2].values[n] for n in ("game_points", *order[:3]))  # level on the order
+    assert (level[1].rank, level[2].rank, level[1].decided_by, level[2].decided_by) == (1, 1, "shared", "shared")
+    lot = {r.team: r for r in scoring.standings([1, 2, 3, 4], results, boards=2, order=order, complete_tie="lot")}
+    assert {lot[1].rank, lot[2].rank} == {1, 2} and lot[1].decided_by == lot[2].decided_by == "lot"
 
     by_board = {r.team: r for r in scoring.standings([1, 2, 3, 4], results, boards=2, order=(*order, "board_1"))}
     assert (by_board[1].rank, by_board[2].rank) == (1, 2)
@@ -85,7 +87,7 @@ def test_after_buchholz_and_berger_the_match_between_them_then_board_one() -> No
 
     three = [R(1, 2, W, D), R(2, 3, W, D), R(3, 1, W, D)]  # a cycle: head-to-head cannot separate them
     cycle = scoring.standings([1, 2, 3], three, boards=2, primary="match_points", order=("direct_encounter",))
-    assert all(r.decided_by == "lot" for r in cycle)
+    assert all(r.decided_by == "shared" and r.rank == 1 for r in cycle)
 
 
 def test_boards_two_and_three_decide_in_turn_when_board_one_cannot() -> None:
@@ -106,7 +108,7 @@ def test_match_points_are_configurable_and_a_bye_is_a_match_won_with_every_board
         )
     }
     assert (rows[1].match_points, rows[2].match_points, rows[3].match_points) == (3, 0, 3)
-    assert rows[3].game_points == 2 and rows[3].played == 0
+    assert rows[3].game_points == 2 and (rows[3].played, rows[3].won, rows[3].drawn, rows[3].lost) == (1, 1, 0, 0)
 
 
 def test_colours_alternate_board_by_board() -> None:
