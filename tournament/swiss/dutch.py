@@ -9,12 +9,16 @@ matcher as compiled in ``py4swiss`` (pinned in requirements.txt), which we alrea
 What the 2026 text changed, and where it shows below:
 
 * C.5 - the pairing-allocated bye goes to a player of the lowest score that still lets the round be paired
-  (found first, over the whole field: ``_quick_bye_score``, ``_full_completion``), then (C.9) to one with
-  the fewest games played; a player who has scored a win's points without playing is not eligible (C.2).
+  (found first, over the whole field: ``_quick_bye_score``, ``_full_completion``), then (C.9) to one whose
+  bye leaves the fewest unplayed games (the most games played over the board: a late starter or a player
+  with a bye or forfeit behind them keeps playing); a player who has scored a win's points without playing
+  is not eligible (C.2).
 * C.6/C.7 - within a bracket: first the most pairs, then the highest-scored moved-down players paired
   (it replaces the "pairing score difference"), and the same for the next bracket (C.8).
 * A round scored without playing for more than a loss counts as a downfloat (1.4.3), so the float
-  criteria (C.14-C.21) see it; C.18-C.21 weigh the floaters' scores, not score differences.
+  criteria (C.14-C.21) see it; any other unplayed round (a forfeit lost, a zero or half bye, an absence) is
+  no float at all: 1.4.2 floats only players of different scores who played each other. C.18-C.21 weigh
+  the floaters' scores, not score differences.
 
 Everything else (colour preferences, topscorers, the order of transpositions and exchanges) is as
 before. The pairing is done bracket by bracket from the top, each choice fixed before the next
@@ -155,8 +159,8 @@ class _Round:
             return NONE
         record = player.rounds[index]
         points = self.state.points
-        if not record.played and record.result and points.points(record.result) > points.loss:
-            return DOWN
+        if not record.played:  # 1.4.3: scored more than a loss without playing is a downfloat; else none
+            return DOWN if record.result and points.points(record.result) > points.loss else NONE
         mine = self._score_before(player, index + 1)
         if record.opponent is None or record.opponent not in self.numbers:
             return NONE
@@ -227,8 +231,8 @@ class _Round:
             self.bye_score = quick
         else:
             self._full_completion(odd)
-        if odd:
-            counts = sorted(p.played for p in players if p.score == self.bye_score)
+        if odd:  # C.9: the bye to the one it leaves with the fewest unplayed games (most played, rank 0)
+            counts = sorted((p.played for p in players if p.score == self.bye_score), reverse=True)
             for rank, games in enumerate(counts):
                 self.played_rank[games] = rank
         pairs = self._brackets()
@@ -451,7 +455,7 @@ class _Round:
         r <<= s
         if in_next:
             r |= 1 << shift[h.score]
-        r <<= w  # C.9 the bye to the player with the fewest games
+        r <<= w  # C.9 the bye to the player with the fewest unplayed games
         if self.single:
             if h.score == self.bye_score:
                 r |= self.played_rank[h.played]

@@ -48,6 +48,55 @@ def bye(boards: list[Board]) -> int | None:
     return next((b.first for b in boards if b.second is None), None)
 
 
+# -- C.9: the bye leaves the fewest unplayed games -------------------------------------------------------
+
+
+def test_among_the_lowest_scores_the_bye_goes_to_the_player_it_leaves_with_the_fewest_unplayed_games() -> None:
+    # C.04.3 (2026) C.9. Round 1: P1 beat P3, P2 and P4 drew, P5 entered late (absent: Z). At the lowest
+    # score, 0, are P3 (one game played) and P5 (none): a bye to P5 would leave it two unplayed rounds of
+    # two, a bye to P3 one. P3 takes it; the late starter plays.
+    state = state_of(
+        5,
+        "1 P1 2400 3 w 1",
+        "2 P2 2390 4 b =",
+        "3 P3 2380 1 b 0",
+        "4 P4 2370 2 w =",
+        "5 P5 2360 - - Z",
+    )
+    assert bye(pairer(RULES_2026).pair(state)) == 3
+
+
+# -- 1.4.2 and 1.4.3: floats only from games played, or from a win's points scored without playing ----------
+
+
+def test_a_forfeit_loss_is_no_float_and_a_forfeit_win_is_a_downfloat() -> None:
+    # Round 1: P1 lost to P2, P3 beat P7, P4 lost by forfeit to P5, P6 had the bye. Round 2: P2 had the
+    # bye, P1 lost to P3, P4 won by forfeit against P6, P5 and P7 drew. 1.4.2 floats only players of
+    # different scores who played each other; 1.4.3 makes a point scored without playing a downfloat.
+    state = state_of(
+        5,
+        "1 P1 2400 2 w 0 3 b 0",
+        "2 P2 2390 1 b 1 - - U",
+        "3 P3 2380 7 w 1 1 w 1",
+        "4 P4 2370 5 w - 6 b +",
+        "5 P5 2360 4 b + 7 b =",
+        "6 P6 2350 - - U 4 w -",
+        "7 P7 2340 3 b 0 5 w =",
+    )
+    floats = {p.number: p.float1 for p in dutch._Round(state).players}
+    assert floats[6] == dutch.NONE  # lost by forfeit to a lower score: not an upfloat, not a downfloat
+    assert floats[4] == dutch.DOWN  # won by forfeit (1.4.3)
+    assert floats[2] == dutch.DOWN  # the pairing-allocated bye (1.4.3)
+    assert (floats[5], floats[7]) == (dutch.DOWN, dutch.UP)  # played, 1 against 0
+    # P2 and P3 (2) meet; P5 (1½) floats down to the 1-point group {P4, P6}, and the one of them left over
+    # floats down to P7 (½). P4 floated down last round (its forfeit win), P6 did not, so C.14 (no repeated
+    # downfloat) sends P6 down and P4 meets P5. Reading P6's forfeit loss as a game against a lower score
+    # would make P6 a downfloater too, and gave P5-P6, P4-P7.
+    assert pairs(pairer(RULES_2026).pair(state)) == {
+        frozenset(p) for p in ((2, 3), (4, 5), (6, 7), (1, None))
+    }
+
+
 # -- C.5: the bye goes to the lowest score that still lets the round be paired ---------------------------
 
 
