@@ -373,7 +373,7 @@ def swiss_trf(request: HttpRequest, pk: int, stage_id: int) -> HttpResponse:
     }
     ascii_names = request.GET.get("names") == "ascii"  # for pairing programs that count columns in bytes
     text = trf.write(data.state, ranks=ranks, meta=meta, ascii_names=ascii_names)
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(trf.as_file(text), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="swiss-{tournament.pk}-{stage.pk}.trf"'
     return response
 

@@ -1,4 +1,4 @@
-"""A tournament started from a TRF file: its players (pairing numbers kept as seeds), every round already
+"""A tournament started from a TRF file: its players (the file's pairing numbers kept), every round already
 played (each game an over-the-board result, each bye a bye), the prohibited pairs and the acceleration.
 All or nothing: one transaction."""
 
@@ -55,7 +55,10 @@ def tournament_from_trf(*, text: str, name: str = "", actor: Any = None) -> Any:
             tournament=tournament, player=person, seed=player.number, actor=actor
         )
     stage = tournament.stages.get(order=1)
-    fixed: dict[str, Any] = {"first_colour": state.first_colour}
+    fixed: dict[str, Any] = {
+        "first_colour": state.first_colour,
+        "pairing_numbers": [[entries[n].pk, n] for n in sorted(entries)],  # the file's, whatever the ratings
+    }
     if state.forbidden:
         fixed["prohibited"] = [sorted((entries[a].pk, entries[b].pk)) for a, b in sorted(state.forbidden)]
     if state.accelerations:

@@ -102,8 +102,8 @@ def pair_trf(text: str) -> list[Board]:
 
     handle, path = tempfile.mkstemp(suffix=".trf")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(handle, "w", encoding="utf-8") as out:  # py4swiss reads XXS, and refuses bbpPairings' BBx
+            out.write("".join(line for line in text.splitlines(keepends=True) if not line.startswith("BB")))
         parsed = TrfParser.parse(Path(path), strict=True)
         try:
             pairings = DutchEngine.generate_pairings(parsed)

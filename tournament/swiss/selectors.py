@@ -29,6 +29,7 @@ from tournament.swiss.state import (
     SwissPlayer,
     SwissState,
     baku_accelerations,
+    baku_group_a,
     pairing_numbers,
 )
 
@@ -54,6 +55,8 @@ class SwissOptions:
     first_colour: str = ""  # drawn by lot at the first pairing: w or b (the top seed's role in round 1)
     group_a: tuple[int, ...] = ()  # Baku GA, fixed at the first pairing (entry ids)
     rules: str = RULES_2026  # the text of FIDE's Dutch system that pairs the stage (state.RULES)
+    # (entry, pairing number) kept from an imported TRF file: the file's numbers, not our rating order
+    pairing_numbers: tuple[tuple[int, int], ...] = ()
 
     @classmethod
     def of(cls, stage: Stage) -> SwissOptions:
@@ -62,6 +65,8 @@ class SwissOptions:
         for key in ("prohibited",):
             if key in fields:
                 fields[key] = tuple(tuple(sorted(int(x) for x in pair)) for pair in fields[key])
+        if "pairing_numbers" in fields:
+            fields["pairing_numbers"] = tuple((int(e), int(n)) for e, n in fields["pairing_numbers"])
         for key in ("tiebreaks", "group_a"):
             if key in fields:
                 fields[key] = tuple(fields[key])
@@ -130,7 +135,7 @@ def load(stage: Stage, *, through: int | None = None) -> SwissData:
         }
         for e, name, unit, rating, at_start, withdrawn, player in members
     }
-    number = pairing_numbers([(e, str(i["name"]), int(i["rating"])) for e, i in info.items()])
+    number = _numbers(options, info)
     entry = {n: e for e, n in number.items()}
     rounds = list(SwissRound.objects.filter(stage=stage).order_by("number"))
     published = [r.number for r in rounds if r.status != SwissRound.Status.DRAFT]
@@ -189,14 +194,15 @@ def load(stage: Stage, *, through: int | None = None) -> SwissData:
         if a in number and b in number
     }
     accelerations: dict[int, list[int]] = {}
-    if options.accelerate:
-        group_a = {number[e] for e in options.group_a if e in number}
+    if options.accelerate:  # group A as the first pairing fixes it, so a file exported before it has it too
+        group_a = {number[e] for e in options.group_a if e in number} or baku_group_a(sorted(players))
         accelerations = baku_accelerations(sorted(players), group_a, options.rounds)
     state = SwissState(
         name=stage.tournament.name if hasattr(stage, "tournament") else "",
         total_rounds=options.rounds,
         players=list(players.values()),
-        first_colour=options.first_colour or FIRST,
+        # the lot the first pairing records (services._fix_once), known from the draw seed before it
+        first_colour=options.first_colour or initial_colour(stage.draw_seed),
         rules=options.rules,
         points=options.points,
         forbidden=prohibited,
@@ -205,6 +211,15 @@ def load(stage: Stage, *, through: int | None = None) -> SwissData:
         preassigned=preassigned,
     )
     return SwissData(stage, options, state, number, entry, info, rounds, dict(open_games))
+
+
+def _numbers(options: SwissOptions, info: dict[int, dict[str, Any]]) -> dict[int, int]:
+    """Entry -> pairing number: by rating, then name; a stage imported from a TRF file keeps the file's
+    numbers (a player entered after the import is numbered after them, by rating)."""
+    fixed = {e: n for e, n in options.pairing_numbers if e in info}
+    rest = pairing_numbers([(e, str(i["name"]), int(i["rating"])) for e, i in info.items() if e not in fixed])
+    top = max(fixed.values(), default=0)
+    return {**fixed, **{e: top + n for e, n in rest.items()}}
 
 
 def initial_colour(seed: int | None) -> str:
@@ -475,7 +490,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     def bad(key: str) -> TournamentError:
         return TournamentError("bad_options", _("The Swiss option %(key)s has a wrong value.") % {"key": key})
 
-    known = set(SwissOptions.__dataclass_fields__) - {"first_colour", "group_a"}
+    known = set(SwissOptions.__dataclass_fields__) - {"first_colour", "group_a", "pairing_numbers"}
     for key in options:
         if key not in known:
             raise TournamentError("bad_options", _("Unknown Swiss option %(key)s.") % {"key": key})

@@ -4,11 +4,18 @@ bbpPairings' ``XX`` lines): write a :class:`SwissState` and read one back.
 Player lines (``001``) are fixed columns, counted in characters: pairing number 5–8, name 15–47,
 rating 49–52, points 81–84, rank 86–89, then one block of ten per round from column 92
 (``oooo c r``: the opponent's pairing number, ``w``/``b``, the result code). Extensions: ``XXR`` rounds,
-``XXC white1``/``black1`` the initial colour, ``XXS`` non-standard points, ``XXA`` virtual points of an
+``XXC white1``/``black1`` the initial colour, ``XXS`` non-standard points (JaVaFo's), ``BBW``/``BBD``/
+``BBL``/``BBZ``/``BBF``/``BBU`` the same for bbpPairings (which reads no ``XXS``: a half- or zero-point
+pairing-allocated bye written only as ``XXS`` is scored as a win there), ``XXA`` virtual points of an
 accelerated pairing, ``XXP`` a prohibited pair, ``XXZ`` players not paired in the next round.
+
+Lines end with CR (as TRF-16 and TRF-2026 define, and bbpPairings writes), LF or CR LF: all are read. The
+pairing numbers are the file's own; a program given this file pairs the players by them.
 """
 
 from __future__ import annotations
+
+import re
 
 from tournament.swiss.state import (
     FIRST,
@@ -97,14 +104,7 @@ def write(
         f"XXR {state.total_rounds}",
         f"XXC {'white1' if state.first_colour == FIRST else 'black1'}",
     ]
-    standard = PointSystem()
-    changed = [
-        f"{code}={_tenths(getattr(state.points, attr))}"
-        for code, attr in (("PAB", "pab"), ("HPB", "half"), ("FPB", "full"), ("ZPB", "zero"))
-        if getattr(state.points, attr) != getattr(standard, attr)
-    ]
-    if changed:
-        lines.append("XXS " + " ".join(changed))
+    lines += point_lines(state.points)
     for number in sorted(state.accelerations):
         values = " ".join(f"{_tenths(v):>4}" for v in state.accelerations[number])
         lines.append(f"XXA {number:4d} {values}")
@@ -125,6 +125,50 @@ def write(
             )
         )
     return "\n".join(lines) + "\n"
+
+
+# JaVaFo's XXS codes for each field of the point system, and bbpPairings' BBx line for it (None: it has
+# none — a requested bye is scored there as a draw or a win).
+_XXS = {
+    "win": ("WW", "BW", "FW"),
+    "draw": ("WD", "BD"),
+    "loss": ("WL", "BL", "FL"),
+    "pab": ("PAB",),
+    "half": ("HPB",),
+    "full": ("FPB",),
+    "zero": ("ZPB",),
+}
+_BB = {"win": "BBW", "draw": "BBD", "loss": "BBL", "zero": "BBZ", "pab": "BBU"}
+
+
+def point_lines(points: PointSystem) -> list[str]:
+    """The ``XXS`` line and the ``BBx`` lines for every point that is not FIDE's standard one (none if all
+    are). A forfeit loss scores as a loss here, so ``BBF`` goes with ``BBL``; ``BBU`` is written whenever
+    the bye's points are not the standard 1, since bbpPairings takes the win's points for it otherwise."""
+    standard = PointSystem()
+    changed = [f for f in _XXS if getattr(points, f) != getattr(standard, f)]
+    if not changed:
+        return []
+    lines = ["XXS " + " ".join(f"{code}={_tenths(getattr(points, f))}" for f in changed for code in _XXS[f])]
+    for f in changed:
+        if f in _BB:
+            lines.append(f"{_BB[f]} {_tenths(getattr(points, f)):>4}")
+    if "loss" in changed:
+        lines.append(f"BBF {_tenths(points.loss):>4}")
+    if "pab" not in changed:
+        lines.append(f"BBU {_tenths(points.pab):>4}")
+    return lines
+
+
+_READ_XXS = {code: f for f, codes in _XXS.items() for code in codes} | {"W": "win", "D": "draw", "L": "loss"}
+_READ_BB = {code: f for f, code in _BB.items()} | {"BBF": "loss"}
+
+
+def as_file(text: str) -> str:
+    """TRF text as a file: each line ended by CR, as TRF-16 and TRF-2026 define it, followed by LF so that
+    every editor and mail program shows the lines too (programs that split on CR see an empty line, which
+    the format ignores)."""
+    return re.sub(r"\r\n|\r|\n", "\r\n", text)
 
 
 def _int(text: str, what: str, line: int) -> int:
@@ -155,8 +199,8 @@ def read(text: str) -> SwissState:
     forbidden: set[tuple[int, int]] = set()
     absent: set[int] = set()
     players: list[SwissPlayer] = []
-    for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
-        line = raw.rstrip("\n")
+    bye_points_given = False
+    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
         code, rest = line[:3], line[4:]
         if code == "012":
             name = rest.strip()
@@ -172,9 +216,18 @@ def read(text: str) -> SwissState:
             values = {}
             for part in rest.split():
                 key, _, value = part.partition("=")
-                values[key] = _decimal_tenths(value, "points", number)
-            fields = {"PAB": "pab", "HPB": "half", "FPB": "full", "ZPB": "zero", "W": "win", "D": "draw"}
-            points = PointSystem(**{**points.__dict__, **{fields[k]: v for k, v in values.items() if k in fields}})
+                if key in _READ_XXS:
+                    values[_READ_XXS[key]] = _decimal_tenths(value, "points", number)
+            points = PointSystem(**{**points.__dict__, **values})
+        elif code in _READ_BB:
+            field_name = _READ_BB[code]
+            value = _decimal_tenths(rest, "points", number)
+            changes = {field_name: value}
+            if field_name == "pab":
+                bye_points_given = True
+            elif field_name == "win" and not bye_points_given:
+                changes["pab"] = value  # bbpPairings: the bye scores a win unless BBU says otherwise
+            points = PointSystem(**{**points.__dict__, **changes})
         elif code == "XXA":
             parts = rest.split()
             if parts:

@@ -25,6 +25,7 @@ from tournament import services
 from tournament.models import Stage, Team, TeamMatch, TeamMember, Tournament
 from tournament.pdf import pdf_response
 from tournament.services import TournamentError
+from tournament.swiss import trf
 from tournament.teams.export import team_trf
 from tournament.teams.selectors import team_and_match, team_rounds, team_stage, team_stage_of
 from tournament.teams.services import (
@@ -103,7 +104,7 @@ def team_trf_file(request: HttpRequest, pk: int) -> HttpResponse:
         "start": tournament.start_date.strftime("%Y/%m/%d") if tournament.start_date else "",
         "end": tournament.end_date.strftime("%Y/%m/%d") if tournament.end_date else "",
     }
-    response = HttpResponse(team_trf(stage, meta), content_type="text/plain; charset=utf-8")
+    response = HttpResponse(trf.as_file(team_trf(stage, meta)), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="teams-{tournament.pk}.trf"'
     return response
 

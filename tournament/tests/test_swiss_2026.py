@@ -92,9 +92,7 @@ def test_a_forfeit_loss_is_no_float_and_a_forfeit_win_is_a_downfloat() -> None:
     # floats down to P7 (½). P4 floated down last round (its forfeit win), P6 did not, so C.14 (no repeated
     # downfloat) sends P6 down and P4 meets P5. Reading P6's forfeit loss as a game against a lower score
     # would make P6 a downfloater too, and gave P5-P6, P4-P7.
-    assert pairs(pairer(RULES_2026).pair(state)) == {
-        frozenset(p) for p in ((2, 3), (4, 5), (6, 7), (1, None))
-    }
+    assert pairs(pairer(RULES_2026).pair(state)) == {frozenset(p) for p in ((2, 3), (4, 5), (6, 7), (1, None))}
 
 
 # -- C.5: the bye goes to the lowest score that still lets the round be paired ---------------------------

@@ -134,7 +134,8 @@ def true_state(stage: Stage, order: list[int], points: PointSystem) -> SwissStat
         home, away = truth[team_match.pk]
         code = "1" if home > away else "0" if home < away else "="
         records[team_match.home_id] = RoundRecord(number[team_match.away_id], FIRST, code)
-        records[team_match.away_id] = RoundRecord(number[team_match.home_id], SECOND, {"1": "0", "0": "1"}.get(code, "="))
+        other = {"1": "0", "0": "1"}.get(code, "=")
+        records[team_match.away_id] = RoundRecord(number[team_match.home_id], SECOND, other)
     players = [
         SwissPlayer(n, f"Team {t}", rounds=[rounds[r].get(t, RoundRecord(None, None, "Z")) for r in sorted(rounds)])
         for t, n in number.items()
