@@ -187,7 +187,9 @@ def _render(topic: str, lang: str) -> str | None:
             player = Player.objects.filter(pk=int(ident)).first()
             if player is None:
                 return None
-            html = render_to_string("tournament/_player_console.html", player_console_context(player))
+            html = render_to_string(
+                "tournament/_player_console.html", {**player_console_context(player), "live_fragment": True}
+            )
             return json.dumps({"topic": topic, "fragments": {"console": html}})
         if kind == "referee":
             from django.contrib.auth import get_user_model
@@ -198,7 +200,9 @@ def _render(topic: str, lang: str) -> str | None:
             user = get_user_model().objects.filter(pk=int(ident)).first()
             if user is None:
                 return None
-            html = render_to_string("tournament/_referee_console.html", referee_console_context(user))
+            html = render_to_string(
+                "tournament/_referee_console.html", {**referee_console_context(user), "live_fragment": True}
+            )
             return json.dumps({"topic": topic, "fragments": {"console": html}})
         if kind == "tournament":
             from tournament.models import Tournament

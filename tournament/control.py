@@ -230,7 +230,7 @@ def backup_download(request: HttpRequest) -> HttpResponse | FileResponse:
 def control_waiting(request: HttpRequest, pk: int) -> HttpResponse:
     """The control room's "waiting for you" part, fetched when the tournament changes (or polled)."""
     _user, tournament = organized(request, pk)
-    return render(request, "tournament/_control_waiting.html", waiting_context(tournament))
+    return render(request, "tournament/_control_waiting.html", {**waiting_context(tournament), "live_fragment": True})
 
 
 @login_required

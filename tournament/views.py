@@ -316,7 +316,7 @@ def player_console(request: HttpRequest) -> HttpResponse:
 def player_console_live(request: HttpRequest) -> HttpResponse:
     """The console's changing part, for pages without a socket (they poll it with If-None-Match)."""
     player = Player.objects.filter(user=account(request.user)).first()
-    return render(request, "tournament/_player_console.html", player_console_context(player))
+    return render(request, "tournament/_player_console.html", {**player_console_context(player), "live_fragment": True})
 
 
 def referee_console_context(user: Any) -> dict[str, Any]:
@@ -351,7 +351,8 @@ def referee_console(request: HttpRequest) -> HttpResponse:
 @login_required
 def referee_console_live(request: HttpRequest) -> HttpResponse:
     """The console's changing part: disputes, games in play, my actions (polled with If-None-Match)."""
-    return render(request, "tournament/_referee_console.html", referee_console_context(account(request.user)))
+    context = {**referee_console_context(account(request.user)), "live_fragment": True}
+    return render(request, "tournament/_referee_console.html", context)
 
 
 def _swiss_stage(request: HttpRequest, pk: int, stage_id: int) -> tuple[Tournament, Stage]:

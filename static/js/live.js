@@ -9,11 +9,43 @@
   var topic = holder ? holder.getAttribute("data-live-topic") : null;
   var etags = {}, lastSync = 0;  // the last push or fetch
 
+  /* A tap must never land on a form that is being replaced: while a finger or the pointer is down in a
+   * part, a field in it has the focus or one of its forms is being sent, a new version waits. */
+  var HOLD_MS = 1500;
+  function hold(node, ms) { node.liveBusyUntil = Math.max(node.liveBusyUntil || 0, Date.now() + ms); }
+  nodes.forEach(function (node) {
+    ["pointerdown", "touchstart", "mousedown", "keydown", "focusin", "input"].forEach(function (kind) {
+      node.addEventListener(kind, function () { hold(node, HOLD_MS); }, true);
+    });
+    node.addEventListener("submit", function () { hold(node, 10000); fillTokens(node); }, true);
+    fillTokens(node);
+  });
+
+  /* Live parts carry their forms' CSRF field empty (tournament/templatetags/live_forms.py), so that a
+   * part changes only when its content does; the page's own token fills it. */
+  function fillTokens(node) {
+    var token = node.getAttribute("data-csrf");
+    if (!token) return;
+    node.querySelectorAll("input[data-live-csrf]").forEach(function (input) { if (!input.value) input.value = token; });
+  }
+
   function apply(node, html) {
     if (html === node.getAttribute("data-html")) return;
+    var wait = (node.liveBusyUntil || 0) - Date.now();
+    if (wait > 0) {
+      node.livePending = html;
+      if (!node.liveTimer) {
+        node.liveTimer = setTimeout(function () {
+          node.liveTimer = null;
+          if (node.livePending !== undefined) { var next = node.livePending; node.livePending = undefined; apply(node, next); }
+        }, wait + 50);
+      }
+      return;
+    }
     var open = Array.prototype.map.call(node.querySelectorAll("details[open] summary"), function (s) { return s.textContent; });
     node.innerHTML = html;
     node.setAttribute("data-html", html);
+    fillTokens(node);
     node.querySelectorAll("details summary").forEach(function (s) {
       if (open.indexOf(s.textContent) >= 0) s.parentNode.setAttribute("open", "");
     });

@@ -235,3 +235,33 @@ def test_the_record_matches_the_board_for_every_protocols_opening(live_server: A
             assert text.split()[-1] == point, (protocol, number, text, point)
         notes = page.locator("#record li.step").all_inner_texts()
         assert not [n for n in notes if n.split()[0] in ("swap", "no-swap", "declare", "offer", "color", "branch")]
+
+
+def test_a_check_in_tap_held_while_the_console_changes_lands_and_checks_in(live_server: Any, browser: Any) -> None:
+    from tournament import services
+    from tournament.models import CheckIn, Entry
+
+    one_user, _two_user, one, two = two_players("tap")
+    tournament = services.tournament_create(name="Tap cup", check_in=CheckIn.FIRST)
+    entry = services.register(tournament=tournament, player=one)
+    page = page_for(browser, live_server.url, one_user, viewport=PHONE)
+    page.goto(f"{live_server.url}/me/")
+    button = page.locator("form[action$='/check-in/%d/'] button" % entry.pk)
+    expect(button).to_be_visible()
+    polls_seen: list[str] = []
+    page.on("response", lambda r: polls_seen.append(r.url) if r.url.endswith("/me/live/") else None)
+
+    box = button.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()  # the finger is on the button ...
+    game_create(player_one=two, player_two=one, rules="freestyle", time_control="quick")  # ... the console changes
+    with page.expect_response(lambda r: r.url.endswith("/me/live/") and r.status == 200, timeout=5000):
+        pass  # the new version has arrived while the finger is still down
+    with page.expect_navigation(timeout=5000):
+        page.mouse.up()
+
+    assert "403" not in page.title() and "CSRF" not in page.content()
+    entry = Entry.objects.get(pk=entry.pk)
+    assert entry.checked_in_round == 1
+    expect(page.locator("#your-move-title, .console")).not_to_have_count(0)  # the console, updated after the tap

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from games.enums import GameResult
 from games.models import Game, Player
 from tournament import services
 from tournament.models import Match, Stage, Team, TeamMatch, Tournament
@@ -66,7 +65,7 @@ def scores_from_games(stage: Stage) -> dict[int, tuple[float, float]]:
             continue
         home = away = 0.0
         for game in Game.objects.filter(match_game__match__team_match=team_match).exclude(result=""):
-            black = {GameResult.BLACK: 1.0, GameResult.DRAW: 0.5, GameResult.WHITE: 0.0}[game.result]
+            black = {"black": 1.0, "draw": 0.5, "white": 0.0}[str(game.result)]
             if team_of[game.black_id] == team_match.home_id:
                 home, away = home + black, away + 1 - black
             else:
