@@ -255,15 +255,16 @@ if LANGUAGE_CODE not in {code for code, _name in LANGUAGES}:
     raise ImproperlyConfigured(f"LANGUAGE_CODE must be one of zh-hans, en; got {LANGUAGE_CODE!r}")
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
+# Stored in UTC (USE_TZ: the database holds aware UTC times); shown, typed and printed in the hall's zone:
+# Django's TIME_ZONE is the zone pages, forms, PDFs and the API's times are rendered and read in.
 USE_TZ = True
-TIME_ZONE = "UTC"
-DISPLAY_TIME_ZONE = env_str("TIME_ZONE", "Asia/Shanghai")
+TIME_ZONE = env_str("TIME_ZONE", "Asia/Shanghai")
 try:
     import zoneinfo
 
-    zoneinfo.ZoneInfo(DISPLAY_TIME_ZONE)
+    zoneinfo.ZoneInfo(TIME_ZONE)
 except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-    raise ImproperlyConfigured(f"TIME_ZONE is not a known time zone: {DISPLAY_TIME_ZONE!r}") from None
+    raise ImproperlyConfigured(f"TIME_ZONE is not a known time zone: {TIME_ZONE!r}") from None
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
