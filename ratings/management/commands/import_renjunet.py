@@ -1,5 +1,6 @@
 """``manage.py import_renjunet renjunet_v10_20261101.rif [--recompute]``: RenjuNet's database as a rating
-base and player registry (idempotent; run it again to go on after an interruption)."""
+base and player registry. A newer file converges the database to it and says what changed; the same file
+again changes nothing (run it again to go on after an interruption). ``--recompute`` after a newer file."""
 
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ class Command(BaseCommand):
             f"games_known={report.games_known} games_unrated={report.games_unrated} "
             f"seconds={time.perf_counter() - started:.1f}"
         )
+        self.stdout.write(f"changed: {report.changes()}")
         if options["recompute"]:
             for rating_list in RatingList.objects.all():
                 rated = recompute(rating_list=rating_list)
