@@ -15,6 +15,7 @@ if [ "$mode" = test ]; then
     command -v chromium >/dev/null 2>&1 || need+=(chromium)
 fi
 fc-list 2>/dev/null | grep -qi "WenQuanYi\|Noto Sans CJK" || need+=(fonts-wqy-microhei)  # Chinese in PDFs, screenshots
+fc-list 2>/dev/null | grep -qi "DejaVu Sans" || need+=(fonts-dejavu-core)  # Latin, digits and ½ in PDFs
 ldconfig -p 2>/dev/null | grep -q "libpango-1.0" || need+=(libpango-1.0-0 libpangoft2-1.0-0)  # WeasyPrint
 [ ${#need[@]} -eq 0 ] && exit 0
 

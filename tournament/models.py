@@ -32,6 +32,11 @@ class CheckIn(models.TextChoices):
     EACH_ROUND = "each", _("before each Swiss round")
 
 
+# The reason recorded on an entry left out of the first draw for not checking in: a no-show, not a player
+# who withdrew (the public notice and the control room say so).
+NO_SHOW = "did not check in"
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("draft")

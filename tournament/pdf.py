@@ -3,8 +3,10 @@ result slips, standings and crosstables, certificates, the players' QR slips.
 
 WeasyPrint lays the page out for print media, so the pages' ``@media print`` rules apply (no header, no
 buttons). It never reaches the network: stylesheets are read from the static files on disk, anything else
-is refused. Chinese is set in a CJK font found through fontconfig (Noto Sans CJK or WenQuanYi, installed
-with the system packages), and the fonts are embedded, subset, in the PDF."""
+is refused. Latin text, digits and fractions are set in DejaVu Sans (its ½ is a proper fraction; WenQuanYi
+Micro Hei's lacks the 2 and printed every half point as "¹⁄"), Chinese in a CJK font found through
+fontconfig (Noto Sans CJK or WenQuanYi): each character takes the first font of the stack that has it. All
+are installed with the system packages and embedded, subset, in the PDF."""
 
 from __future__ import annotations
 
@@ -28,8 +30,8 @@ logging.getLogger("fontTools").setLevel(logging.ERROR)
 
 PDF_CSS = """
 @page { size: A4; margin: 14mm 12mm; }
-body { font-family: "Noto Sans CJK SC", "WenQuanYi Micro Hei", "Source Han Sans SC", "Droid Sans Fallback",
-       sans-serif; font-size: 10.5pt; }
+body { font-family: "DejaVu Sans", "Liberation Sans", "Noto Sans CJK SC", "WenQuanYi Micro Hei", "Source Han Sans SC",
+       "Droid Sans Fallback", sans-serif; font-size: 10.5pt; }
 main table { display: table; overflow: visible; max-width: none; }
 .tables { display: block; }
 .skip, .noprint, body > header { display: none !important; }

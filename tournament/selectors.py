@@ -16,7 +16,7 @@ from engine.records import RifTournament
 from games.enums import GameMode, GameResult, GameStatus
 from games.models import Game, GameEvent
 from games.selectors import clock_view, game_state
-from tournament.models import ArenaBout, Group, Match, MatchGame, Stage, SwissBye, SwissRound, Tournament
+from tournament.models import NO_SHOW, ArenaBout, Group, Match, MatchGame, Stage, SwissBye, SwissRound, Tournament
 from tournament.stage_formats import format_of
 from tournament.standings import load_stage, order_in
 
@@ -112,8 +112,13 @@ def notices(tournament: Tournament) -> list[str]:
         out.append(
             str(_("Tie in %(group)s decided %(how)s after drawn playoff games.")) % {"group": group.name, "how": how}
         )
-    for name in tournament.entries.filter(withdrawn=True).order_by("pk").values_list("player__name", flat=True):
-        out.append(str(_("%(name)s withdrew.")) % {"name": name})
+    for name, withdrawal in (
+        tournament.entries.filter(withdrawn=True).order_by("pk").values_list("player__name", "withdrawal")
+    ):
+        if (withdrawal or {}).get("reason") == NO_SHOW:
+            out.append(str(_("%(name)s did not check in and is not playing.")) % {"name": name})
+        else:
+            out.append(str(_("%(name)s withdrew.")) % {"name": name})
     for data in tournament.audit.filter(action="swiss_correction_after_pairing").values_list("data", flat=True):
         out.append(
             str(_("A result of round %(round)s was corrected after the next round was paired; that pairing stands."))

@@ -50,7 +50,10 @@ OLD = """<?xml version="1.0" encoding="utf-8"?>
 # RenjuNet a month later: 4 merged into 1, game 100's result corrected, tournament 8 now rated, tournament
 # 7's dates corrected, game 104 deleted, Li Ming's name corrected.
 NEW = (
-    OLD.replace('<player id="4" name="W." surname="Chen" country="1"/>', '<player id="4" name="W." surname="Chen" country="1" disp_id="1"/>')
+    OLD.replace(
+        '<player id="4" name="W." surname="Chen" country="1"/>',
+        '<player id="4" name="W." surname="Chen" country="1" disp_id="1"/>',
+    )
     .replace('black="1" white="2" bresult="1"/>', 'black="1" white="2" bresult="0.5"/>')
     .replace('end="2026-06-01" rule="1" rated="0"', 'end="2026-06-01" rule="1" rated="1"')
     .replace('start="2026-05-01" end="2026-05-05"', 'start="2026-04-01" end="2026-04-03"')
@@ -72,7 +75,10 @@ def state() -> tuple[dict[int, tuple[str, int | None, int | None, str, date]], d
         g.renjunet_id: (g.category, g.black.renjunet_id, g.white.renjunet_id, g.result, g.played_on)
         for g in RatedGame.objects.select_related("black", "white")
     }
-    ratings = {r.player.renjunet_id: round(r.rating, 6) for r in Rating.objects.filter(rating_list=renju).select_related("player")}
+    ratings = {
+        r.player.renjunet_id: round(r.rating, 6)
+        for r in Rating.objects.filter(rating_list=renju).select_related("player")
+    }
     return games, ratings
 
 
@@ -105,7 +111,11 @@ def test_a_newer_file_converges_to_what_importing_it_alone_gives() -> None:
 
 
 HOSTILE = [
-    ('<player id="2" name="Ants" surname="Soosorv" country="1"/>', '<player id="' + "9" * 5000 + '" name="X"/>', "too large"),
+    (
+        '<player id="2" name="Ants" surname="Soosorv" country="1"/>',
+        '<player id="' + "9" * 5000 + '" name="X"/>',
+        "too large",
+    ),
     ('start="2026-06-01" end="2026-06-01"', 'start="2026-13-01" end="2026-13-02"', "not a day of the calendar"),
     ('start="2026-06-01" end="2026-06-01"', 'start="2026-02-30" end="2026-02-30"', "not a day of the calendar"),
     ('start="2026-06-01" end="2026-06-01"', 'start="10000-01-01" end="10000-01-02"', "not a date"),

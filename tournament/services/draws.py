@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournament import formats
 from tournament.checkin import absent
-from tournament.models import CheckIn, Entry, Group, GroupMember, Match, Stage, Tournament
+from tournament.models import NO_SHOW, CheckIn, Entry, Group, GroupMember, Match, Stage, Tournament
 from tournament.services.common import TournamentError, audit, call_matches, make_group, stage_for_update
 from tournament.signals import tournament_starting
 from tournament.stage_formats import format_of
@@ -38,7 +38,7 @@ def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> S
             409,
         )
     if stage.order == 1:  # seeding and pairing numbers use the ratings at the start (ratings app)
-        _leave_out_absent(tournament, actor)
+        _leave_out_absent(tournament, stage, actor)
         tournament_starting.send(sender=Tournament, tournament=tournament)
     if seed is None:
         seed = stage.options.get("seed", secrets.randbelow(2**31))
@@ -54,16 +54,20 @@ def draw_stage(*, stage: Stage, seed: int | None = None, actor: Any = None) -> S
     return stage
 
 
-def _leave_out_absent(tournament: Tournament, actor: Any) -> None:
+def _leave_out_absent(tournament: Tournament, stage: Stage, actor: Any) -> None:
     """With check-in on, the players not checked in when the first stage is drawn are left out of it:
-    withdrawn before the start, saying why (in a Swiss they may still come back as late entries)."""
+    withdrawn before the start, saying why (in a Swiss they may still come back as late entries). With
+    check-in before each round of a Swiss, nobody is left out of the draw: whoever has not checked in for
+    round 1 gets its zero-point bye when it is paired, as for any later round."""
     if tournament.check_in == CheckIn.OFF:
+        return
+    if tournament.check_in == CheckIn.EACH_ROUND and stage.kind == Stage.Kind.SWISS:
         return
     missing = list(absent(tournament.entries.all(), 1).select_related("player"))
     now = timezone.now().isoformat()
     for entry in missing:
         entry.withdrawn = True
-        entry.withdrawal = {"at": now, "reason": "did not check in", "policy": "", "applied": "", "stage": None}
+        entry.withdrawal = {"at": now, "reason": NO_SHOW, "policy": "", "applied": "", "stage": None}
         entry.save(update_fields=["withdrawn", "withdrawal"])
     if missing:
         audit(tournament, "absent_at_check_in", actor, entries=[e.pk for e in missing])

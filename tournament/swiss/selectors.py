@@ -409,13 +409,16 @@ def rounds_view(stage: Stage, data: SwissData | None = None, only: int | None = 
             why = next((w for w in rnd.why if w.get("board") == index), None)
             item["why"] = why_text(why, names) if why else ""
             boards.append(item)
-        requested = [
-            {"entry": e, "name": data.info[e]["name"], "kind": k}
-            for e, k in SwissBye.objects.filter(stage=stage, round=rnd.number)
+        others = [
+            {"entry": e, "name": data.info[e]["name"], "kind": k, "absent": absent}
+            for e, k, absent in SwissBye.objects.filter(stage=stage, round=rnd.number)
             .exclude(kind=SwissBye.Kind.PAIRING)
-            .values_list("entry_id", "kind")
+            .order_by("pk")
+            .values_list("entry_id", "kind", "absent")
             if e in data.info
         ]
+        requested = [b for b in others if not b["absent"]]
+        not_here = [b for b in others if b["absent"]]  # not checked in for the round: a zero-point bye
         out.append(
             {
                 "number": rnd.number,
@@ -424,6 +427,7 @@ def rounds_view(stage: Stage, data: SwissData | None = None, only: int | None = 
                 "engine": rnd.engine,
                 "boards": boards,
                 "byes": requested,
+                "absent": not_here,
                 "edits": rnd.edits,
                 "notes": rnd.notes,
                 "edited": rnd.boards != rnd.engine_boards,

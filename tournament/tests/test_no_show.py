@@ -1,0 +1,65 @@
+"""No-shows recorded as no-shows: a player left out of the first draw for not checking in is announced as
+such (not as having withdrawn) and the control room says why; with check-in before each Swiss round, the
+draw leaves nobody out and round 1's absentees get its zero-point bye, shown as an absence everywhere."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games.models import Player
+from tournament import registration, services
+from tournament.models import CheckIn, Entry, SwissBye, Tournament
+from tournament.selectors import notices
+from tournament.swiss import services as swiss
+
+pytestmark = pytest.mark.django_db
+
+
+def entered(tournament: Tournament, count: int) -> list[Entry]:
+    return [
+        services.register(tournament=tournament, player=Player.objects.create(name=f"P{n:02d}", rating=2000 - n))
+        for n in range(1, count + 1)
+    ]
+
+
+def test_a_player_left_out_for_not_checking_in_is_announced_as_a_no_show(organizer: Client) -> None:
+    tournament = services.tournament_create(name="Check-in cup", check_in=CheckIn.FIRST)
+    entries = entered(tournament, 6)
+    for entry in entries[:5]:
+        registration.check_in(entry=entry)
+    services.draw_stage(stage=tournament.stages.get(order=1), seed=1)
+
+    said = notices(tournament)
+    assert "P06 did not check in and is not playing." in said
+    assert not any("withdrew" in line for line in said)
+    page = organizer.get(f"/organizer/t/{tournament.pk}/players/").content.decode()
+    assert 'class="warning no-show">did not check in<' in page
+
+
+def test_check_in_before_each_round_leaves_nobody_out_of_the_draw_and_round_one_absentees_get_the_zero_bye(
+    organizer: Client,
+) -> None:
+    tournament = services.tournament_create(
+        name="Round check-in", preset="swiss", stage_options={"rounds": 4}, check_in=CheckIn.EACH_ROUND
+    )
+    services.publish(tournament=tournament)
+    entries = entered(tournament, 6)
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=5)  # nobody has checked in yet: the draw still takes all six
+    assert not Entry.objects.filter(tournament=tournament, withdrawn=True).exists()
+    services.start_stage(stage=stage)
+    for entry in entries[:4]:
+        registration.check_in(entry=entry)
+
+    rnd = swiss.swiss_pair(stage=stage)
+
+    absent = SwissBye.objects.filter(stage=stage, round=1, absent=True)
+    assert sorted(b.entry_id for b in absent) == [entries[4].pk, entries[5].pk]
+    assert {e for board in rnd.boards for e in board if e is not None} == {e.pk for e in entries[:4]}
+    swiss.swiss_publish(stage=stage, number=1)
+    public = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/t/{tournament.pk}/").content.decode()
+    assert "Not playing this round (not checked in): P05, P06" in public
+    assert "Byes asked for:" not in public
+    room = organizer.get(f"/organizer/t/{tournament.pk}/").content.decode()
+    assert "Zero-point bye, did not check in: P05, P06" in room
