@@ -378,8 +378,9 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         """The engine's analysis of a finished game: forced wins missed and allowed, move by move; with
         ``engine``, a registered engine's move in every position as well.
 
-        GET: as stored (404 if none was asked for). POST (the game's players, referees, organizers):
-        ask for it; 200 with the stored one if it read this record, else 202 while a worker computes it."""
+        GET: as stored; ``status`` "none" (200, nothing else) when nobody has asked for one, so a finished
+        game's page asks without a failed request. POST (the game's players, referees, organizers): ask for
+        it; 200 with the stored one if it read this record, else 202 while a worker computes it."""
         game = self.get_object()
         if request.method == "POST":
             if not concerns(request.user, game):
@@ -392,7 +393,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             return Response(AnalysisSerializer(analysis).data, status=200 if done else 202)
         stored = Analysis.objects.filter(game=game).first()
         if stored is None:
-            raise NotFound(_("This game has not been analysed."))
+            none = {"status": "none", "marks": [], "limits": {}, "error": "", "finished_at": None, "engine": None}
+            return Response({**none, "suggestions": []})
         return Response(AnalysisSerializer(stored).data)
 
     @extend_schema(request=PositionInputSerializer, responses=PositionAnalysisSerializer)

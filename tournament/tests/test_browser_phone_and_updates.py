@@ -86,7 +86,10 @@ def test_a_finished_game_page_stops_polling_and_says_who_won(live_server: Any, b
     game_resign(game_id=game.pk, player=two)
     page = page_for(browser, live_server.url, one_user, language="zh-hans")
     fetched: list[str] = []
+    failed: list[str] = []
     page.on("request", lambda r: fetched.append(r.url) if f"/api/games/{game.pk}/" in r.url else None)
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.on("console", lambda m: failed.append(m.text) if m.type == "error" else None)
     page.goto(f"{live_server.url}/g/{game.pk}/")
 
     expect(page.locator("#status")).to_contain_text("黑胜")
@@ -95,6 +98,7 @@ def test_a_finished_game_page_stops_polling_and_says_who_won(live_server: Any, b
     assert [u for u in fetched if u.endswith(f"/api/games/{game.pk}/")] == fetched[:1], fetched
     # the engine's analysis is read once (none is pending, so it is not polled either)
     assert len([u for u in fetched if u.endswith(f"/api/games/{game.pk}/analysis/")]) == 1, fetched
+    assert not failed  # nobody asked for an analysis: the page's question is answered "none", not 404
     expect(page.locator("#show-forbidden-row")).to_be_hidden()  # free-style has no forbidden points
 
 
