@@ -160,7 +160,8 @@ def tournament_pdf(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
     elif kind == "certificates":
         places = request.GET.get("places", "3")
         count = int(places) if places.isdigit() and 0 < int(places) <= 64 else 3
-        context["places"] = [row for row in selectors.ranking(tournament) if row["rank"] <= count]
+        final = tournament.status == Tournament.Status.FINISHED  # no certificate for a place still in play
+        context["places"] = [row for row in selectors.ranking(tournament) if row["rank"] <= count] if final else []
     else:
         if not may_organize(request.user, tournament):
             raise Http404

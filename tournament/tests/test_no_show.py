@@ -63,3 +63,23 @@ def test_check_in_before_each_round_leaves_nobody_out_of_the_draw_and_round_one_
     assert "Byes asked for:" not in public
     room = organizer.get(f"/organizer/t/{tournament.pk}/").content.decode()
     assert "Zero-point bye, did not check in: P05, P06" in room
+
+
+def test_certificates_are_printed_only_once_the_places_are_final(organizer: Client) -> None:
+    from tournament.tests.helpers import play_all
+
+    tournament = services.tournament_create(name="Cup", preset="swiss", stage_options={"rounds": 2})
+    services.publish(tournament=tournament)
+    entered(tournament, 4)
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=2)
+    services.start_stage(stage=stage)
+    services.pair_next_round(stage=stage)
+    play_all(tournament, lambda game: game.black)
+    import io
+
+    from pypdf import PdfReader
+
+    running = organizer.get(f"/t/{tournament.pk}/pdf/certificates.pdf").content
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(running)).pages)
+    assert "took place" not in text and "No places are known yet." in text  # after round 1 of 2
