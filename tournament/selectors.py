@@ -187,7 +187,54 @@ def schedule_context(tournament: Tournament) -> dict[str, Any]:
         .select_related("first__player", "second__player", "group__stage")
         .order_by("group__stage__order", "round", "group__number", "order")[:12]
     )
-    return {"on_boards": on_boards, "waiting": waiting, "now": timezone.now()}
+    finished, by_name = _this_round(tournament)
+    return {"on_boards": on_boards, "waiting": waiting, "finished": finished, "by_name": by_name, "now": timezone.now()}
+
+
+def _halves(value: int) -> str:
+    whole, half = divmod(value, 2)
+    return f"{whole}½" if half and whole else "½" if half else str(whole)
+
+
+def _this_round(tournament: Tournament) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The round in play of the running stages: its finished boards with their results (kept on the boards
+    until the next round is called), and everyone in it by name with their board, role and opponent — the
+    list a hall reads to find its board."""
+    matches = (
+        Match.objects.filter(tournament=tournament, group__stage__status=Stage.Status.RUNNING)
+        .exclude(status=Match.Status.CANCELLED)
+        .exclude(second=None)
+        .select_related("first__player", "second__player")
+    )
+    open_rounds = matches.exclude(status=Match.Status.FINISHED).values_list("round", flat=True)
+    number = max(open_rounds, default=None) or max(matches.values_list("round", flat=True), default=None)
+    if number is None:
+        return [], []
+    this_round = list(matches.filter(round=number).order_by("board", "group__number", "order"))
+    points: dict[int, list[int]] = defaultdict(lambda: [0, 0])  # match -> first's, second's (halves)
+    firsts = {m.pk: m.first.player_id for m in this_round}
+    for match_id, result, black in MatchGame.objects.filter(
+        match__in=[m for m in this_round if m.status == Match.Status.FINISHED],
+        counted=True,
+        game__status=GameStatus.FINISHED,
+    ).values_list("match_id", "game__result", "game__black_id"):
+        if result == GameResult.DRAW:
+            points[match_id][0] += 1
+            points[match_id][1] += 1
+        else:
+            points[match_id][0 if (result == GameResult.BLACK) == (black == firsts[match_id]) else 1] += 2
+    finished = []
+    rows = []
+    for match in this_round:
+        first, second = match.first.player.name, match.second.player.name if match.second else ""
+        if match.status == Match.Status.FINISHED:
+            mine, theirs = points[match.pk]
+            score = f"{_halves(mine)}–{_halves(theirs)}"
+            finished.append({"board": match.board, "first": first, "second": second, "score": score})
+        state = {Match.Status.FINISHED: "done", Match.Status.CALLED: "playing"}.get(match.status, "waiting")
+        rows.append({"name": first, "board": match.board, "role": "first", "opponent": second, "state": state})
+        rows.append({"name": second, "board": match.board, "role": "second", "opponent": first, "state": state})
+    return finished, sorted(rows, key=lambda r: (r["name"].casefold(), r["board"] or 0))
 
 
 def _board_state(match: Match, game: Game | None) -> dict[str, Any]:
