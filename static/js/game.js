@@ -331,9 +331,15 @@
       div.setAttribute("data-seat", seat + 1);
       var turn = acting && c.turn_left !== null ? " · " + L.turn + " " + ms(c.turn_left - elapsed) : "";
       var phase = c.phase[seat] === "overtime" ? L.overtime + " (" + c.overtime_left[seat] + " " + L.stones_left + ")" : L.main + " " + ms(main);
-      var text = config.players[String(seat + 1)] + ": " + phase + turn +
-        (c.paused ? " · " + L.paused : "") + " · " + c.offers_left[seat] + " " + L.offers_left;
-      if (div.textContent !== text) div.textContent = text;
+      var name = config.players[String(seat + 1)] + ": ";
+      var time = phase + turn + (c.paused ? " · " + L.paused : "") + " · " + c.offers_left[seat] + " " + L.offers_left;
+      if (div.textContent !== name + time) {  // the name may be cut on a phone, never the time
+        div.textContent = "";
+        var nameSpan = document.createElement("span"), timeSpan = document.createElement("span");
+        nameSpan.className = "clock-name"; nameSpan.textContent = name;
+        timeSpan.className = "clock-time"; timeSpan.textContent = time;
+        div.appendChild(nameSpan); div.appendChild(timeSpan);
+      }
     });
   }
 

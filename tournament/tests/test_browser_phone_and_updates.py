@@ -267,3 +267,20 @@ def test_a_check_in_tap_held_while_the_console_changes_lands_and_checks_in(live_
     entry = Entry.objects.get(pk=entry.pk)
     assert entry.checked_in_round == 1
     expect(page.locator("#your-move-title, .console")).not_to_have_count(0)  # the console, updated after the tap
+
+
+def test_both_clocks_stay_on_a_phone_screen_with_long_names_a_school_and_an_opening(
+    live_server: Any, browser: Any
+) -> None:
+    one_user = account("longname1", "player")
+    two_user = account("longname2", "player")
+    one = Player.objects.create(name="欧阳明轩 Alexander-Maximilian", unit="北京市第一百六十一中学", user=one_user)
+    two = Player.objects.create(name="司马慕容 Christopher-Jonathan", unit="上海交通大学附属中学", user=two_user)
+    game = game_create(player_one=one, player_two=two, rules="renju", protocol="rif", time_control="quick")
+    page = page_for(browser, live_server.url, one_user, language="zh-hans", viewport=PHONE)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    expect(page.locator("#clocks .clock")).to_have_count(2)
+    for target in (page.locator("svg.board-svg"), *page.locator("#clocks .clock").all()):
+        box = target.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+    assert page.locator("#clocks .clock.mine .clock-time").inner_text().strip()  # the time is never cut
