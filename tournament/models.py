@@ -120,6 +120,8 @@ class Tournament(models.Model):
         _("players may register themselves"), default=False, help_text=_("through the tournament's public page")
     )
     registration_closes = models.DateTimeField(_("self-registration closes"), null=True, blank=True)
+    # Players' own check-ins (link, slip, console) end here; the organizer may still check in a late arrival.
+    check_in_closes = models.DateTimeField(_("players' check-in closes"), null=True, blank=True)
     registration_approval = models.BooleanField(
         _("self-registrations wait for approval"),
         default=False,

@@ -25,10 +25,11 @@ from games.models import Player
 from games.services import GameError, player_find_or_create
 from games.services.players import check_name
 from tournament.checkin import check_in_round
-from tournament.models import CheckIn, Entry, Stage, Tournament
+from tournament.models import NO_SHOW, CheckIn, Entry, Stage, Tournament
 from tournament.roles import PLAYER
 from tournament.services import TournamentError, audit, register
-from tournament.stage_formats import round_by_round_kinds
+from tournament.stage_formats import format_of, round_by_round_kinds
+from tournament.swiss.services import swiss_late_entry
 
 MAX_IMPORT_ROWS = 2000
 
@@ -288,11 +289,44 @@ def check_in(*, entry: Entry, actor: Any = None, by_player: bool = False, now: d
         raise TournamentError(
             "pending", _("%(name)s's registration awaits the organizer's approval.") % {"name": entry.player.name}, 409
         )
+    closes = entry.tournament.check_in_closes
+    if by_player and closes is not None and (now or timezone.now()) >= closes and entry.checked_in_round < number:
+        raise TournamentError(
+            "check_in_over", _("Check-in closed at %(time)s: please see the organizer.") % {"time": _local(closes)}, 409
+        )
     if entry.checked_in_round < number:
         entry.checked_in_round = number
         entry.checked_in_at = now or timezone.now()
         entry.save(update_fields=["checked_in_round", "checked_in_at"])
         audit(entry.tournament, "check_in", actor, entry=entry.pk, round=number, by="player" if by_player else "")
+    return entry
+
+
+def _local(moment: datetime) -> str:
+    return timezone.localtime(moment).strftime("%H:%M")
+
+
+@transaction.atomic
+def let_back_in(*, entry: Entry, actor: Any = None) -> Entry:
+    """A late arrival left out of the first draw for not checking in, let back in with one action: in a Swiss
+    first stage, entered as a late entry (paired from the next round, the rounds missed scored as the stage
+    says); a group or knockout draw cannot take a player in afterwards, so it is refused there."""
+    entry = Entry.objects.select_for_update().select_related("tournament", "player").get(pk=entry.pk)
+    if not entry.withdrawn or entry.withdrawal.get("reason") != NO_SHOW:
+        raise TournamentError(
+            "not_a_no_show", _("%(name)s was not left out for not checking in.") % {"name": entry.player.name}
+        )
+    stage = entry.tournament.stages.filter(order=1).first()
+    under_way = (Stage.Status.DRAWN, Stage.Status.RUNNING)
+    if stage is None or not format_of(stage).absences_by_round or stage.status not in under_way:
+        raise TournamentError(
+            "draw_made", _("The draw is made: only a Swiss takes a player in after it (redo the draw instead)."), 409
+        )
+    entry.withdrawn = False
+    entry.withdrawal = {**entry.withdrawal, "let_back_in": timezone.now().isoformat()}
+    entry.save(update_fields=["withdrawn", "withdrawal"])
+    swiss_late_entry(stage=stage, player=entry.player, actor=actor)
+    audit(entry.tournament, "let_back_in", actor, entry=entry.pk)
     return entry
 
 
@@ -411,6 +445,7 @@ def registration_configure(
     self_registration: bool,
     registration_closes: datetime | None = None,
     registration_approval: bool | None = None,
+    check_in_closes: datetime | None = None,
     actor: Any = None,
 ) -> Tournament:
     """The registration and check-in settings."""
@@ -422,9 +457,18 @@ def registration_configure(
     tournament.check_in = check_in
     tournament.self_registration = self_registration
     tournament.registration_closes = registration_closes
+    tournament.check_in_closes = check_in_closes
     if registration_approval is not None:
         tournament.registration_approval = registration_approval
-    tournament.save(update_fields=["check_in", "self_registration", "registration_closes", "registration_approval"])
+    tournament.save(
+        update_fields=[
+            "check_in",
+            "self_registration",
+            "registration_closes",
+            "registration_approval",
+            "check_in_closes",
+        ]
+    )
     audit(
         tournament,
         "registration_settings",
@@ -432,6 +476,7 @@ def registration_configure(
         check_in=check_in,
         self_registration=self_registration,
         closes=registration_closes.isoformat() if registration_closes else None,
+        check_in_closes=check_in_closes.isoformat() if check_in_closes else None,
         approval=tournament.registration_approval,
     )
     return tournament

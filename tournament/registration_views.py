@@ -59,6 +59,11 @@ class RegistrationSettingsForm(forms.Form):
     registration_approval = forms.BooleanField(
         label=gettext_lazy("Self-registrations wait for my approval"), required=False
     )
+    check_in_closes = forms.DateTimeField(
+        label=gettext_lazy("Players' own check-in closes (you can still check in a late arrival)"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
 
 
 def public_url(request: HttpRequest, path: str) -> str:
@@ -105,6 +110,7 @@ def control_players(request: HttpRequest, pk: int) -> HttpResponse:
                 "self_registration": tournament.self_registration,
                 "registration_closes": tournament.registration_closes,
                 "registration_approval": tournament.registration_approval,
+                "check_in_closes": tournament.check_in_closes,
             }
         ),
         "register_url": register_url,
@@ -204,6 +210,7 @@ ENTRY_ACTIONS: dict[str, tuple[Callable[..., Any], Any]] = {
     "unlink": (registration.access_key_revoke, gettext_lazy("%(name)s's private link no longer works.")),
     "approve": (registration.entry_approve, gettext_lazy("%(name)s approved and entered.")),
     "confirm-rating": (registration.rating_confirm, gettext_lazy("%(name)s's declared rating is now their rating.")),
+    "let-back-in": (registration.let_back_in, gettext_lazy("%(name)s is let back in: paired from the next round.")),
 }
 
 

@@ -55,6 +55,9 @@ class StageFormat:
     ranks_places: ClassVar[bool] = False  # a final: nobody goes on; the places the organizer chose are played off
     shows: ClassVar[frozenset[str]] = frozenset()  # extra parts of the public page ("bracket")
     withdrawal_policy: ClassVar[str] = ""  # a policy the format imposes on withdrawals ("" = the tournament's)
+    # a player not checked in for a round sits it out with a zero-point bye (check-in before each round),
+    # and one who arrives after the draw can still be entered (a late entry)
+    absences_by_round: ClassVar[bool] = False
 
     # -- making the stage
 

@@ -61,7 +61,7 @@ def _leave_out_absent(tournament: Tournament, stage: Stage, actor: Any) -> None:
     round 1 gets its zero-point bye when it is paired, as for any later round."""
     if tournament.check_in == CheckIn.OFF:
         return
-    if tournament.check_in == CheckIn.EACH_ROUND and stage.kind == Stage.Kind.SWISS:
+    if tournament.check_in == CheckIn.EACH_ROUND and format_of(stage).absences_by_round:
         return
     missing = list(absent(tournament.entries.all(), 1).select_related("player"))
     now = timezone.now().isoformat()

@@ -25,6 +25,7 @@ class SwissSystem(StageFormat):
     name_key = "swiss"
     round_by_round = True
     playoffs = False
+    absences_by_round = True
     withdrawal_policy = WithdrawalPolicy.FORFEIT  # results stand, the player is no longer paired
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:

@@ -4,13 +4,17 @@ draw leaves nobody out and round 1's absentees get its zero-point bye, shown as 
 
 from __future__ import annotations
 
+from datetime import UTC
+
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from games.models import Player
 from tournament import registration, services
 from tournament.models import CheckIn, Entry, SwissBye, Tournament
 from tournament.selectors import notices
+from tournament.services import TournamentError
 from tournament.swiss import services as swiss
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +34,8 @@ def test_a_player_left_out_for_not_checking_in_is_announced_as_a_no_show(organiz
         registration.check_in(entry=entry)
     services.draw_stage(stage=tournament.stages.get(order=1), seed=1)
 
-    said = notices(tournament)
+    with translation.override("en"):
+        said = notices(tournament)
     assert "P06 did not check in and is not playing." in said
     assert not any("withdrew" in line for line in said)
     page = organizer.get(f"/organizer/t/{tournament.pk}/players/").content.decode()
@@ -83,3 +88,43 @@ def test_certificates_are_printed_only_once_the_places_are_final(organizer: Clie
     running = organizer.get(f"/t/{tournament.pk}/pdf/certificates.pdf").content
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(running)).pages)
     assert "took place" not in text and "No places are known yet." in text  # after round 1 of 2
+
+
+def test_a_check_in_deadline_typed_in_the_halls_time_closes_players_check_in_and_the_organizer_lets_a_late_one_in(
+    organizer: Client,
+) -> None:
+    from datetime import datetime, timedelta
+
+    from django.contrib.auth import get_user_model
+
+    tournament = services.tournament_create(name="Open", preset="swiss", stage_options={"rounds": 3})
+    entries = entered(tournament, 5)
+    room = f"/organizer/t/{tournament.pk}/players/"
+    organizer.post(f"{room}settings/", {"check_in": "first", "check_in_closes": "2026-12-03T09:00"})
+    tournament.refresh_from_db()
+    assert tournament.check_in_closes == datetime(2026, 12, 3, 1, 0, tzinfo=UTC)  # 09:00 in Beijing
+    assert "09:00" in organizer.get(room).content.decode()  # shown back in the hall's time
+
+    user = get_user_model().objects.create_user("late")
+    Player.objects.filter(pk=entries[4].player_id).update(user=user)
+    phone = Client(HTTP_ACCEPT_LANGUAGE="en")
+    phone.force_login(user)
+    after = tournament.check_in_closes + timedelta(minutes=1)
+    with pytest.raises(TournamentError) as closed:
+        registration.check_in(entry=entries[4], by_player=True, now=after)
+    assert closed.value.code == "check_in_over" and "09:00" in closed.value.message
+    registration.check_in(entry=entries[0], by_player=True, now=tournament.check_in_closes - timedelta(minutes=1))
+    for entry in entries[1:4]:
+        registration.check_in(entry=entry)  # the organizer may check in at any time
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=3)
+    entries[4].refresh_from_db()
+    assert entries[4].withdrawn and entries[4].withdrawal["reason"] == "did not check in"
+
+    done = organizer.post(f"{room}let-back-in/", {"entry": entries[4].pk}, follow=True).content.decode()
+    assert "P05 is let back in" in done
+    entries[4].refresh_from_db()
+    assert not entries[4].withdrawn
+    services.start_stage(stage=stage)
+    rnd = swiss.swiss_pair(stage=stage)
+    assert entries[4].pk in {e for board in rnd.boards for e in board}  # paired from round 1, as a late entry
