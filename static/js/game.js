@@ -59,17 +59,34 @@
     if (data.status === "finished" && !analysisAsked) { analysisAsked = true; loadAnalysis(); }
   }
 
+  /* Fetches and pushes overlap (a poll, the fetch after a button, the push of the computer's move): a state
+   * older than the one shown must never replace it, or the page would stay on a position without the last
+   * move, with nothing left to fetch (no more changes come while it is the player's turn). */
+  function older(next) {
+    if (!data) return false;
+    if (next.ply !== data.ply) return next.ply < data.ply;
+    var done = function (g) { return g.status === "finished" || g.status === "cancelled"; };
+    if (done(data) && !done(next)) return true;
+    return !!(data.clock && next.clock && next.clock.version < data.clock.version);
+  }
+
+  function accept(next) {
+    if (older(next)) return false;
+    data = next; fetchedAt = Date.now(); received();
+    return true;
+  }
+
   function load() {
     var headers = { "Accept-Language": document.documentElement.lang };
     if (etag) headers["If-None-Match"] = etag;
     return fetch(url, { credentials: "same-origin", headers: headers })
       .then(function (r) {
         if (r.status === 304) return null;
-        etag = r.headers.get("ETag");
-        return r.json();
+        var tag = r.headers.get("ETag");
+        return r.json().then(function (json) { return { json: json, tag: tag }; });
       })
-      .then(function (json) {
-        if (json && json.position) { data = json; fetchedAt = Date.now(); received(); }
+      .then(function (got) {
+        if (got && got.json && got.json.position && accept(got.json)) etag = got.tag;
       })
       .catch(function () {});
   }
@@ -80,7 +97,7 @@
   if (window.LivePush) {
     window.LivePush.watch(topic, {
       message: function (m) {
-        if (m.game && m.game.position) { data = m.game; etag = null; fetchedAt = Date.now(); received(); }
+        if (m.game && m.game.position && accept(m.game)) etag = null;
       },
       open: function () { load(); }
     });

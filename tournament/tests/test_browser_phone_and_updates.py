@@ -284,3 +284,32 @@ def test_both_clocks_stay_on_a_phone_screen_with_long_names_a_school_and_an_open
         box = target.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
     assert page.locator("#clocks .clock.mine .clock-time").inner_text().strip()  # the time is never cut
+
+
+def test_a_late_answer_with_an_older_position_never_replaces_the_newer_one(live_server: Any, browser: Any) -> None:
+    import json
+
+    from django.test import Client
+
+    one_user, _two_user, one, two = two_players("stale")
+    game = game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick")
+    game_act(game_id=game.pk, player=one, action="place h8", expected_ply=0)
+    reader = Client()
+    reader.force_login(one_user)
+    older = reader.get(f"/api/games/{game.pk}/").json()  # one stone: the state before the reply
+    game_act(game_id=game.pk, player=two, action="place h9", expected_ply=1)
+    page = page_for(browser, live_server.url, one_user)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    expect(page.locator("svg.board-svg .stone")).to_have_count(2)
+
+    answered: list[int] = []
+
+    def stale(route: Any) -> None:  # a slow answer to a request sent before the reply, arriving after it
+        answered.append(1)
+        route.fulfill(status=200, body=json.dumps(older), headers={"Content-Type": "application/json", "ETag": '"old"'})
+
+    page.route(f"**/api/games/{game.pk}/", stale)
+    page.wait_for_timeout(2_500)  # polls answered with the old position
+    assert answered
+    expect(page.locator("svg.board-svg .stone")).to_have_count(2)  # the reply is still on the board
+    expect(page.locator("#status")).to_contain_text("Your turn")  # and it is still the player's turn
