@@ -393,8 +393,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             return Response(AnalysisSerializer(analysis).data, status=200 if done else 202)
         stored = Analysis.objects.filter(game=game).first()
         if stored is None:
-            none = {"status": "none", "marks": [], "limits": {}, "error": "", "finished_at": None, "engine": None}
-            return Response({**none, "suggestions": []})
+            none: dict[str, Any] = {"status": "none", "marks": [], "limits": {}, "error": "", "finished_at": None}
+            return Response({**none, "engine": None, "suggestions": []})
         return Response(AnalysisSerializer(stored).data)
 
     @extend_schema(request=PositionInputSerializer, responses=PositionAnalysisSerializer)

@@ -231,7 +231,8 @@ def _this_round(tournament: Tournament) -> tuple[list[dict[str, Any]], list[dict
             mine, theirs = points[match.pk]
             score = f"{_halves(mine)}–{_halves(theirs)}"
             finished.append({"board": match.board, "first": first, "second": second, "score": score})
-        state = {Match.Status.FINISHED: "done", Match.Status.CALLED: "playing"}.get(match.status, "waiting")
+        states: dict[str, str] = {Match.Status.FINISHED: "done", Match.Status.CALLED: "playing"}
+        state = states.get(str(match.status), "waiting")
         rows.append({"name": first, "board": match.board, "role": "first", "opponent": second, "state": state})
         rows.append({"name": second, "board": match.board, "role": "second", "opponent": first, "state": state})
     return finished, sorted(rows, key=lambda r: (r["name"].casefold(), r["board"] or 0))

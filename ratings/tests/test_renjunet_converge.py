@@ -13,7 +13,7 @@ import pytest
 
 from games.models import Player
 from ratings.models import ImportedTournament, RatedGame, Rating, RatingList
-from ratings.renjunet import MAX_TAG, RifImportError, import_database
+from ratings.renjunet import MAX_TAG, Report, RifImportError, import_database
 from ratings.services import recompute
 
 pytestmark = pytest.mark.django_db
@@ -62,7 +62,7 @@ NEW = (
 )
 
 
-def load(text: str) -> object:
+def load(text: str) -> Report:
     return import_database(io.BytesIO(text.encode()))
 
 

@@ -9,6 +9,7 @@ import io
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fontTools.pens.recordingPen import DecomposingRecordingPen
@@ -84,8 +85,9 @@ def test_a_half_point_in_a_pdf_is_printed_with_its_two() -> None:
 
     pdf = HTML(string=f"<html><head><style>{PDF_CSS}</style></head><body><p>积分 6½ 分</p></body></html>").write_pdf()
     page = PdfReader(io.BytesIO(pdf)).pages[0]
-    for ref in page["/Resources"]["/Font"].values():
-        font_dict = ref.get_object()
+    resources: Any = page["/Resources"]
+    for ref in resources["/Font"].values():
+        font_dict: Any = ref.get_object()
         cmap = font_dict["/ToUnicode"].get_object().get_data().decode("latin-1")
         half = re.search(r"<([0-9A-Fa-f]{4})>\s*<00[Bb][Dd]>", cmap)
         if half:
