@@ -87,3 +87,21 @@ def test_c12_colour_preferences_choose_between_transpositions_and_e_rules_give_e
     )
     top = [b for b in paired(state) if {b.first, b.second} <= {1, 2, 3, 4}]
     assert {(b.first, b.second) for b in top} == {(4, 1), (2, 3)}
+
+
+def test_c3_gives_way_for_topscorers_in_the_last_round_and_e4_gives_the_higher_ranked_his_colour() -> None:
+    # The C.3 state above, but round 3 is the last: 1 and 2 (2 of 2) are topscorers, so their common absolute
+    # preference no longer keeps them apart and they meet (C.3 spares topscorers in the last round); 5 and 6
+    # (0) still may not. Both 1 and 2 must move second and have the same colour difference (E.2 cannot
+    # choose) and never differed (E.3 cannot), so E.4 gives the higher-ranked, 1, his colour: 2 moves first,
+    # a third time running. Below, 3 and 4 have met, so 5-3 and 6-4, 5 and 6 moving first as they must.
+    state = state_of(
+        3,
+        "1 A 2400 4 w 1 5 w 1",
+        "2 B 2390 5 w 1 6 w 1",
+        "3 C 2380 6 w 1 4 b 0",
+        "4 D 2370 1 b 0 3 w 1",
+        "5 E 2360 2 b 0 1 b 0",
+        "6 F 2350 3 b 0 2 b 0",
+    )
+    assert {(b.first, b.second) for b in paired(state)} == {(2, 1), (5, 3), (6, 4)}
