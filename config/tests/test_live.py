@@ -203,7 +203,7 @@ def test_a_players_console_is_pushed_their_turn(sockets: SocketServer, live_serv
 @pytest.mark.browser
 def test_a_referees_console_is_pushed_a_new_dispute(sockets: SocketServer, live_server: Any, browser: Any) -> None:
     from games.services import game_dispute_result, game_report_result
-    from tournament.tests.test_browser import account
+    from tournament.tests.browser import account
     from tournament.tests.test_browser_phone_and_updates import page_for
 
     referee = account("refpush", "referee")

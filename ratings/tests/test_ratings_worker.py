@@ -15,7 +15,7 @@ from ratings.models import Rating, RatingList
 from ratings.services import category_of
 from tournament import services
 from tournament.models import Tournament
-from tournament.tests.test_swiss_services import play_round
+from tournament.tests.helpers import play_round
 
 pytestmark = [pytest.mark.pg_django, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 

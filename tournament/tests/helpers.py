@@ -3,14 +3,18 @@ the state a tournament should have, recomputed from scratch from its games."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from games.enums import GameStatus
 from games.models import Game, Player
 from games.services import game_confirm_result, game_override, game_report_result
 from tournament import formats, services
-from tournament.models import Group, Match, Stage, Tournament
+from tournament.models import Group, Match, Stage, SwissRound, Tournament
 from tournament.stage_formats import group_order, stage_standings
+from tournament.swiss import services as swiss
+from tournament.swiss import trf
+from tournament.swiss.state import SwissState
 
 OPEN = [GameStatus.PENDING, GameStatus.OPENING, GameStatus.PLAYING]
 
@@ -127,3 +131,61 @@ def assert_consistent(tournament: Tournament) -> None:
                 e for g in following.groups.filter(parent__isnull=True) for e in g.members.values_list("pk", flat=True)
             )
             assert members == drawn
+
+
+def play_round(stage: Stage, rng: random.Random) -> None:
+    """Every open game of the stage: the first-named (black) wins, white wins or a draw, by ``rng``."""
+    for _ in range(50):
+        games = list(
+            Game.objects.filter(match_game__match__group__stage=stage, status__in=OPEN).select_related("black", "white")
+        )
+        if not games:
+            return
+        for game in games:
+            win(game, rng.choice([game.black, game.white, None]))
+    raise AssertionError("games never ran out")
+
+
+def pair_and_publish(stage: Stage) -> SwissRound:
+    rnd = swiss.swiss_pair(stage=stage)
+    swiss.swiss_publish(stage=stage, number=rnd.number)
+    return SwissRound.objects.get(pk=rnd.pk)
+
+
+HEADER = "012 hand\nXXR {rounds}\nXXC white1\n"
+
+
+def state_of(rounds: int, *lines: str) -> SwissState:
+    """A state from TRF player lines written by hand: number, name, rating, then (opponent, role, result)
+    per round, in the fixed columns of the format."""
+    body = []
+    for line in lines:
+        number, name, rating, *games = line.split()
+        cells = "".join(
+            f"  {'0000' if opp == '-' else int(opp):>4} {role} {res}"
+            for opp, role, res in zip(*[iter(games)] * 3, strict=True)
+        )
+        body.append(f"001 {int(number):4d}      {name:<33}{int(rating):4d}{'':29}{'0.0':>4}{int(number):5d}{cells}")
+    return trf.read(HEADER.format(rounds=rounds) + "\n".join(body) + "\n")
+
+
+def pdf_text_and_fonts(body: bytes) -> tuple[str, set[str]]:
+    """The text of a PDF and the fonts embedded in it (read back with pypdf)."""
+    import io
+
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(body))
+    text = "".join(page.extract_text() for page in reader.pages)
+    embedded = set()
+    for page in reader.pages:
+        resources: Any = page["/Resources"]
+        for reference in (resources.get("/Font") or {}).values():
+            font: Any = reference.get_object()
+            for descendant in font.get("/DescendantFonts", [font]):
+                descriptor = descendant.get_object().get("/FontDescriptor")
+                if descriptor is not None and any(
+                    k in descriptor.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3")
+                ):
+                    embedded.add(str(font.get("/BaseFont")))
+    return text, embedded

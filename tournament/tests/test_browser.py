@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group as Role
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
@@ -21,34 +20,10 @@ from tournament import services
 from tournament.demo_tournament import DEMO_NAME
 from tournament.models import Tournament
 from tournament.stage_formats import stage_standings
+from tournament.tests.browser import PASSWORD, account, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "browser-pass-1"
 T01 = "g8 a1 i8 c1 h9 e1 h10 k1"  # black to move; h8 would be a double-three
-
-
-def account(name: str, role: str) -> Any:
-    user = get_user_model().objects.create_user(name, password=PASSWORD)
-    user.groups.add(Role.objects.get(name=role))
-    return user
-
-
-def open_page(browser: Any, base: str, user: Any = None, language: str = "en", viewport: Any = None) -> Page:
-    """A fresh browser context (a desktop window unless ``viewport``; a touch screen when it is a phone's)."""
-    context = browser.new_context(
-        locale=language,
-        extra_http_headers={"Accept-Language": language},
-        viewport=viewport or {"width": 1200, "height": 1000},
-        has_touch=bool(viewport) and viewport["width"] < 600,
-    )
-    page: Page = context.new_page()
-    if user is not None:
-        page.goto(f"{base}/accounts/login/")
-        page.fill("#id_username", user.username)
-        page.fill("#id_password", PASSWORD)
-        page.locator("main button[type=submit]").click()
-        page.wait_for_url(re.compile(r".*/me/$"))
-    return page
 
 
 def click_point(page: Page, point: str) -> None:

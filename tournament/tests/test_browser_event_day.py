@@ -23,8 +23,8 @@ from games.services import game_confirm_result, game_report_result
 from ratings import tasks as rating_tasks
 from ratings.models import Rating, RatingList
 from tournament.models import Entry, Stage, SwissRound, Tournament
-from tournament.tests.test_browser import account, open_page
-from tournament.tests.test_event_day import pdf_text_and_fonts
+from tournament.tests.browser import account, open_page
+from tournament.tests.helpers import pdf_text_and_fonts
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}

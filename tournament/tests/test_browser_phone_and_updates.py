@@ -15,7 +15,7 @@ from games.models import Game, Player
 from games.services import game_act, game_create, game_resign
 from tournament.demo_tournament import DEMO_NAME
 from tournament.models import Tournament
-from tournament.tests.test_browser import PASSWORD, account, open_page
+from tournament.tests.browser import PASSWORD, account, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}

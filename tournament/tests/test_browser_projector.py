@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from games.models import Game, Player
 from tournament import services
 from tournament.swiss import services as swiss
+from tournament.tests.browser import open_page
 from tournament.tests.helpers import win
-from tournament.tests.test_browser import open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PROJECTOR = {"width": 1920, "height": 1080}

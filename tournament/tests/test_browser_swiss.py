@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 from games.models import Player
 from tournament import services
 from tournament.models import Stage, SwissRound
-from tournament.tests.test_browser import account, open_page
-from tournament.tests.test_swiss_services import pair_and_publish, play_round
+from tournament.tests.browser import account, open_page
+from tournament.tests.helpers import pair_and_publish, play_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}

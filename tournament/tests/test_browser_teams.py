@@ -12,7 +12,7 @@ from games.models import Player
 from tournament import services
 from tournament.models import Lineup, Match, TeamMatch
 from tournament.teams.services import team_create
-from tournament.tests.test_browser import account, open_page
+from tournament.tests.browser import account, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tournament.swiss.pairing import Board, pairer
 from tournament.swiss.state import RULES_2026, SwissState
-from tournament.tests.test_swiss_2026 import state_of
+from tournament.tests.helpers import state_of
 
 
 def pairs(boards: list[Board]) -> set[frozenset[int | None]]:

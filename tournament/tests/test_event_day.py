@@ -25,7 +25,7 @@ from tournament.checkin import absent, check_in_round
 from tournament.demo_tournament import DEMO_NAME
 from tournament.models import AuditLog, CheckIn, Entry, GroupMember, Stage, SwissBye, SwissRound, Tournament
 from tournament.swiss import services as swiss
-from tournament.tests.test_swiss_services import play_round
+from tournament.tests.helpers import pdf_text_and_fonts, play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -305,28 +305,6 @@ def test_a_rated_tournament_created_in_the_control_room_feeds_lists_made_at_its_
     text, _fonts = pdf_text_and_fonts(certificates.content)
     assert text.count("took place") == 2 and "took place 1" in text and "took place 2" in text
     assert text.index(first["player"]) < text.index("took place 1") < text.index(second["player"])
-
-
-def pdf_text_and_fonts(body: bytes) -> tuple[str, set[str]]:
-    """The text of a PDF and the fonts embedded in it (read back with pypdf)."""
-    import io
-
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(body))
-    text = "".join(page.extract_text() for page in reader.pages)
-    embedded = set()
-    for page in reader.pages:
-        resources: Any = page["/Resources"]
-        for reference in (resources.get("/Font") or {}).values():
-            font: Any = reference.get_object()
-            for descendant in font.get("/DescendantFonts", [font]):
-                descriptor = descendant.get_object().get("/FontDescriptor")
-                if descriptor is not None and any(
-                    k in descriptor.get_object() for k in ("/FontFile", "/FontFile2", "/FontFile3")
-                ):
-                    embedded.add(str(font.get("/BaseFont")))
-    return text, embedded
 
 
 def test_the_pdf_sheets_carry_the_chinese_text_in_an_embedded_font(organizer: Client) -> None:

@@ -22,22 +22,7 @@ from tournament.swiss.state import (
     baku_accelerations,
     baku_group_a,
 )
-
-HEADER = "012 hand\nXXR {rounds}\nXXC white1\n"
-
-
-def state_of(rounds: int, *lines: str) -> SwissState:
-    """A state from TRF player lines written by hand: number, name, rating, then (opponent, role, result)
-    per round, in the fixed columns of the format."""
-    body = []
-    for line in lines:
-        number, name, rating, *games = line.split()
-        cells = "".join(
-            f"  {'0000' if opp == '-' else int(opp):>4} {role} {res}"
-            for opp, role, res in zip(*[iter(games)] * 3, strict=True)
-        )
-        body.append(f"001 {int(number):4d}      {name:<33}{int(rating):4d}{'':29}{'0.0':>4}{int(number):5d}{cells}")
-    return trf.read(HEADER.format(rounds=rounds) + "\n".join(body) + "\n")
+from tournament.tests.helpers import state_of
 
 
 def pairs(boards: list[Board]) -> set[frozenset[int | None]]:

@@ -20,7 +20,7 @@ from tournament.services import TournamentError
 from tournament.swiss import selectors, trf
 from tournament.swiss import services as swiss
 from tournament.swiss.pairing import pairer
-from tournament.tests.helpers import OPEN, correct, win
+from tournament.tests.helpers import OPEN, correct, pair_and_publish, play_round, win
 from tournament.withdrawals import entry_withdraw
 
 pytestmark = pytest.mark.django_db
@@ -37,25 +37,6 @@ def swiss_tournament(players: int = 7, **options: object) -> tuple[Stage, list[E
     services.start_stage(stage=stage)
     stage.refresh_from_db()
     return stage, entries
-
-
-def play_round(stage: Stage, rng: random.Random) -> None:
-    """Every open game of the stage: the first-named (black) wins, white wins or a draw, by ``rng``."""
-    for _ in range(50):
-        games = list(
-            Game.objects.filter(match_game__match__group__stage=stage, status__in=OPEN).select_related("black", "white")
-        )
-        if not games:
-            return
-        for game in games:
-            win(game, rng.choice([game.black, game.white, None]))
-    raise AssertionError("games never ran out")
-
-
-def pair_and_publish(stage: Stage) -> SwissRound:
-    rnd = swiss.swiss_pair(stage=stage)
-    swiss.swiss_publish(stage=stage, number=rnd.number)
-    return SwissRound.objects.get(pk=rnd.pk)
 
 
 def test_a_round_is_a_draft_until_published_then_its_matches_are_called() -> None:

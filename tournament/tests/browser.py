@@ -1,0 +1,36 @@
+"""Shared by the browser tests: accounts with a known password and a fresh browser context signed in."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group as Role
+from playwright.sync_api import Page
+
+PASSWORD = "browser-pass-1"
+
+
+def account(name: str, role: str) -> Any:
+    user = get_user_model().objects.create_user(name, password=PASSWORD)
+    user.groups.add(Role.objects.get(name=role))
+    return user
+
+
+def open_page(browser: Any, base: str, user: Any = None, language: str = "en", viewport: Any = None) -> Page:
+    """A fresh browser context (a desktop window unless ``viewport``; a touch screen when it is a phone's)."""
+    context = browser.new_context(
+        locale=language,
+        extra_http_headers={"Accept-Language": language},
+        viewport=viewport or {"width": 1200, "height": 1000},
+        has_touch=bool(viewport) and viewport["width"] < 600,
+    )
+    page: Page = context.new_page()
+    if user is not None:
+        page.goto(f"{base}/accounts/login/")
+        page.fill("#id_username", user.username)
+        page.fill("#id_password", PASSWORD)
+        page.locator("main button[type=submit]").click()
+        page.wait_for_url(re.compile(r".*/me/$"))
+    return page
