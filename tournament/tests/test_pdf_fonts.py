@@ -40,8 +40,8 @@ def test_every_character_a_sheet_can_print_is_in_a_font_of_the_stack() -> None:
     assert files and "DejaVu" in files[0].name  # Latin, digits and fractions first
     covered: set[int] = set()
     for file in files:
-        font = TTFont(file, fontNumber=0, lazy=True)
-        covered |= set(font.getBestCmap())
+        with TTFont(file, fontNumber=0, lazy=True) as font:
+            covered |= set(font.getBestCmap())
     po = (ROOT / "locale/zh_Hans/LC_MESSAGES/django.po").read_text(encoding="utf-8")
     chinese = {c for line in re.findall(r'^msgstr "(.*)"$', po, re.M) for c in line if ord(c) > 0x2000}
     missing = sorted(c for c in chinese | set(SIGNS) if ord(c) not in covered)
@@ -105,5 +105,5 @@ def test_a_half_point_in_a_pdf_is_printed_with_its_two() -> None:
     upper_left = image.crop((0, 0, width // 2, height // 2))
     assert lower_right.getbbox() is not None, "the ½ printed has no 2"
     assert upper_left.getbbox() is not None, "the ½ printed has no 1"
-    reference = TTFont(installed("DejaVu Sans"), fontNumber=0)
-    assert _glyph_image(reference, reference.getBestCmap()[0xBD]).tobytes() == image.tobytes()
+    with TTFont(installed("DejaVu Sans"), fontNumber=0) as reference:
+        assert _glyph_image(reference, reference.getBestCmap()[0xBD]).tobytes() == image.tobytes()
