@@ -5,8 +5,11 @@ written anywhere (here, in a test) runs a whole tournament without another modul
 from __future__ import annotations
 
 import ast
+import pickle
 import random
 import re
+import subprocess
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,16 +26,25 @@ FIRST_PARTY = ("tournament", "games", "ratings", "config")
 STAGE_KINDS = set(Stage.Kind.values)
 
 
+FRESH_PARSE = "import ast, pickle, sys; sys.stdout.buffer.write(pickle.dumps(ast.parse(sys.stdin.read())))"
+
+
 def parse(source: str) -> ast.Module:
-    """``ast.parse``, tried again on CPython 3.11's "AST constructor recursion depth mismatch": raised when
-    another thread changes the recursion limit meanwhile (the engine raises it for deep searches)."""
-    for attempt in range(5):
-        try:
-            return ast.parse(source)
-        except SystemError:
-            if attempt == 4:
-                raise
-    raise AssertionError("unreachable")
+    """``ast.parse``; on CPython 3.11's "AST constructor recursion depth mismatch" (a bug of its recursion
+    bookkeeping, gh-106905, left behind in this process by an earlier deep recursion or a change of the
+    recursion limit) the source is parsed in a fresh interpreter instead."""
+    try:
+        return ast.parse(source)
+    except SystemError:
+        done = subprocess.run(
+            [sys.executable, "-c", FRESH_PARSE],
+            input=source.encode(),
+            capture_output=True,
+            check=True,
+        )
+        tree = pickle.loads(done.stdout)
+        assert isinstance(tree, ast.Module)
+        return tree
 
 
 def _sources(package: str) -> Iterator[Path]:
