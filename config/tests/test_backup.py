@@ -8,7 +8,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -32,6 +31,8 @@ while __import__("time").monotonic() - started < float(sys.argv[1]):
     for ply in range(8):  # four stones each: never a five
         point = points[(ply * 7) % len(points)]
         game = game_act(game_id=game.pk, player=one if ply % 2 == 0 else two, action=f"place {point}", expected_ply=ply)
+    if games == 1:
+        print("under way", flush=True)  # the first game is in: the test may start its backups
 print(games)
 """
 
@@ -60,13 +61,13 @@ def test_a_backup_taken_while_moves_are_played_restores_into_an_empty_database_r
         [sys.executable, "-c", PLAYER, "20"], cwd=ROOT, env=live, stdout=subprocess.PIPE, text=True
     )
     try:
-        time.sleep(2)  # the writer is under way (its first games are in)
+        assert writer.stdout is not None and writer.stdout.readline().strip() == "under way"  # its first game is in
         backups = [tmp_path / f"during-{n}.sqlite3" for n in range(3)]
         for path in backups:  # three backups while the moves go on
             assert "backup written" in manage(live, "backup", str(path)).stdout
     finally:
         played, _ = writer.communicate(timeout=60)
-    assert writer.returncode == 0 and int(played) > 0
+    assert writer.returncode == 0 and int(played.split()[-1]) > 0
 
     for path in backups:
         snapshot = sqlite3.connect(str(path))

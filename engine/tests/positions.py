@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from itertools import zip_longest
 from pathlib import Path
@@ -51,4 +52,16 @@ def board_from_stones(black: list[Point], white: list[Point], size: int = 15) ->
         board.place(point.index(size), 1)
     for point in white:
         board.place(point.index(size), 2)
+    return board
+
+
+def random_position(rng: random.Random) -> Board:
+    board = Board()
+    span = rng.choice([5, 6, 7, 9])
+    low = (15 - span) // 2
+    cells = [(c, r) for c in range(low, low + span) for r in range(low, low + span)]
+    rng.shuffle(cells)
+    black_share = rng.uniform(0.5, 0.7)
+    for col, row in cells[: rng.randint(10, min(60, len(cells)))]:
+        board.place(row * 15 + col, 1 if rng.random() < black_share else 2)
     return board

@@ -8,22 +8,10 @@ import random
 import pytest
 from renju.check_forbid import get_foul_type
 
-from engine.board import Board
 from engine.renju import DOUBLE_FOUR, DOUBLE_THREE, OVERLINE, Judge
+from engine.tests.positions import random_position
 
 PYPI_CODE = {DOUBLE_THREE: 1, DOUBLE_FOUR: 2, OVERLINE: 3}
-
-
-def random_position(rng: random.Random) -> Board:
-    board = Board()
-    span = rng.choice([5, 6, 7, 9])
-    low = (15 - span) // 2
-    cells = [(c, r) for c in range(low, low + span) for r in range(low, low + span)]
-    rng.shuffle(cells)
-    black_share = rng.uniform(0.5, 0.7)
-    for col, row in cells[: rng.randint(10, min(60, len(cells)))]:
-        board.place(row * 15 + col, 1 if rng.random() < black_share else 2)
-    return board
 
 
 @pytest.mark.parametrize("seed", range(8))

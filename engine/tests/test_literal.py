@@ -8,7 +8,7 @@ import pytest
 
 from engine.renju import DOUBLE_FOUR, DOUBLE_THREE, OVERLINE, Judge, clear_cache
 from engine.tests.literal import forbidden_map
-from engine.tests.test_cross_check import random_position
+from engine.tests.positions import random_position
 
 NAMES = {OVERLINE: "overline", DOUBLE_FOUR: "double-four", DOUBLE_THREE: "double-three"}
 

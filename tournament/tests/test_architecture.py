@@ -5,11 +5,8 @@ written anywhere (here, in a test) runs a whole tournament without another modul
 from __future__ import annotations
 
 import ast
-import pickle
 import random
 import re
-import subprocess
-import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,31 +17,11 @@ from tournament import formats
 from tournament.models import Entry, Group, Match, Stage, Tournament
 from tournament.simulate import simulate
 from tournament.stage_formats import FORMATS, GroupPlan, NextStage, StageFormat, stage_name
+from tournament.tests.helpers import parse
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_PARTY = ("tournament", "games", "ratings", "config")
 STAGE_KINDS = set(Stage.Kind.values)
-
-
-FRESH_PARSE = "import ast, pickle, sys; sys.stdout.buffer.write(pickle.dumps(ast.parse(sys.stdin.read())))"
-
-
-def parse(source: str) -> ast.Module:
-    """``ast.parse``; on CPython 3.11's "AST constructor recursion depth mismatch" (a bug of its recursion
-    bookkeeping, gh-106905, left behind in this process by an earlier deep recursion or a change of the
-    recursion limit) the source is parsed in a fresh interpreter instead."""
-    try:
-        return ast.parse(source)
-    except SystemError:
-        done = subprocess.run(
-            [sys.executable, "-c", FRESH_PARSE],
-            input=source.encode(),
-            capture_output=True,
-            check=True,
-        )
-        tree = pickle.loads(done.stdout)
-        assert isinstance(tree, ast.Module)
-        return tree
 
 
 def _sources(package: str) -> Iterator[Path]:

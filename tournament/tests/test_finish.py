@@ -16,8 +16,7 @@ from games.models import FollowUp, Game
 from games.services import GameError, game_finish, games_settle_due, retry_follow_ups
 from tournament.models import Match
 from tournament.services import outcomes
-from tournament.tests.helpers import correct, open_game, started, win
-from tournament.tests.test_architecture import parse
+from tournament.tests.helpers import correct, open_game, parse, started, win
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
