@@ -364,17 +364,22 @@ def _players(db: Database, report: Report) -> dict[str, int]:
         if player is None:
             fresh.append(Player(renjunet_id=int(pid), **wanted))
             continue
-        changed = [f for f, v in wanted.items() if getattr(player, f) != v]
-        if changed:
-            for f in changed:
-                setattr(player, f, wanted[f])
-            player.save(update_fields=changed)
-            report.players_updated += 1
+        report.players_updated += _bring_up_to_date(player, wanted)
     Player.objects.bulk_create(fresh, batch_size=2000)
     report.players = len(db.players)
     report.merged = sum(len(v) for v in merged.values())
     ours = dict(Player.objects.filter(renjunet_id__isnull=False).values_list("renjunet_id", "pk"))
     return {pid: ours[int(db.canonical(pid))] for pid in db.players}
+
+
+def _bring_up_to_date(row: Any, wanted: dict[str, Any]) -> bool:
+    """The fields of a row already here set to what the newer file says; whether any changed."""
+    changed = [f for f, v in wanted.items() if getattr(row, f) != v]
+    for f in changed:
+        setattr(row, f, wanted[f])
+    if changed:
+        row.save(update_fields=changed)
+    return bool(changed)
 
 
 def _tournaments(db: Database, report: Report) -> dict[str, ImportedTournament]:
@@ -398,12 +403,7 @@ def _tournaments(db: Database, report: Report) -> dict[str, ImportedTournament]:
         if tournament is None:
             fresh.append(ImportedTournament(renjunet_id=int(tid), **wanted))
             continue
-        changed = [f for f, v in wanted.items() if getattr(tournament, f) != v]
-        if changed:
-            for f in changed:
-                setattr(tournament, f, wanted[f])
-            tournament.save(update_fields=changed)
-            report.tournaments_updated += 1
+        report.tournaments_updated += _bring_up_to_date(tournament, wanted)
     ImportedTournament.objects.bulk_create(fresh, batch_size=2000)
     report.tournaments = len(db.tournaments)
     report.tournaments_new = len(fresh)

@@ -14,7 +14,7 @@ from games.enums import GameStatus
 from games.models import Game, Player
 from games.services import game_confirm_result, game_override, game_report_result
 from tournament import formats, services
-from tournament.models import Group, Match, Stage, SwissRound, Tournament
+from tournament.models import Entry, Group, Match, Stage, SwissRound, Tournament
 from tournament.stage_formats import group_order, stage_standings
 from tournament.swiss import services as swiss
 from tournament.swiss import trf
@@ -214,3 +214,10 @@ def parse(source: str) -> ast.Module:
         tree = pickle.loads(done.stdout)
         assert isinstance(tree, ast.Module)
         return tree
+
+
+def entered(tournament: Tournament, count: int) -> list[Entry]:
+    return [
+        services.register(tournament=tournament, player=Player.objects.create(name=f"P{n:02d}", rating=2000 - n))
+        for n in range(1, count + 1)
+    ]

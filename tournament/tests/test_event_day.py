@@ -25,16 +25,9 @@ from tournament.checkin import absent, check_in_round
 from tournament.demo_tournament import DEMO_NAME
 from tournament.models import AuditLog, CheckIn, Entry, GroupMember, Stage, SwissBye, SwissRound, Tournament
 from tournament.swiss import services as swiss
-from tournament.tests.helpers import pdf_text_and_fonts, play_round
+from tournament.tests.helpers import entered, pdf_text_and_fonts, play_round
 
 pytestmark = pytest.mark.django_db
-
-
-def entered(tournament: Tournament, count: int) -> list[Entry]:
-    return [
-        services.register(tournament=tournament, player=Player.objects.create(name=f"P{n:02d}", rating=2000 - n))
-        for n in range(1, count + 1)
-    ]
 
 
 def test_players_not_checked_in_are_left_out_of_the_first_draw_and_the_page_says_who(organizer: Client) -> None:

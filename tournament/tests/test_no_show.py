@@ -12,19 +12,13 @@ from django.utils import translation
 
 from games.models import Player
 from tournament import registration, services
-from tournament.models import CheckIn, Entry, SwissBye, Tournament
+from tournament.models import CheckIn, Entry, SwissBye
 from tournament.selectors import notices
 from tournament.services import TournamentError
 from tournament.swiss import services as swiss
+from tournament.tests.helpers import entered
 
 pytestmark = pytest.mark.django_db
-
-
-def entered(tournament: Tournament, count: int) -> list[Entry]:
-    return [
-        services.register(tournament=tournament, player=Player.objects.create(name=f"P{n:02d}", rating=2000 - n))
-        for n in range(1, count + 1)
-    ]
 
 
 def test_a_player_left_out_for_not_checking_in_is_announced_as_a_no_show(organizer: Client) -> None:
@@ -121,6 +115,11 @@ def test_a_check_in_deadline_typed_in_the_halls_time_closes_players_check_in_and
     entries[4].refresh_from_db()
     assert entries[4].withdrawn and entries[4].withdrawal["reason"] == "did not check in"
 
+    assert phone.post(f"{room}let-back-in/", {"entry": entries[4].pk}).status_code == 404  # a player: no such page
+    assert phone.post(f"{room}settings/", {"check_in": "off"}).status_code == 404
+    entries[4].refresh_from_db()
+    tournament.refresh_from_db()
+    assert entries[4].withdrawn and tournament.check_in == "first"  # nothing changed
     done = organizer.post(f"{room}let-back-in/", {"entry": entries[4].pk}, follow=True).content.decode()
     assert "P05 is let back in" in done
     entries[4].refresh_from_db()
