@@ -367,74 +367,88 @@ def format_rif(
 
     ``people``: by player name, ``native_name``, ``country`` and ``city``, written as RenjuNet writes
     them (countries and cities listed once, players pointing at them)."""
-    root = ElementTree.Element("database", version="1.0", datetime=generated)
-    people = people or {}
-    places: dict[str, ElementTree.Element] = {}
-    if any(p.get("country") or p.get("city") for p in people.values()):
-        places["country"] = ElementTree.SubElement(root, "countries")
-        places["city"] = ElementTree.SubElement(root, "cities")
-    players = ElementTree.SubElement(root, "players")
-    rules = ElementTree.SubElement(root, "rules")
-    openings = ElementTree.SubElement(root, "openings")
-    ids: dict[tuple[str, str], int] = {}
-    tournament_element = None
+    writer = _RifWriter(generated, people or {})
     if tournament is not None:
-        tournament_element = ElementTree.SubElement(ElementTree.SubElement(root, "tournaments"), "tournament", id="1")
-        for attr in ("name", "start", "end"):
-            if getattr(tournament, attr):
-                tournament_element.set(attr, getattr(tournament, attr))
-        tournament_element.set("rated", "1" if tournament.rated else "0")
-        if tournament.rounds:
-            tournament_element.set("rounds", str(tournament.rounds))
+        writer.tournament(tournament)
+    games_el = ElementTree.SubElement(writer.root, "games")
+    for game in games:
+        writer.game(games_el, game, in_tournament=tournament is not None)
+    ElementTree.indent(writer.root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(writer.root, encoding="unicode") + "\n"
 
-    def ref(kind: str, name: str, parent: ElementTree.Element, tag: str) -> str:
+
+class _RifWriter:
+    """One RenjuNet database being written: its lists, and the ids given to what they hold."""
+
+    def __init__(self, generated: str, people: dict[str, dict[str, str]]) -> None:
+        self.root = root = ElementTree.Element("database", version="1.0", datetime=generated)
+        self.people = people
+        self.places: dict[str, ElementTree.Element] = {}
+        if any(p.get("country") or p.get("city") for p in people.values()):
+            self.places["country"] = ElementTree.SubElement(root, "countries")
+            self.places["city"] = ElementTree.SubElement(root, "cities")
+        self.players = ElementTree.SubElement(root, "players")
+        self.rules = ElementTree.SubElement(root, "rules")
+        self.openings = ElementTree.SubElement(root, "openings")
+        self.ids: dict[tuple[str, str], int] = {}
+
+    def ref(self, kind: str, name: str, parent: ElementTree.Element, tag: str) -> str:
+        """The id of ``name`` in its list, listed on first use."""
         key = (kind, name)
-        if key not in ids:
-            ids[key] = sum(1 for k in ids if k[0] == kind) + 1
-            element = ElementTree.SubElement(parent, tag, id=str(ids[key]), name=name)
+        if key not in self.ids:
+            self.ids[key] = sum(1 for k in self.ids if k[0] == kind) + 1
+            element = ElementTree.SubElement(parent, tag, id=str(self.ids[key]), name=name)
             if kind == "rule":  # RenjuNet's rule categories: 1 renju, 2 gomoku
                 element.set("category", "1" if name.startswith("renju") else "2")
-            if kind == "player" and name in people:
-                info = people[name]
-                if info.get("native_name"):
-                    element.set("native_name", info["native_name"])
-                for place in ("country", "city"):
-                    if info.get(place) and place in places:
-                        element.set(place, ref(place, info[place], places[place], place))
-        return str(ids[key])
+            if kind == "player" and name in self.people:
+                self._person(element, self.people[name])
+        return str(self.ids[key])
 
-    if tournament is not None and tournament_element is not None:
+    def _person(self, element: ElementTree.Element, info: dict[str, str]) -> None:
+        if info.get("native_name"):
+            element.set("native_name", info["native_name"])
+        for place in ("country", "city"):
+            if info.get(place) and place in self.places:
+                element.set(place, self.ref(place, info[place], self.places[place], place))
+
+    def player(self, name: str) -> str:
+        return self.ref("player", name, self.players, "player")
+
+    def tournament(self, tournament: RifTournament) -> None:
+        element = ElementTree.SubElement(ElementTree.SubElement(self.root, "tournaments"), "tournament", id="1")
+        for attr in ("name", "start", "end"):
+            if getattr(tournament, attr):
+                element.set(attr, getattr(tournament, attr))
+        element.set("rated", "1" if tournament.rated else "0")
+        if tournament.rounds:
+            element.set("rounds", str(tournament.rounds))
         if tournament.rule:
-            tournament_element.set("rule", ref("rule", tournament.rule, rules, "rule"))
-        if tournament.city and "city" in places:
-            tournament_element.set("city", ref("city", tournament.city, places["city"], "city"))
+            element.set("rule", self.ref("rule", tournament.rule, self.rules, "rule"))
+        if tournament.city and "city" in self.places:
+            element.set("city", self.ref("city", tournament.city, self.places["city"], "city"))
         elif tournament.city:
-            tournament_element.set("city", tournament.city)
+            element.set("city", tournament.city)
         for number, player, kind in tournament.byes:
-            ElementTree.SubElement(
-                tournament_element, "bye", round=str(number), player=ref("player", player, players, "player"), kind=kind
-            )
-    games_el = ElementTree.SubElement(root, "games")
-    for game in games:
+            ElementTree.SubElement(element, "bye", round=str(number), player=self.player(player), kind=kind)
+
+    def game(self, parent: ElementTree.Element, game: RifGame, in_tournament: bool) -> None:
         attrs = {
             "id": str(game.number),
-            "black": ref("player", game.black, players, "player"),
-            "white": ref("player", game.white, players, "player"),
+            "black": self.player(game.black),
+            "white": self.player(game.white),
             "bresult": RIF_RESULTS.get(game.result, ""),
-            "rule": ref("rule", game.rule, rules, "rule"),
+            "rule": self.ref("rule", game.rule, self.rules, "rule"),
             "date": game.date,
         }
-        if tournament is not None:
+        if in_tournament:
             attrs["tournament"] = "1"
         if game.opening:
-            attrs["opening"] = ref("opening", game.opening, openings, "opening")
+            attrs["opening"] = self.ref("opening", game.opening, self.openings, "opening")
         attrs.update({k: v for k, v in game.extra.items() if v})
-        element = ElementTree.SubElement(games_el, "game", attrs)
+        element = ElementTree.SubElement(parent, "game", attrs)
         ElementTree.SubElement(element, "move").text = game.moves
         if game.actions:
             ElementTree.SubElement(element, "actions").text = game.actions
-    ElementTree.indent(root)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"
 
 
 RIF_TO_PLAIN = {

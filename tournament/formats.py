@@ -14,6 +14,9 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
+from tournament import ranking
+from tournament.ranking import BlockValues
+
 K = TypeVar("K", bound=Hashable)
 Result = Literal["black", "white", "draw"]
 
@@ -362,29 +365,18 @@ def swiss_tiebreaks() -> list[str]:
 def ranked_blocks(
     players: Sequence[Hashable], games: Sequence[Played], scoring: Scoring = Scoring(), tiebreaks: Sequence[str] = ()
 ) -> list[list[Hashable]]:
-    """Players in order, as blocks of players still level (by points, then each tie-break in turn)."""
+    """Players in order, as blocks of players still level (by points, then each tie-break in turn): the one
+    ranking's blocks (tournament.ranking), which a playoff settles later."""
     rows = table(players, games, scoring)
-    blocks = _split(list(players), lambda p: rows[p].points)
-    for name in tiebreaks:
+
+    def criterion(name: str) -> BlockValues[Hashable]:
         metric = TIEBREAKS[name].group if name in TIEBREAKS else None
         if metric is None:
             raise ValueError(f"unknown tie-break {name!r}")
-        refined: list[list[Hashable]] = []
-        for block in blocks:
-            refined += [block] if len(block) == 1 else _split(block, metric(block, rows, games, scoring))
-        blocks = refined
-    return blocks
+        return lambda block: metric(block, rows, games, scoring)
 
-
-def _split(block: list[Hashable], score: Metric) -> list[list[Hashable]]:
-    ordered = sorted(block, key=lambda p: -score(p))
-    out: list[list[Hashable]] = []
-    for p in ordered:
-        if out and score(out[-1][0]) == score(p):
-            out[-1].append(p)
-        else:
-            out.append([p])
-    return out
+    criteria = [("points", lambda block: lambda p: rows[p].points), *((n, criterion(n)) for n in tiebreaks)]
+    return ranking.blocks(players, criteria)[0]
 
 
 def straddling(blocks: Sequence[Sequence[Hashable]], cut: int) -> list[Hashable] | None:

@@ -156,25 +156,9 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, entry: Entry
         added = registration.entry_add(tournament=tournament, actor=user, **form.cleaned_data)
         return _("%(name)s entered.") % {"name": added.player.name}
     if action == "import":
-        imported = ImportForm(request.POST, request.FILES)
-        if not imported.is_valid():
-            raise GameError("bad_form", _form_error(imported))
-        text = imported.cleaned_data["csv"] or ""
-        upload = imported.cleaned_data["file"]
-        if upload is not None:
-            raw = upload.read(2_000_001)
-            if len(raw) > 2_000_000:
-                raise GameError("bad_csv", _("The file is larger than 2 MB."))
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                try:
-                    text = raw.decode("gb18030")  # a spreadsheet saved on a Chinese Windows
-                except UnicodeDecodeError:
-                    raise GameError("bad_csv", _("The file is not text in UTF-8 or GB18030.")) from None
-        if not text.strip():
-            raise GameError("bad_csv", _("Paste the players or choose a file."))
-        return registration.import_summary(registration.import_entries(tournament=tournament, text=text, actor=user))
+        return registration.import_summary(
+            registration.import_entries(tournament=tournament, text=_import_text(request), actor=user)
+        )
     if action == "settings":
         configured = RegistrationSettingsForm(request.POST)
         if not configured.is_valid():
@@ -196,6 +180,29 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, entry: Entry
     service, done = ENTRY_ACTIONS[action]
     service(entry=entry, actor=user)
     return str(done) % {"name": name}
+
+
+def _import_text(request: HttpRequest) -> str:
+    """The players to import: pasted, or a file of at most 2 MB in UTF-8 or GB18030."""
+    imported = ImportForm(request.POST, request.FILES)
+    if not imported.is_valid():
+        raise GameError("bad_form", _form_error(imported))
+    text = imported.cleaned_data["csv"] or ""
+    upload = imported.cleaned_data["file"]
+    if upload is not None:
+        raw = upload.read(2_000_001)
+        if len(raw) > 2_000_000:
+            raise GameError("bad_csv", _("The file is larger than 2 MB."))
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            try:
+                text = raw.decode("gb18030")  # a spreadsheet saved on a Chinese Windows
+            except UnicodeDecodeError:
+                raise GameError("bad_csv", _("The file is not text in UTF-8 or GB18030.")) from None
+    if not text.strip():
+        raise GameError("bad_csv", _("Paste the players or choose a file."))
+    return str(text)
 
 
 # One button per entry: the service, and what it says when done.

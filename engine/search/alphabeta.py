@@ -124,14 +124,10 @@ class AlphaBeta:
         entry = self.table.get(key)
         best_move = None
         if entry is not None:
-            e_depth, e_value, e_flag, best_move = entry
-            if e_depth >= depth:
-                if e_flag == EXACT:
-                    return e_value
-                if e_flag == LOWER and e_value >= beta:
-                    return e_value
-                if e_flag == UPPER and e_value <= alpha:
-                    return e_value
+            known = _known(entry, depth, alpha, beta)
+            if known is not None:
+                return known
+            best_move = entry[3]
         moves = [theirs[0]] if theirs else self.candidates(ply)
         if not moves:
             return 0
@@ -172,3 +168,13 @@ class AlphaBeta:
         if not result and board.stone_count == 0:
             result = [(board.size // 2) * board.size + board.size // 2]
         return result
+
+
+def _known(entry: tuple[int, int, int, int | None], depth: int, alpha: int, beta: int) -> int | None:
+    """The value the transposition table already gives this position at this depth and window, if any."""
+    e_depth, e_value, e_flag, _move = entry
+    if e_depth < depth:
+        return None
+    if e_flag == EXACT or (e_flag == LOWER and e_value >= beta) or (e_flag == UPPER and e_value <= alpha):
+        return e_value
+    return None

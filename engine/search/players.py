@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.board import Board
+from engine.errors import EngineError
 from engine.gcpause import paused
 from engine.notation import Color, Point
 from engine.openings import find_opening, identify, load_openings
@@ -125,16 +126,10 @@ class ComputerPlayer:
         clock = self.clock or time.monotonic
         # One deadline for the whole move: the solvers, the guard and the alpha-beta share it.
         deadline = None if self.seconds is None else clock() + self.seconds
-
-        def left() -> float | None:
-            return None if deadline is None else max(0.0, deadline - clock())
-
         me = 1 if work.stone_count % 2 == 0 else 2
         t = Threats(work, self.rules)
         legal = self._legal_points(work, t, me, only)
         if not legal:
-            from engine.errors import EngineError
-
             raise EngineError("no legal move is left", "no_legal_move")
         legal_set = set(legal)
         if work.stone_count == 0:
@@ -145,29 +140,46 @@ class ComputerPlayer:
             scored = [(0.0, i) for i in legal]
         if level.number == 1:
             return self._weighted(scored[:6])
-        # Tactics: a five; a block; our forced win; the opponent's open three.
+        forced = self._tactics(work, t, me, legal_set, deadline, clock)
+        if forced is not None:
+            return forced
+        if level.depth == 0:
+            return self._pick(self._answers(work, t, me, scored))
+        return self._searched(work, me, scored, deadline, clock)
+
+    def _tactics(
+        self, work: Board, t: Threats, me: int, legal: set[int], deadline: float | None, clock: Callable[[], float]
+    ) -> int | None:
+        """A five; a block of the opponent's five; our forced win (VCF, then VCT, as the level allows)."""
+        level = self.level
         for i in t.fives(me):
-            if i in legal_set:
+            if i in legal:
                 return i
-        theirs = [i for i in t.fives(3 - me) if i in legal_set]
+        theirs = [i for i in t.fives(3 - me) if i in legal]
         if theirs:
             return theirs[0]
+        solvers: list[tuple[bool, int, int]] = []  # (threes too, depth, nodes)
         if level.vcf:
-            line = Solver(
-                work, self.rules, depth=level.vcf, nodes=4_000 * level.number, deadline=deadline, clock=clock
-            ).solve()
-            if line and line[0] in legal_set:
-                return line[0]
+            solvers.append((False, level.vcf, 4_000 * level.number))
         if level.vct:
-            vct_nodes = level.vct_nodes or 2_000 * level.number
-            line = Solver(
-                work, self.rules, threes=True, depth=level.vct, nodes=vct_nodes, deadline=deadline, clock=clock
-            ).solve()
-            if line and line[0] in legal_set:
+            solvers.append((True, level.vct, level.vct_nodes or 2_000 * level.number))
+        for threes, depth, nodes in solvers:
+            solver = Solver(work, self.rules, threes=threes, depth=depth, nodes=nodes, deadline=deadline, clock=clock)
+            line = solver.solve()
+            if line and line[0] in legal:
                 return line[0]
-        if level.depth == 0:
-            candidates = self._answers(work, t, me, scored)
-            return self._pick(candidates)
+        return None
+
+    def _searched(
+        self,
+        work: Board,
+        me: int,
+        scored: list[tuple[float, int]],
+        deadline: float | None,
+        clock: Callable[[], float],
+    ) -> int:
+        """The alpha-beta's choice among the best-scored roots (those the guard does not lose at once first)."""
+        level = self.level
         roots = [i for _s, i in scored[: level.roots]]
         if level.guard:
             roots = (
@@ -177,13 +189,8 @@ class ComputerPlayer:
                 )
                 or roots
             )
-        search = AlphaBeta(
-            work,
-            self.rules,
-            max_depth=level.depth,
-            nodes=level.nodes,
-            seconds=left(),
-        )
+        left = None if deadline is None else max(0.0, deadline - clock())
+        search = AlphaBeta(work, self.rules, max_depth=level.depth, nodes=level.nodes, seconds=left)
         search.clock = clock
         result = search.run(roots)
         ranked = sorted(result.scores.items(), key=lambda item: (-item[1], roots.index(item[0])))

@@ -37,32 +37,43 @@ def check_vcf(board: Board, rules: Rules, line: list[Point], fours_only: bool = 
     """
     work = board.copy()
     attacker = work.turn
-    defender = attacker.other
     if not line:
         return "empty line"
     for number, point in enumerate(line):
+        wrong, made_five = _one_move(work, rules, attacker, number, point)
+        if wrong:
+            return wrong
         mover = work.turn
-        if not work.is_empty(point):
-            return f"move {number + 1} ({point}) is on an occupied point"
-        if mover is Color.BLACK and rules.forbidden_reason(work, point) is not None and not _five(work, rules, point):
-            return f"move {number + 1} ({point}) is forbidden to Black"
-        if mover is defender:
-            threats = five_points(work, rules, attacker)
-            if point not in threats:
-                return f"move {number + 1} ({point}) was not forced (the attacker threatened {threats})"
-        made_five = _five(work, rules, point)
-        if mover is attacker and not made_five:
-            counter = five_points(work, rules, defender)
-            if counter and counter != [point]:
-                return f"move {number + 1} ({point}) leaves the defender's five at {counter[0]}"
         work.push(point)
         if made_five:
             return None if mover is attacker and number == len(line) - 1 else f"move {number + 1} ends the game early"
-        if mover is attacker:
-            threats = five_points(work, rules, attacker)
-            if fours_only and not threats:
-                return f"move {number + 1} ({point}) is not a four"
-    # The attacker moved last without a five: the defender must be unable to stop it.
+        if mover is attacker and fours_only and not five_points(work, rules, attacker):
+            return f"move {number + 1} ({point}) is not a four"
+    return _won_at_the_end(work, rules, attacker)
+
+
+def _one_move(work: Board, rules: Rules, attacker: Color, number: int, point: Point) -> tuple[str | None, bool]:
+    """What is wrong with the line's move ``number`` (before it is played), and whether it makes five."""
+    mover, defender = work.turn, attacker.other
+    if not work.is_empty(point):
+        return f"move {number + 1} ({point}) is on an occupied point", False
+    made_five = _five(work, rules, point)
+    if mover is Color.BLACK and rules.forbidden_reason(work, point) is not None and not made_five:
+        return f"move {number + 1} ({point}) is forbidden to Black", made_five
+    if mover is defender:
+        threats = five_points(work, rules, attacker)
+        if point not in threats:
+            return f"move {number + 1} ({point}) was not forced (the attacker threatened {threats})", made_five
+    if mover is attacker and not made_five:
+        counter = five_points(work, rules, defender)
+        if counter and counter != [point]:
+            return f"move {number + 1} ({point}) leaves the defender's five at {counter[0]}", made_five
+    return None, made_five
+
+
+def _won_at_the_end(work: Board, rules: Rules, attacker: Color) -> str | None:
+    """The attacker moved last without a five: the defender must be unable to stop it."""
+    defender = attacker.other
     if work.turn is not defender:
         return "the line does not end with the attacker's move"
     if five_points(work, rules, defender):

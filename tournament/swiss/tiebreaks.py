@@ -10,10 +10,11 @@ hundredths). Rounds still being played count for nothing yet.
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tournament.formats import swiss_tiebreaks
+from tournament.ranking import BlockValues, by_lot, rank
 from tournament.swiss.state import PLAYED, SECOND, VOLUNTARY, WIN_CODES, SwissPlayer, SwissState
 
 TIEBREAKS = swiss_tiebreaks()  # the names a Swiss stage computes (the registry: tournament.formats.TIEBREAKS)
@@ -111,61 +112,26 @@ def standings(state: SwissState, order: list[str], lot_seed: str = "") -> list[S
     ``lot_seed`` and the tied players' numbers, so the same standings come out on every machine)."""
     table = _Table(state)
     rows = {p.number: Standing(p.number, table.score[p.number], _values(table, p)) for p in state.players}
-    blocks: list[list[int]] = []
-    for number in sorted(rows, key=lambda n: (-rows[n].score, n)):
-        if blocks and rows[blocks[-1][0]].score == rows[number].score:
-            blocks[-1].append(number)
-        else:
-            blocks.append([number])
-    split_by: dict[int, str] = {}  # the first player of each sub-block -> the tie-break that made it one
-    for name in order:
 
-        def value(block: list[int], name: str = name) -> dict[int, int]:
-            if name == "direct_encounter":
-                return _direct_encounter(state, block)
-            return {n: rows[n].values.get(name, 0) for n in block}
+    def criterion(name: str) -> BlockValues[int]:
+        if name != "direct_encounter":
+            return lambda block: lambda n: rows[n].values.get(name, 0)
 
-        refined: list[list[int]] = []
-        for block in blocks:
-            if len(block) == 1:
-                refined.append(block)
-                continue
-            values = value(block)
-            if name == "direct_encounter":
-                for n in block:
-                    rows[n].values[name] = values[n]
-            groups: dict[int, list[int]] = {}
-            for n in block:
-                groups.setdefault(values[n], []).append(n)
-            parts = [groups[v] for v in sorted(groups, reverse=True)]
-            label = split_by.pop(block[0], None)  # what separated this block from the one above stays on top
-            if label is not None:
-                split_by[parts[0][0]] = label
-            for part in parts[1:]:
-                split_by[part[0]] = name
-            refined += parts
-        blocks = refined
-    ranked: list[int] = []
-    for block in blocks:
-        if len(block) > 1:
-            label = split_by.pop(block[0], None)  # what separated this block from the one above
-            shuffled = sorted(block)
-            random.Random(f"{lot_seed}-{'-'.join(map(str, shuffled))}").shuffle(shuffled)
-            for n in shuffled[1:]:
-                split_by[n] = "lot"
-            if label is not None:
-                split_by[shuffled[0]] = label
-            block = shuffled
-        ranked += block
-    out: list[Standing] = []
-    for rank, number in enumerate(ranked, start=1):
-        row = rows[number]
-        row.rank = rank
-        above = out[-1] if out else None
-        row.decided_by = split_by.get(number, "") if above is not None and above.score == row.score else ""
+        def among(block: list[int]) -> Callable[[int], int]:
+            values = _direct_encounter(state, block)
+            for n in block:  # shown as it was computed: among the players it separated
+                rows[n].values[name] = values[n]
+            return values.__getitem__
+
+        return among
+
+    def score(n: int) -> int:
+        return rows[n].score
+
+    criteria = [("score", lambda block: score), *((name, criterion(name)) for name in order)]
+    out = []
+    for placed in rank(sorted(rows), criteria, by_lot(lot_seed), primary=score):
+        row = rows[placed.competitor]
+        row.rank, row.decided_by = placed.place, placed.decided_by
         out.append(row)
-    # Every tied row names what decided its place: the first of a tie, what put it above the next.
-    for first, second in zip(out, out[1:], strict=False):
-        if first.score == second.score and not first.decided_by:
-            first.decided_by = second.decided_by
     return out

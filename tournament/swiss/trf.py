@@ -16,6 +16,7 @@ pairing numbers are the file's own; a program given this file pairs the players 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from tournament.swiss.state import (
     FIRST,
@@ -190,64 +191,113 @@ def _decimal_tenths(text: str, what: str, line: int) -> int:
         raise TrfError(f"{what} {text!r} is not a number", line) from None
 
 
+@dataclass
+class _Reading:
+    """What the lines of a TRF file have said so far."""
+
+    name: str = ""
+    total_rounds: int = 0
+    first: str = FIRST
+    rules: str = RULES_2026
+    points: PointSystem = field(default_factory=PointSystem)
+    accelerations: dict[int, list[int]] = field(default_factory=dict)
+    forbidden: set[tuple[int, int]] = field(default_factory=set)
+    absent: set[int] = field(default_factory=set)
+    players: list[SwissPlayer] = field(default_factory=list)
+    bye_points_given: bool = False
+
+    def colours(self, rest: str) -> None:
+        for word in rest.split():
+            if word in ("white1", "black1"):
+                self.first = FIRST if word == "white1" else SECOND
+
+    def javafo_points(self, rest: str, number: int) -> None:
+        values = {}
+        for part in rest.split():
+            key, _, value = part.partition("=")
+            if key in _READ_XXS:
+                values[_READ_XXS[key]] = _decimal_tenths(value, "points", number)
+        self.points = PointSystem(**{**self.points.__dict__, **values})
+
+    def bbp_points(self, code: str, rest: str, number: int) -> None:
+        field_name = _READ_BB[code]
+        value = _decimal_tenths(rest, "points", number)
+        changes = {field_name: value}
+        if field_name == "pab":
+            self.bye_points_given = True
+        elif field_name == "win" and not self.bye_points_given:
+            changes["pab"] = value  # bbpPairings: the bye scores a win unless BBU says otherwise
+        self.points = PointSystem(**{**self.points.__dict__, **changes})
+
+    def acceleration(self, rest: str, number: int) -> None:
+        parts = rest.split()
+        if parts:
+            self.accelerations[_int(parts[0], "a pairing number", number)] = [
+                _decimal_tenths(p, "virtual points", number) for p in parts[1:]
+            ]
+
+    def prohibited(self, rest: str, number: int) -> None:
+        pair = [_int(p, "a pairing number", number) for p in rest.split()]
+        if len(pair) != 2 or pair[0] == pair[1]:
+            raise TrfError("a prohibited pair names two different players", number)
+        self.forbidden.add((min(pair), max(pair)))
+
+    def line(self, line: str, number: int) -> None:
+        code, rest = line[:3], line[4:]
+        if code == "012":
+            self.name = rest.strip()
+        elif code == "092":
+            self.rules = RULES_2017 if "until" in rest or "2017" in rest else RULES_2026
+        elif code == "XXR":
+            self.total_rounds = _int(rest, "the number of rounds", number)
+        elif code == "XXC":
+            self.colours(rest)
+        elif code == "XXS":
+            self.javafo_points(rest, number)
+        elif code in _READ_BB:
+            self.bbp_points(code, rest, number)
+        elif code == "XXA":
+            self.acceleration(rest, number)
+        elif code == "XXP":
+            self.prohibited(rest, number)
+        elif code == "XXZ":
+            self.absent |= {_int(p, "a pairing number", number) for p in rest.split()}
+        elif code == "001":
+            self.players.append(_player(line, number))
+
+
 def read(text: str) -> SwissState:
     """A TRF file as a state. Rounds of one player that run past the others' are requested byes for the
     next round; unknown lines are skipped, malformed player lines are refused with their line number."""
-    name, total_rounds, first, rules = "", 0, FIRST, RULES_2026
-    points = PointSystem()
-    accelerations: dict[int, list[int]] = {}
-    forbidden: set[tuple[int, int]] = set()
-    absent: set[int] = set()
-    players: list[SwissPlayer] = []
-    bye_points_given = False
+    reading = _Reading()
     for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
-        code, rest = line[:3], line[4:]
-        if code == "012":
-            name = rest.strip()
-        elif code == "092":
-            rules = RULES_2017 if "until" in rest or "2017" in rest else RULES_2026
-        elif code == "XXR":
-            total_rounds = _int(rest, "the number of rounds", number)
-        elif code == "XXC":
-            for word in rest.split():
-                if word in ("white1", "black1"):
-                    first = FIRST if word == "white1" else SECOND
-        elif code == "XXS":
-            values = {}
-            for part in rest.split():
-                key, _, value = part.partition("=")
-                if key in _READ_XXS:
-                    values[_READ_XXS[key]] = _decimal_tenths(value, "points", number)
-            points = PointSystem(**{**points.__dict__, **values})
-        elif code in _READ_BB:
-            field_name = _READ_BB[code]
-            value = _decimal_tenths(rest, "points", number)
-            changes = {field_name: value}
-            if field_name == "pab":
-                bye_points_given = True
-            elif field_name == "win" and not bye_points_given:
-                changes["pab"] = value  # bbpPairings: the bye scores a win unless BBU says otherwise
-            points = PointSystem(**{**points.__dict__, **changes})
-        elif code == "XXA":
-            parts = rest.split()
-            if parts:
-                accelerations[_int(parts[0], "a pairing number", number)] = [
-                    _decimal_tenths(p, "virtual points", number) for p in parts[1:]
-                ]
-        elif code == "XXP":
-            pair = [_int(p, "a pairing number", number) for p in rest.split()]
-            if len(pair) != 2 or pair[0] == pair[1]:
-                raise TrfError("a prohibited pair names two different players", number)
-            forbidden.add((min(pair), max(pair)))
-        elif code == "XXZ":
-            absent |= {_int(p, "a pairing number", number) for p in rest.split()}
-        elif code == "001":
-            players.append(_player(line, number))
+        reading.line(line, number)
+    players = reading.players
     if not players:
         raise TrfError("no player lines (001)")
-    numbers = {p.number for p in players}
-    if len(numbers) != len(players):
+    if len({p.number for p in players}) != len(players):
         raise TrfError("a pairing number is used twice")
+    preassigned = _requested_byes(players)
+    for number in reading.absent:  # a withdrawn player's zero for the next round is the absence, not a bye asked
+        if preassigned.get(number) == "Z":
+            del preassigned[number]
+    return SwissState(
+        name=reading.name,
+        total_rounds=reading.total_rounds or min(len(p.rounds) for p in players) + 1,
+        players=sorted(players, key=lambda p: p.number),
+        first_colour=reading.first,
+        points=reading.points,
+        forbidden=reading.forbidden,
+        accelerations=reading.accelerations,
+        absent=reading.absent,
+        preassigned=preassigned,
+        rules=reading.rules,
+    )
+
+
+def _requested_byes(players: list[SwissPlayer]) -> dict[int, str]:
+    """Both sides of every game checked; a round one player has beyond the others' is a bye they asked for
+    (H, Z or F), taken off their record and returned."""
     played = min(len(p.rounds) for p in players)
     preassigned: dict[int, str] = {}
     by_number = {p.number: p for p in players}
@@ -255,7 +305,7 @@ def read(text: str) -> SwissState:
         for index, record in enumerate(player.rounds):
             if record.opponent is None:
                 continue
-            if record.opponent not in numbers:
+            if record.opponent not in by_number:
                 raise TrfError(f"player {player.number} meets {record.opponent}, who is not in the file")
             _check_both_sides(player, index, record, by_number[record.opponent])
         if len(player.rounds) > played:
@@ -264,21 +314,7 @@ def read(text: str) -> SwissState:
                 raise TrfError(f"player {player.number} has rounds the others have not played")
             preassigned[player.number] = extra[0].result
             del player.rounds[played:]
-    for number in absent:  # a withdrawn player's zero for the next round is the absence, not a bye asked for
-        if preassigned.get(number) == "Z":
-            del preassigned[number]
-    return SwissState(
-        name=name,
-        total_rounds=total_rounds or played + 1,
-        players=sorted(players, key=lambda p: p.number),
-        first_colour=first,
-        points=points,
-        forbidden=forbidden,
-        accelerations=accelerations,
-        absent=absent,
-        preassigned=preassigned,
-        rules=rules,
-    )
+    return preassigned
 
 
 # the result each side of one game must show: a win against a loss, a draw against a draw, forfeits

@@ -6,12 +6,12 @@ Points are counted in halves, so a draw is 1 and a won board 2; shown as 1, ½, 
 
 from __future__ import annotations
 
-import random
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tournament.formats import TIEBREAKS
+from tournament.ranking import BlockValues, lot, rank
 
 # The RIF Team World Championship (Sport Commission rules, 4.5): game points, team match points, Buchholz and
 # Berger on game points, the match between the tied teams, then the results of boards 1, 2 and 3.
@@ -129,9 +129,7 @@ class _Tie:
     def settle(self, block: list[int]) -> tuple[list[list[int]], str]:
         """The tied block as ordered parts (one part: a shared place) and the word for how."""
         if self.how == "lot":
-            shuffled = sorted(block)
-            random.Random(f"{self.lot_seed}-{'-'.join(map(str, shuffled))}").shuffle(shuffled)
-            return [[t] for t in shuffled], "lot"
+            return [[t] for t in lot(self.lot_seed, block)], "lot"
         if self.how == "extra_game":
             for decided in self.decisions:
                 if set(decided) == set(block):
@@ -148,61 +146,20 @@ COMPLETE_TIES = ("share", "extra_game", "lot")
 def _ranked(
     rows: dict[int, TeamRow], primary: str, order: Sequence[str], met: dict[tuple[int, int], int], tie: _Tie
 ) -> list[TeamRow]:
-    """Blocks of level teams refined criterion by criterion. ``label[i]`` is what separated block ``i`` from
-    the block above it ("" when the primary score did): each row names what decided its place against a
-    neighbour on the same primary score (the one above; the first of such a run, the one below)."""
-    blocks = _split(sorted(rows), lambda t: rows[t].values[primary])
-    labels = [""] * len(blocks)
-    for name in order:
-        refined: list[list[int]] = []
-        new_labels: list[str] = []
-        for block, label in zip(blocks, labels, strict=True):
-            parts = [block] if len(block) == 1 else _split(block, _metric(name, block, rows, met))
-            refined += parts
-            new_labels += [label] + [name] * (len(parts) - 1)
-        blocks, labels = refined, new_labels
-    ranked: list[list[int]] = []
-    final_labels: list[str] = []
-    tied: dict[int, str] = {}
-    for block, label in zip(blocks, labels, strict=True):
-        if len(block) == 1:
-            ranked.append(block)
-            final_labels.append(label)
-            continue
-        parts, how = tie.settle(block)
-        for team in block:
-            tied[team] = how
-        ranked += parts
-        final_labels += [label] + [how] * (len(parts) - 1)
-    out: list[TeamRow] = []
-    place = 1
-    for index, (part, label) in enumerate(zip(ranked, final_labels, strict=True)):
-        above = ranked[index - 1][0] if index else None
-        below = ranked[index + 1][0] if index + 1 < len(ranked) else None
-        level_above = above is not None and rows[above].values[primary] == rows[part[0]].values[primary]
-        level_below = below is not None and rows[below].values[primary] == rows[part[0]].values[primary]
-        for team in part:
-            row = rows[team]
-            row.rank = place
-            if len(part) > 1:
-                row.decided_by = tied[team]
-            elif level_above:
-                row.decided_by = label
-            elif level_below:
-                row.decided_by = final_labels[index + 1]
-            else:
-                row.decided_by = ""
-            out.append(row)
-        place += len(part)
+    """The one ranking (tournament.ranking): the primary score, the tie-breaks, then the complete tie's rule."""
+
+    def criterion(name: str) -> BlockValues[int]:
+        if name == "direct_encounter":
+            return lambda block: _direct(block, met)
+        return lambda block: lambda t: rows[t].values.get(name, 0)
+
+    criteria = [(name, criterion(name)) for name in (primary, *order)]
+    out = []
+    for placed in rank(sorted(rows), criteria, tie.settle):
+        row = rows[placed.competitor]
+        row.rank, row.decided_by = placed.place, placed.decided_by
+        out.append(row)
     return out
-
-
-def _metric(
-    name: str, block: list[int], rows: dict[int, TeamRow], met: dict[tuple[int, int], int]
-) -> Callable[[int], int]:
-    if name == "direct_encounter":
-        return _direct(block, met)
-    return lambda t: rows[t].values.get(name, 0)
 
 
 def _direct(block: list[int], met: dict[tuple[int, int], int]) -> Callable[[int], int]:
@@ -210,17 +167,6 @@ def _direct(block: list[int], met: dict[tuple[int, int], int]) -> Callable[[int]
     if any((a, b) not in met for a in block for b in block if a != b):
         return lambda _t: 0
     return lambda t: sum(met[(t, o)] for o in block if o != t)
-
-
-def _split(block: list[int], score: Callable[[int], int]) -> list[list[int]]:
-    ordered = sorted(block, key=lambda t: (-score(t), t))
-    out: list[list[int]] = []
-    for team in ordered:
-        if out and score(out[-1][0]) == score(team):
-            out[-1].append(team)
-        else:
-            out.append([team])
-    return out
 
 
 # Each value's unit: game points and the results of a board are kept in halves, Berger (game points times

@@ -68,7 +68,7 @@ def test_a_forfeit_loss_is_no_float_and_a_forfeit_win_is_a_downfloat() -> None:
         "6 P6 2350 - - U 4 w -",
         "7 P7 2340 3 b 0 5 w =",
     )
-    floats = {p.number: p.float1 for p in dutch._Round(state).players}
+    floats = {p.number: p.float1 for p in dutch.Round(state, dutch.SHORTCUTS).players}
     assert floats[6] == dutch.NONE  # lost by forfeit to a lower score: not an upfloat, not a downfloat
     assert floats[4] == dutch.DOWN  # won by forfeit (1.4.3)
     assert floats[2] == dutch.DOWN  # the pairing-allocated bye (1.4.3)
@@ -221,9 +221,8 @@ def test_round_one_is_the_same_under_both_texts_and_read_off_the_ranking(players
         state.accelerations = baku_accelerations(numbers, baku_group_a(numbers), 7)
     new = pairer(RULES_2026).pair(state)
     assert new == pairer(RULES_2017).pair(state)
-    full = dutch._Round(state)
-    full._round_one = lambda: None  # type: ignore[method-assign]  # the whole matching, for comparison
-    assert [Board(a, b) for a, b in full.pair()] == new
+    full = dutch.pair(state, dutch.Shortcuts(read_round_one=False))  # the whole matching, for comparison
+    assert [Board(a, b) for a, b in full] == new
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -305,7 +304,7 @@ def test_the_combinations_in_the_brute_force_are_all_the_pairings() -> None:
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_the_shortcuts_of_a_large_field_change_no_pairing(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_shortcuts_of_a_large_field_change_no_pairing(seed: int) -> None:
     """Stand-ins for the players below a bracket, the skipped first matching, S1 settled in chunks or by
     kinds: the same rounds as the whole-field method (bbpPairings' way) on a field large enough to use
     them."""
@@ -314,17 +313,8 @@ def test_the_shortcuts_of_a_large_field_change_no_pairing(seed: int, monkeypatch
     state.forbidden = {(1, 2), (3, 4), (10, 60)}
     used = 0
     for _ in range(5):
-        monkeypatch.setattr(dutch, "WINDOW_BELOW", 60)
-        monkeypatch.setattr(dutch, "S1_CHUNK", 8)
-        monkeypatch.setattr(dutch, "GUESS_PAIRS", True)
-        monkeypatch.setattr(dutch, "BY_KIND", True)
-        fast = dutch._Round(state)
-        quick = fast.pair()
-        used += fast.__dict__.get("windowed", 0)
-        monkeypatch.setattr(dutch, "WINDOW_BELOW", 10**9)
-        monkeypatch.setattr(dutch, "S1_CHUNK", 1)
-        monkeypatch.setattr(dutch, "GUESS_PAIRS", False)
-        monkeypatch.setattr(dutch, "BY_KIND", False)
-        assert dutch.pair(state) == quick
+        quick, fast = dutch.paired_round(state, dutch.SHORTCUTS)
+        used += fast.windowed
+        assert dutch.pair(state, dutch.NO_SHORTCUTS) == quick
         sim.play(state, [Board(a, b) for a, b in quick], rng)
     assert used > 0  # the windowed brackets were really used
