@@ -130,7 +130,7 @@ class _Process:
         self.buffer = b""
         self.volume = 0
         self.eof = False
-        self.marker = secrets.token_hex(8)
+        self.marker = f"{os.getpid()}-{secrets.token_hex(8)}"  # the server process that started it, and the run
         env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "HOME": spec.cwd or "/nonexistent", **spec.env}
         env[MARKER] = self.marker
         try:

@@ -72,7 +72,7 @@ from games.serializers import (
 from games.services import GameError
 from games.services.analysis import analysis_request, position_analysis
 from games.services.arbiter import game_answer_arbiter, game_call_arbiter
-from games.services.computer import practice_start
+from games.services.practice import practice_start
 
 T = TypeVar("T")
 INTERFACE = Interface.API

@@ -438,15 +438,15 @@ def play(
     """
     if s.status != "running":
         raise ClockError("clock_stopped", "the clock is not running")
+    if s.pause == "referee":
+        raise ClockError("paused", "the referee has paused the game")
+    events: list[Event] = []
+    if s.pause == "offer":  # declined by the move, which is then timed as any other (as the record replays it)
+        s, events = _resume(s, at, "decline")
     credit_ms = max(0, min(credit_ms, lag_quota(s, tc, s.actor), running_ms(s, at)))
     end = at - credit_ms
     if flagged(s, tc, end, strict=True):
         raise ClockError("time_over", "the time for this turn has run out")
-    events: list[Event] = []
-    if s.pause == "offer":
-        s, events = _resume(s, at, "decline")
-    elif s.pause == "referee":
-        raise ClockError("paused", "the referee has paused the game")
     mover = s.actor
     overtime = in_overtime(s, tc, mover, end)
     s = _charge(s, end)

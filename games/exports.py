@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,9 +18,10 @@ from engine.records import (
     format_times,
     opening_name,
 )
+from engine.search import analysis as engine_analysis
 from games.clock import PRESETS
 from games.enums import GameMode
-from games.models import Game
+from games.models import Analysis, Game
 from games.services import game_state
 
 
@@ -47,6 +49,31 @@ def recorded(game: Game) -> Recorded:
 def game_moves(game: Game) -> str:
     """The stones of the game in order (``pass`` included)."""
     return recorded(game).stones
+
+
+def record_digest(stones: str, rules: str) -> str:
+    """What an analysis was made of: the stones and the rules (an analysis of another record is not shown)."""
+    return hashlib.sha256(f"{rules}|{stones}".encode()).hexdigest()
+
+
+def analysis_comments(game: Game) -> list[str]:
+    """The stored analysis as record comments (``# 23. k8 missed a VCF: …``), if it read this record."""
+    analysis = Analysis.objects.filter(game=game, status=Analysis.Status.DONE).first()
+    if analysis is None or analysis.record != record_digest(game_moves(game), game.rules):
+        return []
+    lines = []
+    for mark in analysis.marks:
+        note = engine_analysis.MoveNote(
+            number=mark["number"],
+            point=mark["point"],
+            color=mark["color"],
+            win=engine_analysis.Win(**mark["win"]) if mark.get("win") else None,
+            missed=mark.get("missed", False),
+            allowed=engine_analysis.Win(**mark["allowed"]) if mark.get("allowed") else None,
+        )
+        if note.comment:
+            lines.append(f"# {note.number}. {note.point} {note.comment}")
+    return lines
 
 
 def _opening(game: Game, stones: str) -> str:
@@ -98,8 +125,6 @@ def _header(game: Game, record: Recorded) -> dict[str, str]:
 
 def export_plain(game: Game) -> str:
     """The plain record; the engine's analysis, when there is one for this record, as ``#`` comments after it."""
-    from games.services.analysis import analysis_comments
-
     record = recorded(game)
     text = format_plain(_header(game, record), record.body)
     comments = analysis_comments(game)

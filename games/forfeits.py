@@ -14,17 +14,16 @@ Each ending goes through :func:`games.services.game_finish`.
 
 from __future__ import annotations
 
-import contextlib
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.enums import EventKind, GameResult, GameStatus, Interface, ResultReason
 from games.models import Game, Player
+from games.scheduling import schedule_no_show
 from games.services import GameError, game_finish, game_state, lock_game, log_event, seat_of
 
 OPEN = (GameStatus.PENDING, GameStatus.OPENING, GameStatus.PLAYING)
@@ -94,7 +93,7 @@ def game_mark_absent(
     Game.objects.filter(pk=game.pk).update(absent_player=player, absent_deadline=deadline)
     log_event(game, EventKind.ABSENT, actor, "api", player=player.pk, deadline=deadline.isoformat())
     game.refresh_from_db()
-    _schedule_no_show(game)
+    schedule_no_show(game)
     return game
 
 
@@ -127,17 +126,3 @@ def game_forfeit_no_show(*, game_id: int, at: datetime | None = None) -> Game | 
         detail=absent.name,  # shown as text by games.messages.result_text
         interface=Interface.SYSTEM,
     )
-
-
-def _schedule_no_show(game: Game) -> None:
-    if not settings.CLOCK_ETA_TASKS or game.absent_deadline is None:
-        return
-    game_id, eta = game.pk, game.absent_deadline
-
-    def publish() -> None:
-        from games.tasks import forfeit_no_show
-
-        with contextlib.suppress(Exception):  # a failed publish: the sweep settles it
-            forfeit_no_show.apply_async((game_id,), eta=eta, retry=False)
-
-    transaction.on_commit(publish)

@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from engine import EngineError
-from games.enums import EventKind
+from games.clock import PRESETS
+from games.enums import EventKind, ResultReason
 
 FOUL_LABELS = {
     "double-three": gettext_lazy("double-three (三三)"),
@@ -71,8 +72,6 @@ PROTOCOL_LABELS = {
 
 def time_control_label(name: str) -> str:
     """A time-control preset told in words: ``5 min for the game, 30 s a move, then 8 stones at 30 s each``."""
-    from games.clock import PRESETS
-
     tc = PRESETS.get(name)
     if tc is None:
         return name
@@ -127,8 +126,6 @@ def ending_text(kind: str, winner: str = "") -> str:
 
 def result_text(game: Any) -> str:
     """How the game ended, in the reader's language: the reason with its detail (a code or a referee's note)."""
-    from games.enums import ResultReason
-
     if not game.result_reason:
         return ""
     reason, detail = game.result_reason, game.result_detail

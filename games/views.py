@@ -14,13 +14,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
+from engine.protocols import PROTOCOLS
 from games.access import concerns, may_rule, player_of, visible_games
+from games.clock import PRESETS
 from games.enums import REPORTABLE_REASONS, GameResult, GameStatus, Interface, ResultReason
 from games.messages import protocol_label, rules_label, time_control_label
 from games.models import Engine, Game, GameEvent
 from games.services import GameError
 from games.services.arbiter import game_answer_arbiter, game_call_arbiter
-from games.services.computer import practice_start
+from games.services.practice import practice_start
 
 
 def labels() -> dict[str, str]:
@@ -161,9 +163,6 @@ LEVEL_NAMES = {
 
 def practice_options() -> dict[str, Any]:
     """The choices of the console's practice form."""
-    from engine.protocols import PROTOCOLS
-    from games.clock import PRESETS
-
     return {
         "levels": list(LEVEL_NAMES.items()),
         "rules": [(r, rules_label(r)) for r in ("renju", "freestyle", "standard")],

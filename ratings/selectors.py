@@ -8,8 +8,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from ratings.compute import expected
-from ratings.models import Rating, RatingList, RatingPoint
+from ratings.compute import EloRule, expected
+from ratings.models import RatedGame, Rating, RatingList, RatingPoint
+from tournament.models import Entry, MatchGame, entry_rating
 
 
 def list_rows(
@@ -117,10 +118,6 @@ def expectation(rating_list: RatingList, one: int, two: int) -> float | None:
 def game_lines(player_id: int, games: list[Any]) -> list[dict[str, Any]]:
     """The player's games, with the expected score and the Elo change (K by experience, from the
     ratings fixed at the tournament's start) for each game of a rated tournament."""
-    from ratings.compute import EloRule
-    from ratings.models import RatedGame
-    from tournament.models import Entry, MatchGame, entry_rating
-
     rule = EloRule()
     links = {
         link.game_id: link.match.tournament

@@ -9,14 +9,17 @@ import logging
 from datetime import date
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import pgettext_lazy
 
 from games.enums import UNPLAYED_REASONS, GameResult, GameStatus
+from games.models import Game
 from ratings.compute import EloRule, Result, date_of, day_of, elo_ratings, whr_ratings
 from ratings.models import Category, RatedGame, Rating, RatingList, RatingPoint
+from tournament.models import Entry, MatchGame, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -30,8 +33,6 @@ def tournament_end(tournament: Any) -> date:
     """The day its games are dated: the tournament's end date, or the day its last game finished."""
     if tournament.end_date:
         return tournament.end_date  # type: ignore[no-any-return]  # a DateField
-    from games.models import Game
-
     last = (
         Game.objects.filter(match_game__match__tournament=tournament, status=GameStatus.FINISHED)
         .order_by("-finished_at")
@@ -45,8 +46,6 @@ def tournament_end(tournament: Any) -> date:
 def rate_tournament(*, tournament: Any) -> int:
     """The tournament's counted games, played over the board, as rated games dated at its end (a game no
     longer counted is removed); returns how many it has. Only for a rated, finished tournament."""
-    from tournament.models import MatchGame, Tournament
-
     if not tournament.rated or tournament.status != Tournament.Status.FINISHED:
         RatedGame.objects.filter(tournament=tournament).delete()
         return 0
@@ -163,11 +162,9 @@ def after_tournament(tournament: Any) -> None:
         return
     tournament_id = tournament.pk
 
-    def publish() -> None:
-        from ratings.tasks import rate_and_recompute
-
+    def publish() -> None:  # by name: the task calls these services (ratings/tasks.py)
         with contextlib.suppress(Exception):
-            rate_and_recompute.apply_async((tournament_id,), retry=False)
+            current_app.tasks["ratings.rate_and_recompute"].apply_async((tournament_id,), retry=False)
 
     transaction.on_commit(publish)
 
@@ -213,8 +210,6 @@ def list_for(tournament: Any) -> RatingList | None:
 def fix_start_ratings(tournament: Any) -> None:
     """Each entry's rating at the tournament's start, from its rating list (the player's own rating when
     unrated there or when the tournament is not rated); fixed once, at the first draw."""
-    from tournament.models import Entry
-
     if tournament.rated:
         ensure_default_lists(category_of(tournament.rules))
     rating_list = list_for(tournament)

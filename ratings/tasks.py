@@ -6,12 +6,11 @@ from celery import shared_task
 
 from ratings.models import RatingList
 from ratings.services import category_of, ensure_default_lists, rate_tournament, recompute
+from tournament.models import Tournament
 
 
 @shared_task(name="ratings.rate_and_recompute", ignore_result=True)
 def rate_and_recompute(tournament_id: int) -> int:
-    from tournament.models import Tournament
-
     tournament = Tournament.objects.get(pk=tournament_id)
     rate_tournament(tournament=tournament)
     if tournament.rated:

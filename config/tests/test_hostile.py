@@ -441,7 +441,7 @@ def test_a_call_on_ones_own_turn_is_charged_unless_ruled_justified() -> None:
 
 
 def test_a_practice_game_has_no_arbiter_to_call() -> None:
-    from games.services.computer import practice_start
+    from games.services.practice import practice_start
 
     human = Player.objects.create(name="Learner", user=account("learner", PLAYER))
     game = practice_start(player=human, level=1, seat=2)

@@ -23,6 +23,7 @@ from devtools.processes import free_port, wait_until
 from games.live import CHANNEL
 from games.models import Game, Player
 from games.services import game_act, game_create
+from tournament.tests.browser import page_for, two_players
 
 pytestmark = [pytest.mark.pg_django, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -181,7 +182,6 @@ def test_a_spectator_page_follows_the_game_over_the_socket_and_catches_up_after_
 
 @pytest.mark.browser
 def test_a_players_console_is_pushed_their_turn(sockets: SocketServer, live_server: Any, browser: Any) -> None:
-    from tournament.tests.test_browser_phone_and_updates import page_for, two_players
 
     one_user, _two_user, one, two = two_players("push")
     page = page_for(browser, live_server.url, one_user)
@@ -204,7 +204,6 @@ def test_a_players_console_is_pushed_their_turn(sockets: SocketServer, live_serv
 def test_a_referees_console_is_pushed_a_new_dispute(sockets: SocketServer, live_server: Any, browser: Any) -> None:
     from games.services import game_dispute_result, game_report_result
     from tournament.tests.browser import account
-    from tournament.tests.test_browser_phone_and_updates import page_for
 
     referee = account("refpush", "referee")
     one, two = Player.objects.create(name="D1"), Player.objects.create(name="D2")

@@ -5,7 +5,6 @@ guarantee the worker relies on, not speed targets: each is an order of magnitude
 
 from __future__ import annotations
 
-import os
 import resource
 import sys
 import time
@@ -16,6 +15,7 @@ import pytest
 from engine import Board
 from engine.gomocup import MARKER, EngineFailure, EngineSpec, engine_move
 from engine.rules import find_rules
+from engine.tests.processes import leftovers
 
 MISBEHAVING = str(Path(__file__).parent / "engines" / "misbehaving.py")
 TURN_MS = 1000
@@ -24,20 +24,6 @@ GRACE_S = 2.0
 
 def spec(mode: str, *extra: str, **options: object) -> EngineSpec:
     return EngineSpec((sys.executable, MISBEHAVING, mode, *extra), turn_ms=TURN_MS, **options)  # type: ignore[arg-type]
-
-
-def leftovers() -> list[int]:
-    """Processes still carrying any engine run's marker."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/environ", "rb") as handle:
-                    if any(v.startswith(MARKER.encode() + b"=") for v in handle.read().split(b"\0")):
-                        found.append(int(entry))
-            except OSError:
-                continue
-    return found
 
 
 @pytest.mark.parametrize(
@@ -52,7 +38,8 @@ def test_a_hostile_engine_returns_within_the_turn_and_leaves_nothing_running(mod
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
 
     assert failure.value.kind == kind
-    assert took < TURN_MS / 1000 + GRACE_S + 1.0  # + the process start (a Python engine imports itself)
+    # the turn and the grace, far from the minutes an unbounded wait would take (a margin for a loaded machine)
+    assert took < TURN_MS / 1000 + GRACE_S + 10
     assert leftovers() == []  # the group and the child that left it are gone
     assert grown_mb < 64  # output is bounded: the caller never held it all
 

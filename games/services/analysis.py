@@ -16,7 +16,6 @@ engine and told in the analysis); the solver's part stands.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from dataclasses import asdict
 from typing import Any
@@ -30,8 +29,13 @@ from engine.gomocup import EngineFailure, engine_move
 from engine.search import analysis as engine_analysis
 from engine.search.players import ComputerPlayer
 from games.enums import EventKind, GameStatus
+from games.exports import game_moves, record_digest
+from games.messages import translate
 from games.models import Analysis, Engine, Game
+from games.scheduling import send_analysis
 from games.services.base import GameError, log_event
+from games.services.computer import practice_engine
+from games.services.engines import engine_failed, engine_spec
 
 logger = logging.getLogger(__name__)
 LIMITS = engine_analysis.Limits()
@@ -39,20 +43,8 @@ ENGINE_LEVEL = 5  # an outside engine analyses with its strongest level's budget
 ENGINE_TURN_MS = 5_000  # ... but never more than this a position
 
 
-def _stones(game: Game) -> str:
-    from games.exports import game_moves
-
-    return game_moves(game)
-
-
-def _digest(stones: str, rules: str) -> str:
-    return hashlib.sha256(f"{rules}|{stones}".encode()).hexdigest()
-
-
 def analysis_engine(engine: Engine | int | None, rules: str) -> Engine | None:
     """The registered engine an analysis asks for, if it is enabled and plays ``rules``."""
-    from games.services.computer import practice_engine
-
     return practice_engine(engine, rules)
 
 
@@ -64,7 +56,7 @@ def analysis_request(
     if game.status != GameStatus.FINISHED:
         raise GameError("not_finished", _("Only a finished game can be analysed."), 409)
     outside = analysis_engine(engine, game.rules)
-    digest = _digest(_stones(game), game.rules)
+    digest = record_digest(game_moves(game), game.rules)
     with transaction.atomic():
         analysis, created = Analysis.objects.select_for_update().get_or_create(
             game=game, defaults={"record": digest, "limits": asdict(LIMITS), "engine": outside}
@@ -83,15 +75,7 @@ def analysis_request(
         # An outside engine's analysis runs beside the outside engines' turns, never ahead of the built-in's.
         queue = "engines" if outside is not None and outside.command.split(" ", 1)[0] != "builtin" else "computer"
 
-        def send() -> None:
-            from games.tasks import analyse_game
-
-            try:
-                analyse_game.apply_async((game_id,), queue=queue, retry=False)
-            except Exception:
-                logger.warning("could not queue the analysis of game %s", game_id, exc_info=True)
-
-        transaction.on_commit(send)
+        send_analysis(game_id, queue)
     return analysis
 
 
@@ -101,8 +85,8 @@ def analysis_run(game_id: int) -> str:
     if analysis is None or analysis.status == Analysis.Status.DONE:
         return "nothing"
     game = analysis.game
-    stones = _stones(game)
-    digest = _digest(stones, game.rules)
+    stones = game_moves(game)
+    digest = record_digest(stones, game.rules)
     if digest != analysis.record:
         return "stale"
     try:
@@ -126,9 +110,6 @@ def analysis_run(game_id: int) -> str:
 def _engine_moves(engine: Engine, stones: str, game: Game) -> tuple[list[dict[str, Any]], str]:
     """The engine's move in the position before each stone of the game (the opening's stones too), and the
     reason it stopped early, if it failed."""
-    from games.messages import translate
-    from games.services.engines import engine_failed, engine_spec
-
     rules = find_rules(game.rules)
     board = Board()
     suggestions: list[dict[str, Any]] = []
@@ -153,31 +134,9 @@ def _engine_moves(engine: Engine, stones: str, game: Game) -> tuple[list[dict[st
     return suggestions, ""
 
 
-def analysis_comments(game: Game) -> list[str]:
-    """The stored analysis as record comments (``# 23. k8 missed a VCF: …``), if it read this record."""
-    analysis = Analysis.objects.filter(game=game, status=Analysis.Status.DONE).first()
-    if analysis is None or analysis.record != _digest(_stones(game), game.rules):
-        return []
-    lines = []
-    for mark in analysis.marks:
-        note = engine_analysis.MoveNote(
-            number=mark["number"],
-            point=mark["point"],
-            color=mark["color"],
-            win=engine_analysis.Win(**mark["win"]) if mark.get("win") else None,
-            missed=mark.get("missed", False),
-            allowed=engine_analysis.Win(**mark["allowed"]) if mark.get("allowed") else None,
-        )
-        if note.comment:
-            lines.append(f"# {note.number}. {note.point} {note.comment}")
-    return lines
-
-
 def position_analysis(*, moves: str, rules: str = "renju", engine: Engine | int | None = None) -> dict[str, Any]:
     """For a referee or organizer: the forced wins of both sides in a position, and a suggested move (the
     built-in engine's at level 4, or a registered ``engine``'s within its level-5 budget)."""
-    from games.messages import translate
-
     try:
         rule_set = find_rules(rules)
         board = Board.replay(parse_moves(moves))
@@ -188,8 +147,6 @@ def position_analysis(*, moves: str, rules: str = "renju", engine: Engine | int 
     outside = analysis_engine(engine, rules)
     best: Point | None = None
     if outside is not None and not board.is_full():
-        from games.services.engines import engine_failed, engine_spec
-
         try:
             best = engine_move(engine_spec(outside, ENGINE_LEVEL, most_ms=ENGINE_TURN_MS), board, rule_set).point
         except EngineFailure as failure:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
@@ -74,20 +73,6 @@ def clock_apply(
 
 def clock_seat(seat: Seat) -> clock.Seat:
     return 0 if seat is Seat.ONE else 1
-
-
-def schedule(game: Game) -> None:
-    """After commit, make sure a worker adjudicates at the deadline (the sweeper covers a failed publish)."""
-    if game.deadline is None or not settings.CLOCK_ETA_TASKS:
-        return
-    game_id, version, deadline = game.pk, game.clock_version, game.deadline
-
-    def publish() -> None:
-        from games.tasks import enqueue
-
-        enqueue(game_id, version, deadline)
-
-    transaction.on_commit(publish)
 
 
 def sync_colours(game: Game, state: GameState) -> None:

@@ -17,6 +17,7 @@ from games import clock
 from games.enums import EventKind, ForbiddenMode, GameMode, GameResult, GameStatus, ResultReason, Settled
 from games.messages import foul_label, translate
 from games.models import Game, Player
+from games.scheduling import call_computer, schedule
 from games.selectors import GameState, clock_of, control_of, game_state, ms, remember_on_commit
 from games.services.base import (
     GameError,
@@ -27,11 +28,9 @@ from games.services.base import (
     record_action,
     require_active,
     require_online,
-    schedule,
     seat_of,
     sync_colours,
 )
-from games.services.computer import call_computer
 from games.services.finish import game_finish
 from games.services.timing import clock_turn, game_settle, settle_locked
 

@@ -14,6 +14,7 @@ from engine.protocols import Player as Seat
 from games import clock, flaghold
 from games.enums import EventKind, GameMode, GameResult, GameStatus, Interface, ResultReason, Settled
 from games.models import Game, Player
+from games.scheduling import call_computer, schedule
 from games.selectors import clock_of, control_of, from_ms, game_state, ms
 from games.services.base import (
     GameError,
@@ -24,7 +25,6 @@ from games.services.base import (
     log_event,
     require_active,
     require_online,
-    schedule,
     seat_of,
 )
 from games.services.finish import Ending, finish_games, game_finish, retry_follow_ups
@@ -208,8 +208,6 @@ def game_offer_draw(
         game.save()
         log_event(game, EventKind.DRAW_OFFER, actor, interface, seat=int(seat))
         schedule(game)
-        from games.services.computer import call_computer
-
         call_computer(game)  # a computer opponent answers the offer
     return game
 

@@ -16,7 +16,7 @@ from games import tasks
 from games.models import Game, Player
 from games.services import game_import
 from games.services.analysis import analysis_request, analysis_run
-from games.services.computer import computer_turn
+from games.services.practice import computer_turn
 from tournament.tests.browser import account, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -112,6 +112,22 @@ def test_moving_instead_of_answering_declines_and_times_the_move_without_the_pau
     assert after.pause is None
 
 
+def test_an_offer_made_after_the_turn_ran_out_gives_no_free_move() -> None:
+    # Seat 0's 30 s run out at T0+30 s; at T0+30.001 s the server has not flagged it yet (the lag allowance
+    # holds the flag), and seat 1 offers a draw, which stops the clocks. Seat 0's move at T0+30.002 s is timed
+    # as any move: 30.001 s of thinking, no lag measured, so over time. (It was accepted, as the paused clock
+    # skipped the check, and the record then did not replay: hypothesis found it.)
+    state, events = clock.start(clock.initial(QUICK), QUICK, T0)
+    state, more = clock.offer(state, QUICK, T0 + 30 * S + 1, by=1)
+    events += more
+
+    with pytest.raises(ClockError) as refused:
+        clock.play(state, QUICK, T0 + 30 * S + 2, 1)
+
+    assert refused.value.code == "time_over"
+    assert clock.replay(QUICK, events) == state
+
+
 @pytest.mark.parametrize(
     ("setup", "code"),
     [("third", "no_offers_left"), ("on_turn", "offer_on_turn"), ("pending", "offer_pending")],

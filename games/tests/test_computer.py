@@ -16,9 +16,10 @@ from games.models import Analysis, Game, GameEvent, Move
 from games.selectors import game_state
 from games.services import GameError, game_act, game_offer_draw, game_override, game_resign
 from games.services.analysis import analysis_request
-from games.services.computer import computer_player, computer_turn, practice_start, think_budget
-from games.tests.factories import PlayerFactory, UserFactory
-from games.tests.helpers import human, run_computer
+from games.services.computer import computer_player, think_budget
+from games.services.practice import computer_turn, practice_start
+from games.tests.factories import UserFactory
+from games.tests.helpers import MISSED, finished_game, human, run_computer
 
 pytestmark = pytest.mark.django_db
 
@@ -160,18 +161,6 @@ def test_practice_over_the_api(django_capture_on_commit_callbacks: Any, sent: li
 
 
 # -- analysis ---------------------------------------------------------------------------
-
-# Black makes the four h8..k8 closed by g8 ... a game where White (move 12) ignores Black's VCF
-# k8 l8 k7 and Black (move 13) misses it, then White wins.
-MISSED = "h8 g8 i8 a1 j8 a3 k9 a5 k10 o15 b2 n14"
-
-
-def finished_game(moves: str) -> Game:
-    one, two = PlayerFactory(), PlayerFactory()
-    from games.services import game_import
-
-    text = f'[Black "{one.name}"]\n[White "{two.name}"]\n[Result "0-1"]\n[Reason "resignation"]\n\n{moves}\n'
-    return game_import(text=text)
 
 
 def test_analysis_marks_a_missed_vcf_and_is_cached(django_capture_on_commit_callbacks: Any, sent: list[Any]) -> None:

@@ -11,7 +11,7 @@ import pytest
 from games.models import Analysis, Game, GameEvent, Move
 from games.services import game_act, game_import
 from games.services.analysis import analysis_request
-from games.services.computer import practice_start
+from games.services.practice import practice_start
 from games.tests.factories import PlayerFactory, UserFactory
 
 pytestmark = [pytest.mark.pg_django, pytest.mark.celery, pytest.mark.django_db(transaction=True)]

@@ -2,55 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from django.utils import timezone, translation
 
 from engine.protocols import PROTOCOLS
-from engine.tests.test_protocols import COMPLETE
 from games.exports import export_plain, export_rif
 from games.models import Game
-from games.services import GameError, game_act, game_create, game_import, game_resign
-from games.tests.factories import PlayerFactory
+from games.services import GameError, game_import
+from games.tests.helpers import CASES, played
 
 pytestmark = pytest.mark.django_db
-
-START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
-
-
-def played(protocol: str, options: Any, script: list[tuple[Any, str]]) -> Game:
-    """An online game through the protocol's script, three more stones, then a resignation."""
-    one, two = PlayerFactory(name="甲"), PlayerFactory(name="乙", unit="二中")
-    game = game_create(
-        player_one=one,
-        player_two=two,
-        protocol=protocol,
-        protocol_options={k: v for k, v in asdict(options).items() if v != asdict(type(options)())[k]}
-        if options
-        else {},
-        time_control="quick",
-        start_clock_at=START,
-        event="校际赛",
-        round="1.2.1",
-    )
-    at = START
-    for ply, (seat, text) in enumerate(script):
-        at += timedelta(milliseconds=1300 + 100 * ply)  # think times known to the tenth of a second
-        game = game_act(game_id=game.pk, player=one if int(seat) == 1 else two, action=text, expected_ply=ply, at=at)
-    for extra in ("n2", "b14", "n13"):
-        at += timedelta(milliseconds=2100)
-        mover = one if _acts(game) == 1 else two
-        game = game_act(game_id=game.pk, player=mover, action=f"place {extra}", expected_ply=game.ply, at=at)
-    return game_resign(game_id=game.pk, player=game.black, at=at + timedelta(seconds=1))
-
-
-def _acts(game: Game) -> int:
-    from games.services import game_state
-
-    return int(game_state(game).to_act)
 
 
 def history(game: Game) -> list[tuple[str, str, str, int | None, int | None]]:
@@ -73,9 +36,6 @@ def same_game(original: Game, copy: Game) -> None:
     ours = [(t, names(original)[1 if p == "甲" else 2], c, n, ms) for t, p, c, n, ms in history(original)]
     theirs = [(t, names(copy)[1 if p == "甲" else 2], c, n, ms) for t, p, c, n, ms in history(copy)]
     assert theirs == ours
-
-
-CASES = [c for c in COMPLETE if c[2]]
 
 
 @pytest.mark.parametrize(("protocol", "options", "script"), [c[:3] for c in CASES], ids=[c[0] for c in CASES])

@@ -9,6 +9,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group as Role
 from playwright.sync_api import Page
 
+from games.models import Player
+
 PASSWORD = "browser-pass-1"
 
 
@@ -34,3 +36,16 @@ def open_page(browser: Any, base: str, user: Any = None, language: str = "en", v
         page.locator("main button[type=submit]").click()
         page.wait_for_url(re.compile(r".*/me/$"))
     return page
+
+
+def page_for(browser: Any, base: str, user: Any = None, language: str = "en", viewport: Any = None) -> Page:
+    """A page in a fresh context, signed in as ``user`` if given."""
+    return open_page(browser, base, user, language, viewport)
+
+
+def two_players(prefix: str) -> tuple[Any, Any, Player, Player]:
+    """Two players with accounts (``<prefix>1`` and ``<prefix>2``)."""
+    one_user, two_user = account(f"{prefix}1", "player"), account(f"{prefix}2", "player")
+    one = Player.objects.create(name=f"{prefix.title()} One", user=one_user)
+    two = Player.objects.create(name=f"{prefix.title()} Two", user=two_user)
+    return one_user, two_user, one, two

@@ -7,6 +7,8 @@ from __future__ import annotations
 import ast
 import random
 import re
+import subprocess
+import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -115,15 +117,128 @@ def test_no_module_outside_the_formats_tests_a_stage_kind() -> None:
     assert templates == set()
 
 
-def test_tournament_modules_import_each_other_at_the_top() -> None:
-    """No first-party import inside a function anywhere in the tournament app, except the app's ``ready``
-    (where Django wants the wiring done)."""
+@pytest.mark.parametrize("package", ["tournament", "games", "ratings"])
+def test_modules_import_each_other_at_the_top(package: str) -> None:
+    """No first-party import inside a function anywhere in the app, except the app's ``ready`` (where Django
+    wants the wiring done)."""
     offenders = {
         path.relative_to(ROOT).as_posix(): found
-        for path in _sources("tournament")
+        for path in _sources(package)
         if path.name != "apps.py" and (found := function_imports(path.read_text(encoding="utf-8")))
     }
     assert offenders == {}
+
+
+def _module(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(packages: Sequence[str]) -> dict[str, set[str]]:
+    """Module -> the first-party modules it imports when it is loaded (``from a.b import c`` is an edge to
+    ``a.b.c`` when that is a module, else to ``a.b``; imports under ``if TYPE_CHECKING`` are not run)."""
+    paths = {_module(path): path for package in packages for path in _sources(package)}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        edges = set()
+        for node in parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    edges.add(full if full in paths else node.module)
+            elif isinstance(node, ast.Import):
+                edges |= {alias.name for alias in node.names}
+        graph[name] = {edge for edge in edges if edge in paths and edge != name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import graph's strongly connected components of more than one module (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_circle_finder_finds_circles() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}}
+    assert circles(graph) == [["a", "b", "c"]]
+
+
+def test_no_import_circle_in_the_apps() -> None:
+    assert circles(import_graph(FIRST_PARTY)) == []
+
+
+# The first house's rule: a module that grows past this is split along what it holds.
+MODULE_LINES = 600
+
+
+def test_no_module_of_the_application_is_over_600_lines() -> None:
+    long = {
+        path.relative_to(ROOT).as_posix(): lines
+        for package in ("engine", *FIRST_PARTY, "devtools")
+        for path in _sources(package)
+        if "_build" not in path.parts and (lines := len(path.read_text(encoding="utf-8").splitlines())) > MODULE_LINES
+    }
+    assert long == {}
+
+
+def test_no_function_of_the_application_is_over_complexity_15() -> None:
+    """mccabe's count, as ruff's C901 gives it (make lint runs the same check; this says where)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--select", "C901", "--output-format", "concise", "--no-cache", "."],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout
+
+
+def test_no_test_module_imports_another() -> None:
+    """What tests share lives in fixtures (conftest.py) or helper modules, never in another test module (a
+    script run in a subprocess included)."""
+    pattern = re.compile(r"(from|import)\s+[\w.]*\btests\.test_\w+")
+    offenders = [
+        f"{path.relative_to(ROOT).as_posix()}: {match.group(0)}"
+        for package in ("engine", *FIRST_PARTY)
+        for path in sorted((ROOT / package).rglob("tests/**/*.py"))
+        for match in pattern.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == []
 
 
 def test_private_helpers_are_not_imported_across_modules() -> None:

@@ -13,23 +13,13 @@ from playwright.sync_api import Page, Position, expect
 
 from games.models import Game, Player
 from games.services import game_act, game_create, game_resign
+from games.tests.helpers import CASES, played
 from tournament.demo_tournament import DEMO_NAME
 from tournament.models import Tournament
-from tournament.tests.browser import PASSWORD, account, open_page
+from tournament.tests.browser import PASSWORD, account, page_for, two_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
-
-
-def page_for(browser: Any, base: str, user: Any = None, language: str = "en", viewport: Any = None) -> Page:
-    return open_page(browser, base, user, language, viewport)
-
-
-def two_players(prefix: str) -> tuple[Any, Any, Player, Player]:
-    one_user, two_user = account(f"{prefix}1", "player"), account(f"{prefix}2", "player")
-    one = Player.objects.create(name=f"{prefix.title()} One", user=one_user)
-    two = Player.objects.create(name=f"{prefix.title()} Two", user=two_user)
-    return one_user, two_user, one, two
 
 
 def polls(page: Page, game: Game, n: int) -> None:
@@ -219,7 +209,6 @@ def test_the_referee_console_shows_a_new_dispute_without_a_reload(live_server: A
 
 
 def test_the_record_matches_the_board_for_every_protocols_opening(live_server: Any, browser: Any) -> None:
-    from games.tests.test_record_round_trip import CASES, played
 
     page = page_for(browser, live_server.url)
     for case in CASES:
