@@ -23,8 +23,8 @@ from django.utils.translation import gettext as _
 
 from games.enums import EventKind, GameResult, GameStatus, Interface, ResultReason
 from games.models import Game, Player
-from games.scheduling import schedule_no_show
 from games.services import GameError, game_finish, game_state, lock_game, log_event, seat_of
+from games.services.scheduling import schedule_no_show
 
 OPEN = (GameStatus.PENDING, GameStatus.OPENING, GameStatus.PLAYING)
 

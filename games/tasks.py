@@ -2,7 +2,7 @@
 
 Both call :func:`games.services.game_settle`, which is idempotent: a stale,
 early or repeated task changes nothing to the game (clocks.md §6.6-6.7).
-The services send these tasks by name (:mod:`games.scheduling`, which keeps
+The services send these tasks by name (:mod:`games.services.scheduling`, which keeps
 one adjudication pending per game with two markers in Redis); the tasks call
 the services.
 """
@@ -17,15 +17,14 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from games import scheduling
 from games.enums import GameStatus, Settled
 from games.forfeits import game_forfeit_no_show
 from games.models import Game
-from games.scheduling import ANY_VERSION
-from games.services import games_settle_due
+from games.services import games_settle_due, scheduling
 from games.services.analysis import analysis_run
 from games.services.computer import computer_games_due
 from games.services.practice import computer_turn
+from games.services.scheduling import ANY_VERSION
 
 logger = logging.getLogger(__name__)
 SWEEP_BATCH = 500

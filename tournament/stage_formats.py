@@ -23,9 +23,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
 from tournament import formats, standings
+from tournament.errors import TournamentError
 from tournament.models import Entry, Group, Match, Stage, Tournament, entry_rating
-from tournament.services.common import TournamentError, audit, call_matches, winner_index
-from tournament.standings import Order
+from tournament.standings import Order, winner_index
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,8 @@ class StageFormat:
 
     kind: ClassVar[str]
     name_key: ClassVar[str] = "preliminary"  # its name (STAGE_NAMES) when a preset opens with it
-    round_by_round: ClassVar[bool] = False  # True: pairings are made one round at a time (pair_round)
+    round_by_round: ClassVar[bool] = False  # True: pairings are made one round at a time (next_round)
+    own_rounds: ClassVar[bool] = False  # True: its rounds are made by its own package (pair_round)
     playoffs: ClassVar[bool] = True  # ties that decide something are played off (otherwise tie-breaks and a lot)
     ranks_places: ClassVar[bool] = False  # a final: nobody goes on; the places the organizer chose are played off
     shows: ClassVar[frozenset[str]] = frozenset()  # extra parts of the public page ("bracket")
@@ -92,39 +93,10 @@ class StageFormat:
         return None
 
     def pair_round(self, stage: Stage, actor: Any) -> list[Match]:
-        """Pair the next round in each group of the (locked, running) stage with :meth:`next_round` and call
-        the matches to the boards. Refused for a format that made every pairing at the draw."""
-        if not self.round_by_round:
-            raise TournamentError("paired_at_draw", _("Every pairing of this stage was made at the draw."), 409)
-        if stage.status != Stage.Status.RUNNING:
-            raise TournamentError("not_running", _("The stage has not started."), 409)
-        made: list[Match] = []
-        for group in stage.groups.filter(parent=None).order_by("number"):
-            if group.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.CANCELLED]).exists():
-                raise TournamentError(
-                    "round_unfinished",
-                    _("Group %(name)s has matches of this round still to finish.") % {"name": group.name},
-                    409,
-                )
-            pairs = self.next_round(stage, group)
-            if not pairs:
-                continue
-            number = max(group.matches.values_list("round", flat=True), default=0) + 1
-            made += Match.objects.bulk_create(
-                Match(
-                    tournament_id=stage.tournament_id,
-                    group=group,
-                    round=number,
-                    order=order,
-                    first_id=a,
-                    second_id=b,
-                    games_planned=group.games_per_pair,
-                )
-                for order, (a, b) in enumerate(pairs)
-            )
-        audit(stage.tournament, "pair_round", actor, stage=stage.pk, matches=[m.pk for m in made])
-        call_matches(tournament=stage.tournament)
-        return made
+        """A format whose rounds have a life of their own (``own_rounds``: the Swiss system's drafts, a team
+        event's team matches) pairs and publishes its next round here, through its own package's services.
+        The others only answer :meth:`next_round`; the services write the matches."""
+        raise NotImplementedError
 
     def match_closed(self, match: Match, *, corrected: bool, actor: Any) -> None:
         """A match of the stage finished (``corrected``: finished again after a correction). Nothing by

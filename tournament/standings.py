@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, cast
 from django.db.models import Q
 
 from games.enums import GameResult, GameStatus
+from games.models import Game
 from tournament import formats
 from tournament.models import Group, GroupMember, Match, MatchGame, Stage, TieDecider, Tournament
 
@@ -312,3 +313,11 @@ def stage_standings(stage: Stage, *, final: bool) -> list[dict[str, Any]]:
             }
         )
     return tables
+
+
+def winner_index(game: Game, match: Match) -> int | None:
+    """0 if the match's first player won ``game``, 1 if the second did, None for a draw."""
+    if game.result == GameResult.DRAW:
+        return None
+    winner = game.black_id if game.result == GameResult.BLACK else game.white_id
+    return 0 if winner == match.first.player_id else 1

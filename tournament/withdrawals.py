@@ -26,8 +26,9 @@ from django.utils.translation import gettext as _
 from games.enums import GameStatus
 from games.forfeits import game_forfeit, game_mark_absent, game_mark_present
 from games.models import Game, Player
+from tournament.errors import TournamentError
 from tournament.models import Entry, Group, Match, MatchGame, Stage, Tournament, WithdrawalPolicy
-from tournament.services.common import TournamentError, audit, call_matches, cancel_match, next_game
+from tournament.services.common import audit, call_matches, cancel_match, next_game
 from tournament.services.draws import draw_stage, undo_draw
 from tournament.services.outcomes import group_sync, stage_sync
 from tournament.stage_formats import format_of

@@ -32,10 +32,10 @@ from games.enums import EventKind, GameStatus
 from games.exports import game_moves, record_digest
 from games.messages import translate
 from games.models import Analysis, Engine, Game
-from games.scheduling import send_analysis
 from games.services.base import GameError, log_event
 from games.services.computer import practice_engine
 from games.services.engines import engine_failed, engine_spec
+from games.services.scheduling import send_analysis
 
 logger = logging.getLogger(__name__)
 LIMITS = engine_analysis.Limits()

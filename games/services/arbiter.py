@@ -23,9 +23,9 @@ from games import clock
 from games.access import may_rule
 from games.enums import EventKind, GameMode, GameStatus
 from games.models import ArbiterCall, Game, Player
-from games.scheduling import schedule
 from games.selectors import clock_of, ms
 from games.services.base import GameError, clock_apply, clock_seat, lock_game, log_event, seat_of
+from games.services.scheduling import schedule
 from games.services.timing import game_settle
 from games.signals import arbiter_call_changed
 

@@ -1,7 +1,7 @@
 """The computer as a player: one :class:`~games.models.Player` per level (``computer_level``), of the
 built-in engine or of a registered outside engine; which seat it holds, which queue its turns go to, how
 long it may think. Its games and its turns are played in :mod:`games.services.practice`, above the
-players' own services; the turns are sent by :mod:`games.scheduling`."""
+players' own services; the turns are sent by :mod:`games.services.scheduling`."""
 
 from __future__ import annotations
 

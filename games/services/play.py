@@ -17,7 +17,6 @@ from games import clock
 from games.enums import EventKind, ForbiddenMode, GameMode, GameResult, GameStatus, ResultReason, Settled
 from games.messages import foul_label, translate
 from games.models import Game, Player
-from games.scheduling import call_computer, schedule
 from games.selectors import GameState, clock_of, control_of, game_state, ms, remember_on_commit
 from games.services.base import (
     GameError,
@@ -32,6 +31,7 @@ from games.services.base import (
     sync_colours,
 )
 from games.services.finish import game_finish
+from games.services.scheduling import call_computer, schedule
 from games.services.timing import clock_turn, game_settle, settle_locked
 
 

@@ -3,7 +3,7 @@
 The computer (:mod:`games.services.computer`) acts through :func:`games.services.play.game_act` like any
 player: the same locking, clock and record. Its turns are Celery tasks on their own ``computer`` queue (a
 process pool apart from the clock workers, since a search holds a CPU); the task is sent when a turn passes
-to the computer, after the commit (:func:`games.scheduling.call_computer`). A practice game is unrated and
+to the computer, after the commit (:func:`games.services.scheduling.call_computer`). A practice game is unrated and
 never belongs to a tournament.
 
 A computer player may stand for a registered outside engine (``Player.engine``, see

@@ -14,7 +14,6 @@ from engine.protocols import Player as Seat
 from games import clock, flaghold
 from games.enums import EventKind, GameMode, GameResult, GameStatus, Interface, ResultReason, Settled
 from games.models import Game, Player
-from games.scheduling import call_computer, schedule
 from games.selectors import clock_of, control_of, from_ms, game_state, ms
 from games.services.base import (
     GameError,
@@ -28,6 +27,7 @@ from games.services.base import (
     seat_of,
 )
 from games.services.finish import Ending, finish_games, game_finish, retry_follow_ups
+from games.services.scheduling import call_computer, schedule
 
 
 def clock_turn(

@@ -151,8 +151,8 @@ def test_the_worker_task_looks_again_when_held(settings: Any, monkeypatch: Any) 
         sent.append(when)
         return True
 
-    monkeypatch.setattr("games.scheduling.publish", publish)
-    monkeypatch.setattr("games.scheduling.markers", lambda: None)
+    monkeypatch.setattr("games.services.scheduling.publish", publish)
+    monkeypatch.setattr("games.services.scheduling.markers", lambda: None)
 
     with time_machine.travel(START + timedelta(seconds=31), tick=False):
         outcome = adjudicate(game.pk, -1)

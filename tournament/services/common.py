@@ -13,16 +13,12 @@ from typing import Any
 from django.utils import timezone
 
 from games import live
-from games.enums import GameMode, GameResult, GameStatus, Interface
+from games.enums import GameMode, GameStatus, Interface
 from games.forfeits import game_cancel
 from games.models import Game
-from games.services import GameError, game_create
+from games.services import game_create
 from tournament import formats
 from tournament.models import AuditLog, Group, GroupMember, Match, MatchGame, Stage, Tournament
-
-
-class TournamentError(GameError):
-    """A refused organizer action (same shape as the games app's errors: code, message, status)."""
 
 
 def audit(tournament: Tournament, action: str, actor: Any = None, **data: Any) -> None:
@@ -203,13 +199,6 @@ def first_black_by_toss(match: Match, lot: str) -> bool:
         match.colour_toss = formats.toss_by_lot(lot)
         match.save(update_fields=["colour_toss"])
     return int(match.colour_toss["black"]) == 0
-
-
-def winner_index(game: Game, match: Match) -> int | None:
-    if game.result == GameResult.DRAW:
-        return None
-    winner = game.black_id if game.result == GameResult.BLACK else game.white_id
-    return 0 if winner == match.first.player_id else 1
 
 
 def root_of(group: Group) -> Group:

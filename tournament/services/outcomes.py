@@ -34,9 +34,9 @@ from games.enums import GameStatus
 from games.forfeits import game_cancel
 from games.models import Game
 from tournament import formats
+from tournament.errors import TournamentError
 from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage, TieDecider, Tournament
 from tournament.services.common import (
-    TournamentError,
     audit,
     call_matches,
     cancel_match,
@@ -44,12 +44,11 @@ from tournament.services.common import (
     next_game,
     root_of,
     stage_for_update,
-    winner_index,
 )
 from tournament.services.draws import draw_stage, undo_draw
 from tournament.signals import tournament_finished
 from tournament.stage_formats import format_of
-from tournament.standings import Order, decided
+from tournament.standings import Order, decided, winner_index
 
 
 def after_game(game: Game, correction: bool, confirm: str, actor: Any) -> None:

@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 
 from games.models import Player
 from games.services.players import clean_text
+from tournament.errors import TournamentError
 from tournament.models import Entry, Stage, Tournament
-from tournament.services.common import TournamentError, audit
+from tournament.services.common import audit
 from tournament.stage_formats import FORMATS, format_for
 
 PRESETS = {

@@ -24,6 +24,7 @@ class SwissSystem(StageFormat):
     kind = Stage.Kind.SWISS
     name_key = "swiss"
     round_by_round = True
+    own_rounds = True  # drafts reviewed and published (tournament.swiss.services)
     playoffs = False
     absences_by_round = True
     withdrawal_policy = WithdrawalPolicy.FORFEIT  # results stand, the player is no longer paired

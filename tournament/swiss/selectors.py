@@ -13,9 +13,9 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from games.enums import UNPLAYED_REASONS, GameResult, GameStatus
+from tournament.errors import TournamentError
 from tournament.formats import TIEBREAKS
 from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound, Tournament
-from tournament.services.common import TournamentError
 from tournament.standings import Order
 from tournament.swiss import tiebreaks
 from tournament.swiss.state import (

@@ -19,8 +19,9 @@ from games.enums import GameStatus
 from games.forfeits import game_cancel
 from games.models import GameEvent, Player
 from tournament.checkin import absent
+from tournament.errors import TournamentError
 from tournament.models import CheckIn, Entry, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound
-from tournament.services.common import TournamentError, audit, call_matches
+from tournament.services.common import audit, call_matches
 from tournament.swiss import explain, trf
 from tournament.swiss.pairing import Board, PairingError, pairer, unit_prohibitions
 from tournament.swiss.selectors import SwissData, SwissOptions, check_options, initial_colour, load, swiss_group

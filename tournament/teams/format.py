@@ -25,6 +25,7 @@ class TeamEvent(StageFormat):
     kind = Stage.Kind.TEAMS
     name_key = "teams"
     round_by_round = True
+    own_rounds = True  # team matches with line-ups (tournament.teams.services)
     playoffs = False
     ranks_places = True  # nobody goes on: the team standings are the result
     withdrawal_policy = WithdrawalPolicy.FORFEIT  # the boards played stand; the player sits out the rest

@@ -9,8 +9,8 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.errors import TournamentError
 from tournament.models import Entry, Lineup, Match, Stage, Team, TeamMatch, TeamMember, Tournament
-from tournament.services.common import TournamentError
 from tournament.teams import scoring
 from tournament.teams.services import TeamOptions, board_prizes, lineup_visible, team_results, team_standings
 

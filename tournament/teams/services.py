@@ -18,8 +18,9 @@ from games.enums import UNPLAYED_REASONS, GameResult, GameStatus
 from games.models import Player
 from games.services.players import clean_text
 from tournament import formats
+from tournament.errors import TournamentError
 from tournament.models import Entry, Group, Lineup, Match, MatchGame, Stage, Team, TeamMatch, TeamMember, Tournament
-from tournament.services.common import TournamentError, audit, call_matches
+from tournament.services.common import audit, call_matches
 from tournament.services.setup import register
 from tournament.swiss.pairing import PairingError, pairer
 from tournament.swiss.state import FIRST, SECOND, PointSystem, RoundRecord, SwissPlayer, SwissState

@@ -136,7 +136,8 @@ def _module(path: Path) -> str:
 
 def import_graph(packages: Sequence[str]) -> dict[str, set[str]]:
     """Module -> the first-party modules it imports when it is loaded (``from a.b import c`` is an edge to
-    ``a.b.c`` when that is a module, else to ``a.b``; imports under ``if TYPE_CHECKING`` are not run)."""
+    ``a.b.c`` when that is a module, else to ``a.b``, and to the package ``a.b`` whose ``__init__`` runs
+    first; imports under ``if TYPE_CHECKING`` are not run)."""
     paths = {_module(path): path for package in packages for path in _sources(package)}
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
@@ -148,6 +149,9 @@ def import_graph(packages: Sequence[str]) -> dict[str, set[str]]:
                     edges.add(full if full in paths else node.module)
             elif isinstance(node, ast.Import):
                 edges |= {alias.name for alias in node.names}
+        # importing a.b.c runs the package a.b first (its __init__), unless the importer is inside a.b
+        parents = {".".join(edge.split(".")[:k]) for edge in edges for k in range(2, len(edge.split(".")))}
+        edges |= {parent for parent in parents if not name.startswith(parent + ".")}
         graph[name] = {edge for edge in edges if edge in paths and edge != name}
     return graph
 

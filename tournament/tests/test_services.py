@@ -11,7 +11,7 @@ from django.utils import translation
 
 from games.models import Game, Player
 from games.services import game_confirm_result, game_report_result
-from tournament import appeals, selectors, services, stage_formats, withdrawals
+from tournament import appeals, selectors, services, withdrawals
 from tournament.models import AuditLog, Group, Match, Stage, Tournament
 from tournament.registration import import_entries, import_summary
 from tournament.services import common, draws, outcomes
@@ -37,7 +37,7 @@ def checked_call_matches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         peaks.append(len(busy))
         return called
 
-    for module in (common, draws, outcomes, stage_formats, withdrawals):  # every module that calls it
+    for module in (common, draws, outcomes, withdrawals):  # every module that calls it (the formats do not write)
         monkeypatch.setattr(module, "call_matches", checked)
     return peaks
 
