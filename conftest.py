@@ -269,3 +269,11 @@ def screenshot() -> Any:
         return path
 
     return take
+
+
+@pytest.fixture
+def test_format() -> Iterator[Any]:
+    """The test-only round-by-round format (tournament/tests/formats.py), registered for one test."""
+    from tournament.tests.formats import registered
+
+    yield from registered()

@@ -8,6 +8,7 @@ from config.security import ObtainToken
 from games.api import EngineViewSet, GameViewSet, PlayerViewSet
 from ratings.api import RatingListViewSet
 from tournament.api import TournamentViewSet
+from tournament.rounds_api import RoundsViewSet
 from tournament.swiss.api import SwissViewSet
 from tournament.teams.api import TeamEventViewSet
 
@@ -17,6 +18,7 @@ router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("players", PlayerViewSet, basename="player")
 router.register("engines", EngineViewSet, basename="engine")
 router.register("swiss", SwissViewSet, basename="swiss")
+router.register("rounds", RoundsViewSet, basename="rounds")
 router.register("team-events", TeamEventViewSet, basename="team-event")
 router.register("ratings", RatingListViewSet, basename="rating-list")
 

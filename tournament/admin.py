@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from games.access import is_organizer, may_organize
 from games.services import GameError
 from tournament import services
-from tournament.models import AuditLog, Entry, Group, Match, Stage, SwissBye, SwissRound, Tournament
+from tournament.models import AuditLog, Entry, Group, Match, Round, Stage, SwissBye, Tournament
 from tournament.registration import import_entries, import_summary
 from tournament.services.outcomes import group_sync
 from tournament.withdrawals import entry_withdraw
@@ -213,7 +213,7 @@ class ReadOnlyAdmin(admin.ModelAdmin[Any]):
         return False
 
 
-@admin.register(SwissRound)
+@admin.register(Round)
 class SwissRoundAdmin(ReadOnlyAdmin):
     list_display = ["stage", "number", "status", "engine", "paired_at", "published_at", "closed_at"]
     list_filter = ["status"]

@@ -28,6 +28,10 @@ from tournament.withdrawals import entry_withdraw, match_mark_absent, match_mark
 
 
 class StageSerializer(serializers.ModelSerializer[Stage]):
+    kind = serializers.CharField(
+        read_only=True, help_text="the stage's format: a built-in one (Stage.Kind) or any other registered format"
+    )
+
     class Meta:
         model = Stage
         fields = ["id", "order", "name", "kind", "status", "draw_seed", "options"]
@@ -93,7 +97,7 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
 class StandingsStageSerializer(serializers.Serializer[Any]):
     stage = serializers.IntegerField()
     name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=Stage.Kind.choices)
+    kind = serializers.CharField(help_text="the stage's format: a built-in one (Stage.Kind) or any other registered")
     status = serializers.ChoiceField(choices=Stage.Status.choices)
     groups = serializers.ListField(
         child=serializers.DictField(),

@@ -32,6 +32,7 @@ from tournament.checkin import check_in_round
 from tournament.lan import is_loopback
 from tournament.models import CheckIn, Entry, Stage, Tournament, WithdrawalPolicy
 from tournament.registration_views import public_url, qr
+from tournament.round_control import ROUND_ACTIONS, cycled_stages, rounds_payload
 from tournament.selectors import schedule_context
 from tournament.swiss.control import SWISS_ACTIONS, swiss_control
 from tournament.swiss.selectors import swiss_stages
@@ -163,6 +164,7 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         "withdraw_form": WithdrawForm(tournament),
         "stage_actions": [(name, label) for name, label in ACTION_LABELS.items()],
         "swiss": [swiss_control(stage) for stage in swiss_stages(tournament)],
+        "round_stages": [rounds_payload(stage) for stage in cycled_stages(tournament)],
         "team_stage": team_stage_of(tournament),
         "games_choices": [
             (1, gettext_lazy("one game")),
@@ -240,7 +242,7 @@ def control_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     if request.method != "POST":
         return redirect("control-room", pk=pk)
     stage = None
-    if action in STAGE_ACTIONS or action in SWISS_ACTIONS:
+    if action in STAGE_ACTIONS or action in PANEL_ACTIONS:
         stage_id = request.POST.get("stage", "")
         if not stage_id.isdigit():
             raise Http404
@@ -256,8 +258,8 @@ def control_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 
 def _run(action: str, request: HttpRequest, tournament: Tournament, stage: Stage | None, user: Any) -> str:
-    if stage is not None and action in SWISS_ACTIONS:
-        return SWISS_ACTIONS[action](stage, request.POST, user)
+    if stage is not None and action in PANEL_ACTIONS:
+        return PANEL_ACTIONS[action](stage, request.POST, user)
     if stage is not None:
         STAGE_ACTIONS[action](stage, user)
         return _("Done: %(what)s, %(stage)s.") % {"what": ACTION_LABELS[action], "stage": stage.name}
@@ -323,6 +325,9 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, stage: Stage
         return _("%(name)s withdrawn.") % {"name": withdraw.cleaned_data["entry"].player.name}
     raise Http404
 
+
+# A stage's own panel (the round cycle's, the Swiss system's): its buttons, each with the form's fields.
+PANEL_ACTIONS = {**SWISS_ACTIONS, **ROUND_ACTIONS}
 
 STAGE_ACTIONS: dict[str, Callable[[Stage, Any], Any]] = {
     "draw": lambda stage, user: services.draw_stage(stage=stage, actor=user),

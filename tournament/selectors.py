@@ -16,7 +16,7 @@ from engine.records import RifTournament
 from games.enums import GameMode, GameResult, GameStatus
 from games.models import Game, GameEvent
 from games.selectors import clock_view, game_state
-from tournament.models import NO_SHOW, ArenaBout, Group, Match, MatchGame, Stage, SwissBye, SwissRound, Tournament
+from tournament.models import NO_SHOW, ArenaBout, Group, Match, MatchGame, Round, Stage, SwissBye, Tournament
 from tournament.stage_formats import format_of
 from tournament.standings import load_stage, order_in
 
@@ -281,7 +281,7 @@ def rif_tournament(tournament: Tournament) -> RifTournament:
         .select_related("entry__player", "stage")
         .order_by("stage__order", "round", "entry__player__name")
     ]
-    rounds = SwissRound.objects.filter(stage__tournament=tournament).exclude(status=SwissRound.Status.DRAFT).count()
+    rounds = Round.objects.filter(stage__tournament=tournament).exclude(status=Round.Status.DRAFT).count()
     return RifTournament(
         name=tournament.name,
         city=tournament.venue,

@@ -25,6 +25,7 @@ from django.utils.translation import pgettext_lazy
 from tournament import formats, standings
 from tournament.errors import TournamentError
 from tournament.models import Entry, Group, Match, Stage, Tournament, entry_rating
+from tournament.round_plans import RoundPlan, Rows
 from tournament.standings import Order, winner_index
 
 
@@ -91,6 +92,27 @@ class StageFormat:
     def next_round(self, stage: Stage, group: Group) -> list[tuple[int, int]] | None:
         """The pairings of the group's next round, or None when the format made them all at the draw."""
         return None
+
+    def plan_round(self, stage: Stage) -> RoundPlan:
+        """The stage's next round as a draft: each top-level group's :meth:`next_round`, in group order."""
+        boards: Rows = []
+        for group in stage.groups.filter(parent=None).order_by("number"):
+            boards += [[a, b] for a, b in self.next_round(stage, group) or []]
+        return RoundPlan(boards, engine=self.kind)
+
+    def edit_warnings(self, stage: Stage, rows: Rows, engine_rows: Rows) -> list[dict[str, Any]]:
+        """What a manual change to a draft breaks: by default, a pair that has already met in the stage."""
+        met = {
+            frozenset(pair)
+            for pair in Match.objects.filter(group__stage=stage)
+            .exclude(status=Match.Status.CANCELLED)
+            .values_list("first_id", "second_id")
+        }
+        return [
+            {"code": "rematch", "entries": [a, b]}
+            for a, b in rows
+            if a is not None and b is not None and frozenset((a, b)) in met
+        ]
 
     def pair_round(self, stage: Stage, actor: Any) -> list[Match]:
         """A format whose rounds have a life of their own (``own_rounds``: the Swiss system's drafts, a team

@@ -90,6 +90,19 @@ class World:
         services.start_stage(stage=self.swiss_stage)
         swiss_publish(stage=self.swiss_stage, number=swiss_pair(stage=self.swiss_stage).number)
         self.swiss_entry = self.swiss.entries.order_by("pk").first()
+        # A stage of the test-only round-by-round format (tournament/tests/formats.py), its round 1 a draft.
+        from tournament.services.rounds import round_pair
+        from tournament.tests.formats import RoundsThenFinal
+
+        self.cycle = services.tournament_create(name="Rounds cup", first_stage=RoundsThenFinal.kind)
+        services.publish(tournament=self.cycle)
+        for n in range(4):
+            services.register(tournament=self.cycle, player=Player.objects.create(name=f"R{n}"))
+        self.cycle_stage = self.cycle.stages.get()
+        services.draw_stage(stage=self.cycle_stage, seed=1)
+        services.start_stage(stage=self.cycle_stage)
+        self.cycle_round = round_pair(stage=self.cycle_stage)
+        self.cycle_entry = self.cycle_round.boards[0][0]
         # A team event, round 1 paired, lineups awaited; the player captains one team. And one not drawn yet.
         from tournament.teams.services import team_create
 
@@ -447,6 +460,16 @@ CASES: dict[str, Case] = {
         lambda w: {"order": [w.team_a.pk, w.team_a.pk + 1]},
         matrix(401, 403, 403, 403, 409),  # the organizer's; this event shares tied places (no extra game)
     ),
+    "rounds-detail": ("get", lambda w: f"/api/rounds/{w.cycle_stage.pk}/", NONE, same(200)),
+    "rounds-pair": ("post", lambda w: f"/api/rounds/{w.cycle_stage.pk}/pair/", NONE, matrix(401, 403, 403, 403, 409)),
+    "rounds-edit": (
+        "post",
+        lambda w: f"/api/rounds/{w.cycle_stage.pk}/edit/",
+        lambda w: {"round": 1, "action": "flip", "first": w.cycle_entry, "reason": "walk"},
+        WRITE,
+    ),
+    "rounds-publish": ("post", lambda w: f"/api/rounds/{w.cycle_stage.pk}/publish/", lambda w: {"round": 1}, WRITE),
+    "rounds-unpair": ("post", lambda w: f"/api/rounds/{w.cycle_stage.pk}/unpair/", lambda w: {"round": 1}, WRITE),
     "swiss-pair": ("post", lambda w: f"/api/swiss/{w.swiss_stage.pk}/pair/", NONE, matrix(401, 403, 403, 403, 409)),
     "swiss-edit": (
         "post",
@@ -584,7 +607,7 @@ def test_every_url_pattern_is_in_the_matrix() -> None:
 
 
 @pytest.fixture
-def world() -> World:
+def world(test_format: Any) -> World:
     cache.clear()
     return World()
 
@@ -661,4 +684,4 @@ def test_admin_is_for_the_organizer_only(world: World) -> None:
     for page in admin_pages:
         answers = {role: world.client(role).get(page).status_code for role in ROLES}
         assert answers == {A: 302, P: 302, OP: 302, OR: 302, ORG: 200}, (page, answers)
-    assert Tournament.objects.count() == 7
+    assert Tournament.objects.count() == 8  # the world's tournaments, none added by a GET

@@ -6,8 +6,9 @@ from the games, never stored.
 """
 
 from tournament.models.records import Appeal, ArenaBout, AuditLog
+from tournament.models.rounds import Round
 from tournament.models.stages import Group, GroupMember, Match, MatchGame, Stage
-from tournament.models.swiss import SwissBye, SwissRound
+from tournament.models.swiss import SwissBye
 from tournament.models.teams import Lineup, Team, TeamMatch, TeamMember
 from tournament.models.tournaments import (
     NO_SHOW,
@@ -31,9 +32,9 @@ __all__ = [
     "Lineup",
     "Match",
     "MatchGame",
+    "Round",
     "Stage",
     "SwissBye",
-    "SwissRound",
     "Team",
     "TeamMatch",
     "TeamMember",

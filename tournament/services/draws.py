@@ -15,6 +15,7 @@ from tournament import formats
 from tournament.checkin import absent
 from tournament.errors import TournamentError
 from tournament.models import NO_SHOW, CheckIn, Entry, Group, GroupMember, Match, Stage, Tournament
+from tournament.services import rounds
 from tournament.services.common import audit, call_matches, make_group, stage_for_update
 from tournament.signals import tournament_starting
 from tournament.stage_formats import format_of
@@ -144,37 +145,8 @@ def pair_next_round(*, stage: Stage, actor: Any = None) -> list[Match]:
     fmt = format_of(stage)
     if fmt.own_rounds:
         return fmt.pair_round(stage, actor)
-    if not fmt.round_by_round:
-        raise TournamentError("paired_at_draw", _("Every pairing of this stage was made at the draw."), 409)
-    if stage.status != Stage.Status.RUNNING:
-        raise TournamentError("not_running", _("The stage has not started."), 409)
-    made: list[Match] = []
-    for group in stage.groups.filter(parent=None).order_by("number"):
-        if group.matches.exclude(status__in=[Match.Status.FINISHED, Match.Status.CANCELLED]).exists():
-            raise TournamentError(
-                "round_unfinished",
-                _("Group %(name)s has matches of this round still to finish.") % {"name": group.name},
-                409,
-            )
-        pairs = fmt.next_round(stage, group)
-        if not pairs:
-            continue
-        number = max(group.matches.values_list("round", flat=True), default=0) + 1
-        made += Match.objects.bulk_create(
-            Match(
-                tournament_id=stage.tournament_id,
-                group=group,
-                round=number,
-                order=order,
-                first_id=a,
-                second_id=b,
-                games_planned=group.games_per_pair,
-            )
-            for order, (a, b) in enumerate(pairs)
-        )
-    audit(stage.tournament, "pair_round", actor, stage=stage.pk, matches=[m.pk for m in made])
-    call_matches(tournament=stage.tournament)
-    return made
+    number = rounds.round_pair(stage=stage, actor=actor).number  # the draft, published at once: no review
+    return rounds.round_publish(stage=stage, number=number, actor=actor)
 
 
 @transaction.atomic

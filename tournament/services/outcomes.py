@@ -36,6 +36,7 @@ from games.models import Game
 from tournament import formats
 from tournament.errors import TournamentError
 from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage, TieDecider, Tournament
+from tournament.services import rounds
 from tournament.services.common import (
     audit,
     call_matches,
@@ -111,8 +112,11 @@ def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
         match.save(update_fields=["status", "winner"])
         if match.status == Match.Status.FINISHED and before[0] == Match.Status.FINISHED:
             audit(tournament, "match_corrected", actor, match=match.pk, winner=match.winner_id, before=before[1])
-    if match.status == Match.Status.FINISHED:  # the format's own bookkeeping (a Swiss round closes)
-        format_of(match.group.stage).match_closed(match, corrected=before[0] == Match.Status.FINISHED, actor=actor)
+    if match.status == Match.Status.FINISHED:  # the round closes with its last match
+        stage_format = format_of(match.group.stage)
+        if stage_format.round_by_round and not stage_format.own_rounds:
+            rounds.close_finished_rounds(match.group.stage, actor)
+        stage_format.match_closed(match, corrected=before[0] == Match.Status.FINISHED, actor=actor)
     # even when the match stands, a corrected game inside it can move the group's order
     group_sync(group=match.group, confirm=confirm, actor=actor)
     call_matches(tournament=tournament)

@@ -10,7 +10,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from games.services import player_find_or_create
-from tournament.models import Entry, GroupMember, Stage, SwissRound
+from tournament.models import Entry, GroupMember, Round, Stage
 from tournament.services import TournamentError
 from tournament.swiss import selectors, services
 from tournament.tasks import pair_in_background, queue_swiss_pair
@@ -48,7 +48,7 @@ def swiss_control(stage: Stage) -> dict[str, Any]:
         "rounds": rounds,
         "earlier": [r.number for r in data.rounds[:-1]],
         "next_round": paired + 1 if paired < data.options.rounds else None,
-        "draft": next((r for r in rounds if r["status"] == SwissRound.Status.DRAFT), None),
+        "draft": next((r for r in rounds if r["status"] == Round.Status.DRAFT), None),
         "players": [(e, name) for e, name, withdrawn in members if not withdrawn],
         "withdrawn": [(e, name) for e, name, withdrawn in members if withdrawn],
         "options": data.options,

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from tournament.models import Entry, Group, Match, Stage, SwissRound, Tournament, WithdrawalPolicy
+from tournament.models import Entry, Group, Match, Round, Stage, Tournament, WithdrawalPolicy
 from tournament.stage_formats import GroupPlan, NextStage, StageFormat, register, stage_name
 from tournament.standings import Order
 from tournament.swiss import selectors as swiss
@@ -98,7 +98,7 @@ class SwissSystem(StageFormat):
         small (a 300-player open with every round and the crosstable made 380 kB a push); why each board is
         paired so, earlier rounds and the crosstable have their pages."""
         data = swiss.load(stage)
-        published = [r.number for r in data.rounds if r.status != SwissRound.Status.DRAFT]
+        published = [r.number for r in data.rounds if r.status != Round.Status.DRAFT]
         current = swiss.rounds_view(stage, data, only=published[-1]) if published else []
         context = {
             "table": swiss.standings(stage, data),

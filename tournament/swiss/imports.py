@@ -11,7 +11,7 @@ from django.db import transaction
 from games.models import Player
 from games.services import game_override, player_find_or_create
 from tournament import services
-from tournament.models import Entry, Match, Stage, SwissBye, SwissRound
+from tournament.models import Entry, Match, Round, Stage, SwissBye
 from tournament.services.common import next_game
 from tournament.swiss import trf
 from tournament.swiss.selectors import swiss_group
@@ -98,10 +98,10 @@ def tournament_from_trf(*, text: str, name: str = "", actor: Any = None) -> Any:
             result = "draw" if not winner else "black" if winner == "first" else "white"
             game_override(game_id=game.pk, result=result, reason=reason, note="imported from a TRF file", actor=actor)
         boards.sort(key=lambda b: b[1] is None)
-        SwissRound.objects.create(
+        Round.objects.create(
             stage=stage,
             number=rnd,
-            status=SwissRound.Status.CLOSED,
+            status=Round.Status.CLOSED,
             engine="trf-import",
             engine_boards=boards,
             boards=boards,

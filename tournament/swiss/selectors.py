@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from games.enums import UNPLAYED_REASONS, GameResult, GameStatus
 from tournament.errors import TournamentError
 from tournament.formats import TIEBREAKS
-from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound, Tournament
+from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Round, Stage, SwissBye, Tournament
 from tournament.standings import Order
 from tournament.swiss import tiebreaks
 from tournament.swiss.state import (
@@ -95,7 +95,7 @@ class SwissData:
     number: dict[int, int]  # entry -> pairing number
     entry: dict[int, int]  # pairing number -> entry
     info: dict[int, dict[str, Any]]  # entry -> name, unit, rating, withdrawn, player
-    rounds: list[SwissRound] = field(default_factory=list)
+    rounds: list[Round] = field(default_factory=list)
     open_games: dict[int, list[int]] = field(default_factory=dict)  # round -> matches not finished
 
 
@@ -137,8 +137,8 @@ def load(stage: Stage, *, through: int | None = None) -> SwissData:
     }
     number = _numbers(options, info)
     entry = {n: e for e, n in number.items()}
-    rounds = list(SwissRound.objects.filter(stage=stage).order_by("number"))
-    published = [r.number for r in rounds if r.status != SwissRound.Status.DRAFT]
+    rounds = list(Round.objects.filter(stage=stage).order_by("number"))
+    published = [r.number for r in rounds if r.status != Round.Status.DRAFT]
     last = max(published, default=0) if through is None else min(through, max(published, default=0))
     players = {
         n: SwissPlayer(number=n, name=info[e]["name"], rating=info[e]["rating"], key=e, unit=info[e]["unit"])
@@ -293,7 +293,7 @@ def standings(stage: Stage, data: SwissData | None = None) -> dict[str, Any]:
         "columns": [{"key": name, "short": TIEBREAKS[name].short, "label": labels[name]} for name in order],
         "rows": out,
         "rounds_total": data.options.rounds,
-        "rounds_published": len([r for r in data.rounds if r.status != SwissRound.Status.DRAFT]),
+        "rounds_published": len([r for r in data.rounds if r.status != Round.Status.DRAFT]),
     }
 
 
@@ -365,8 +365,8 @@ def why_text(item: dict[str, Any], names: dict[int, str]) -> str:
 RESULT_TEXT = {"1": "1–0", "0": "0–1", "=": "½–½", "+": "1–0 F", "-": "0–1 F", "": "…"}
 
 
-def board_has_second(rnd: SwissRound, index: int) -> bool:
-    return rnd.status != SwissRound.Status.DRAFT and rnd.boards[index - 1][1] is not None
+def board_has_second(rnd: Round, index: int) -> bool:
+    return rnd.status != Round.Status.DRAFT and rnd.boards[index - 1][1] is not None
 
 
 def rounds_view(stage: Stage, data: SwissData | None = None, only: int | None = None) -> list[dict[str, Any]]:
@@ -395,7 +395,7 @@ def rounds_view(stage: Stage, data: SwissData | None = None, only: int | None = 
                 if record and board_has_second(rnd, index)
                 else "",
             }
-            if second is None and record is not None and rnd.status != SwissRound.Status.DRAFT:
+            if second is None and record is not None and rnd.status != Round.Status.DRAFT:
                 # The allocated bye: the points it gave (configurable), e.g. "1 (bye)".
                 after = numbers[a].score(data.state.points, rnd.number)
                 item["result"] = _("%(points)s (bye)") % {"points": _tenths(after - before)}
@@ -423,7 +423,7 @@ def rounds_view(stage: Stage, data: SwissData | None = None, only: int | None = 
             {
                 "number": rnd.number,
                 "status": rnd.status,
-                "status_text": SwissRound.Status(rnd.status).label,
+                "status_text": Round.Status(rnd.status).label,
                 "engine": rnd.engine,
                 "boards": boards,
                 "byes": requested,
@@ -455,7 +455,7 @@ def next_round_to_pair(tournament: Tournament) -> int | None:
     stage = current_swiss(tournament)
     if stage is None:
         return None
-    paired = SwissRound.objects.filter(stage=stage).count()
+    paired = Round.objects.filter(stage=stage).count()
     return paired + 1 if paired < SwissOptions.of(stage).rounds else None
 
 
@@ -472,7 +472,7 @@ def swiss_order(group: Group) -> Order:
     unplayed = (
         table["rounds_published"] < data.options.rounds
         or bool(data.open_games)
-        or any(r.status == SwissRound.Status.DRAFT for r in data.rounds)
+        or any(r.status == Round.Status.DRAFT for r in data.rounds)
     )
     withdrawn = [row["entry"] for row in table["rows"] if row["withdrawn"]]
     return Order(

@@ -15,13 +15,14 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.enums import GameStatus
-from games.forfeits import game_cancel
-from games.models import GameEvent, Player
+from games.models import Player
 from tournament.checkin import absent
 from tournament.errors import TournamentError
-from tournament.models import CheckIn, Entry, GroupMember, Match, MatchGame, Stage, SwissBye, SwissRound
+from tournament.models import CheckIn, Entry, GroupMember, Match, Round, Stage, SwissBye
+from tournament.round_plans import edited
+from tournament.services import rounds
 from tournament.services.common import audit, call_matches
+from tournament.services.rounds import take_back
 from tournament.swiss import explain, trf
 from tournament.swiss.pairing import Board, PairingError, pairer, unit_prohibitions
 from tournament.swiss.selectors import SwissData, SwissOptions, check_options, initial_colour, load, swiss_group
@@ -35,8 +36,8 @@ def _stage(stage: Stage) -> Stage:
     return stage
 
 
-def _round(stage: Stage, number: int) -> SwissRound:
-    found = SwissRound.objects.select_for_update().filter(stage=stage, number=number).first()
+def _round(stage: Stage, number: int) -> Round:
+    found = Round.objects.select_for_update().filter(stage=stage, number=number).first()
     if found is None:
         raise TournamentError("no_round", _("Round %(n)s has not been paired.") % {"n": number}, 404)
     return found
@@ -44,16 +45,7 @@ def _round(stage: Stage, number: int) -> SwissRound:
 
 def close_finished_rounds(stage: Stage, actor: Any) -> None:
     """Close every published round whose matches have all finished."""
-    for rnd in SwissRound.objects.filter(stage=stage, status=SwissRound.Status.PUBLISHED):
-        open_matches = (
-            Match.objects.filter(group__stage=stage, round=rnd.number)
-            .exclude(status__in=[Match.Status.FINISHED, Match.Status.CANCELLED])
-            .exists()
-        )
-        if not open_matches:
-            rnd.status, rnd.closed_at = SwissRound.Status.CLOSED, timezone.now()
-            rnd.save(update_fields=["status", "closed_at"])
-            audit(stage.tournament, "swiss_close", actor, stage=stage.pk, round=rnd.number)
+    rounds.close_finished_rounds(stage, actor, "swiss_close")
 
 
 def _fix_once(stage: Stage, data: SwissData) -> None:
@@ -94,13 +86,13 @@ def check_can_pair(stage: Stage) -> None:
         raise TournamentError("not_swiss", _("This is not a Swiss stage."), 409)
     if stage.status != Stage.Status.RUNNING:
         raise TournamentError("not_running", _("The stage has not started."), 409)
-    rounds = list(SwissRound.objects.filter(stage=stage).order_by("number"))
-    draft = next((r.number for r in rounds if r.status == SwissRound.Status.DRAFT), None)
+    rounds = list(Round.objects.filter(stage=stage).order_by("number"))
+    draft = next((r.number for r in rounds if r.status == Round.Status.DRAFT), None)
     if draft is not None:
         raise TournamentError(
             "draft_open", _("Round %(n)s is paired but not published: publish or unpair it first.") % {"n": draft}, 409
         )
-    if any(r.status == SwissRound.Status.PUBLISHED for r in rounds):
+    if any(r.status == Round.Status.PUBLISHED for r in rounds):
         raise TournamentError("round_unfinished", _("The current round still has games to finish."), 409)
     if len(rounds) >= SwissOptions.of(stage).rounds:
         raise TournamentError("all_rounds_paired", _("Every round of this stage has been paired."), 409)
@@ -145,7 +137,7 @@ def _prepare(stage: Stage, isolated: bool) -> _Prepared:
     )
 
 
-def swiss_pair(*, stage: Stage, actor: Any = None, isolated: bool = False) -> SwissRound:
+def swiss_pair(*, stage: Stage, actor: Any = None, isolated: bool = False) -> Round:
     """Pair the next round as a draft for the organizer to review (the previous round must be finished).
 
     The pairing program runs outside any transaction, so a large field never holds the database while it
@@ -164,7 +156,7 @@ def swiss_pair(*, stage: Stage, actor: Any = None, isolated: bool = False) -> Sw
             check_can_pair(locked)
             if _fingerprint(load(locked)) != prepared.fingerprint:
                 continue  # a result, a bye or an entry changed while the program was pairing
-            rnd = SwissRound.objects.create(
+            rnd = Round.objects.create(
                 stage=locked,
                 number=prepared.number,
                 engine=prepared.engine,
@@ -243,33 +235,16 @@ def edit_warnings(
 @transaction.atomic
 def swiss_edit(
     *, stage: Stage, number: int, action: str, first: int, second: int | None = None, reason: str, actor: Any = None
-) -> SwissRound:
+) -> Round:
     """A manual change to a draft round: ``swap`` two players (on different boards, or one with the bye) or
     ``flip`` the roles on ``first``'s board. A reason is required; the program's pairing is kept beside it."""
     stage = _stage(stage)
     rnd = _round(stage, number)
-    if rnd.status != SwissRound.Status.DRAFT:
+    if rnd.status != Round.Status.DRAFT:
         raise TournamentError("round_published", _("Published pairings stand; unpair the round to change it."), 409)
     if not reason.strip():
         raise TournamentError("reason_required", _("Say why the pairing is changed."))
-    rows = [list(pair) for pair in rnd.boards]
-    where = {e: (i, j) for i, pair in enumerate(rows) for j, e in enumerate(pair) if e is not None}
-    if first not in where:
-        raise TournamentError("not_paired", _("That player is not paired in this round."))
-    if action == "flip":
-        i, _j = where[first]
-        if rows[i][1] is None:
-            raise TournamentError("bye_board", _("The bye has no roles to flip."))
-        rows[i] = [rows[i][1], rows[i][0]]
-    elif action == "swap":
-        if second is None or second not in where or second == first:
-            raise TournamentError("not_paired", _("Name two different players paired in this round."))
-        (i, j), (k, m) = where[first], where[second]
-        if i == k:
-            raise TournamentError("same_board", _("The two players are on the same board; flip the roles instead."))
-        rows[i][j], rows[k][m] = second, first
-    else:
-        raise TournamentError("bad_action", _("The change is swap or flip."))
+    rows = edited(rnd.boards, action, first, second)
     data = load(stage)
     warnings = edit_warnings(data, rows, rnd.engine_boards)
     boards = _boards(data, rows)
@@ -306,7 +281,7 @@ def swiss_publish(*, stage: Stage, number: int, actor: Any = None) -> list[Match
     """Publish a draft: its matches are made and called to boards, the bye recorded."""
     stage = _stage(stage)
     rnd = _round(stage, number)
-    if rnd.status != SwissRound.Status.DRAFT:
+    if rnd.status != Round.Status.DRAFT:
         return list(Match.objects.filter(group__stage=stage, round=number).exclude(status=Match.Status.CANCELLED))
     withdrawn = set(
         Entry.objects.filter(pk__in=[e for pair in rnd.boards for e in pair if e], withdrawn=True).values_list(
@@ -340,7 +315,7 @@ def swiss_publish(*, stage: Stage, number: int, actor: Any = None) -> list[Match
             )
         )
     made = Match.objects.bulk_create(matches)
-    rnd.status, rnd.published_at = SwissRound.Status.PUBLISHED, timezone.now()
+    rnd.status, rnd.published_at = Round.Status.PUBLISHED, timezone.now()
     rnd.save(update_fields=["status", "published_at"])
     audit(
         stage.tournament, "swiss_publish", actor, stage=stage.pk, round=number, edited=rnd.boards != rnd.engine_boards
@@ -355,23 +330,7 @@ def swiss_unpair(*, stage: Stage, number: int, actor: Any = None) -> None:
     has begun (their boards are freed)."""
     stage = _stage(stage)
     rnd = _round(stage, number)
-    later = SwissRound.objects.filter(stage=stage, number__gt=number).exists()
-    if later or rnd.status == SwissRound.Status.CLOSED:
-        raise TournamentError("round_started", _("Only the latest round can be unpaired, before it starts."), 409)
-    matches = list(Match.objects.filter(group__stage=stage, round=number).exclude(status=Match.Status.CANCELLED))
-    links = MatchGame.objects.filter(match__in=matches).select_related("game")
-    # begun: finished, or a stone or a protocol step played (an opening game waits in "opening" with none)
-    if any(
-        link.game.status == GameStatus.FINISHED
-        or link.game.ply > 0
-        or link.game.events.exclude(kind=GameEvent.Kind.CREATED).exists()
-        for link in links
-    ):
-        raise TournamentError("round_started", _("A game of this round has begun; its pairings stand."), 409)
-    for link in links:
-        if link.game.status != GameStatus.CANCELLED:
-            game_cancel(game_id=link.game_id, note=_("The round was unpaired."), actor=actor)
-    Match.objects.filter(pk__in=[m.pk for m in matches]).update(status=Match.Status.CANCELLED, board=None)
+    take_back(stage, rnd, actor)
     SwissBye.objects.filter(Q(kind=SwissBye.Kind.PAIRING) | Q(absent=True), stage=stage, round=number).delete()
     rnd.delete()
     audit(stage.tournament, "swiss_unpair", actor, stage=stage.pk, round=number)
@@ -379,7 +338,7 @@ def swiss_unpair(*, stage: Stage, number: int, actor: Any = None) -> None:
 
 
 def _paired_rounds(stage: Stage) -> int:
-    return SwissRound.objects.filter(stage=stage).count()
+    return Round.objects.filter(stage=stage).count()
 
 
 @transaction.atomic
@@ -426,7 +385,7 @@ def swiss_late_entry(*, stage: Stage, player: Player, actor: Any = None) -> Entr
     stage = _stage(stage)
     if stage.status not in (Stage.Status.DRAWN, Stage.Status.RUNNING):
         raise TournamentError("not_running", _("The stage has not been drawn or has finished."), 409)
-    if SwissRound.objects.filter(stage=stage, status=SwissRound.Status.DRAFT).exists():
+    if Round.objects.filter(stage=stage, status=Round.Status.DRAFT).exists():
         raise TournamentError("draft_open", _("A round is paired but not published: publish or unpair it first."), 409)
     group = swiss_group(stage)
     assert group is not None
@@ -462,7 +421,7 @@ def swiss_return(*, stage: Stage, entry: Entry, actor: Any = None) -> Entry:
 def swiss_round_corrected(match: Match, actor: Any) -> None:
     """A result changed after a later round was paired: the published pairings stand (FIDE practice);
     the change is logged so the round page can say so."""
-    later = SwissRound.objects.filter(stage_id=match.group.stage_id, number__gt=match.round).exists()
+    later = Round.objects.filter(stage_id=match.group.stage_id, number__gt=match.round).exists()
     if later:
         audit(match.tournament, "swiss_correction_after_pairing", actor, match=match.pk, round=match.round)
 
@@ -479,7 +438,7 @@ def swiss_configure(*, stage: Stage, options: dict[str, Any], actor: Any = None)
     if stage.status == Stage.Status.FINISHED:
         raise TournamentError("stage_finished", _("The stage has finished."), 409)
     checked = check_options(options)
-    if SwissRound.objects.filter(stage=stage).exists() and set(checked) - LATER:
+    if Round.objects.filter(stage=stage).exists() and set(checked) - LATER:
         raise TournamentError(
             "options_fixed",
             _("Once a round is paired only the prohibited pairs, the unit rule and the bye limits can change."),

@@ -14,7 +14,7 @@ from games.enums import GameStatus
 from games.models import Game, Player
 from games.services import game_confirm_result, game_override, game_report_result
 from tournament import formats, services
-from tournament.models import Entry, Group, Match, Stage, SwissRound, Tournament
+from tournament.models import Entry, Group, Match, Round, Stage, Tournament
 from tournament.stage_formats import group_order, stage_standings
 from tournament.swiss import services as swiss
 from tournament.swiss import trf
@@ -150,10 +150,10 @@ def play_round(stage: Stage, rng: random.Random) -> None:
     raise AssertionError("games never ran out")
 
 
-def pair_and_publish(stage: Stage) -> SwissRound:
+def pair_and_publish(stage: Stage) -> Round:
     rnd = swiss.swiss_pair(stage=stage)
     swiss.swiss_publish(stage=stage, number=rnd.number)
-    return SwissRound.objects.get(pk=rnd.pk)
+    return Round.objects.get(pk=rnd.pk)
 
 
 HEADER = "012 hand\nXXR {rounds}\nXXC white1\n"

@@ -9,7 +9,7 @@ from django.db import connection
 
 from games.models import Player
 from tournament import services
-from tournament.models import SwissRound
+from tournament.models import Round
 from tournament.swiss.services import swiss_pair
 
 
@@ -40,5 +40,5 @@ def two_at_once() -> list[str]:
         thread.start()
     for thread in threads:
         thread.join()
-    outcomes.append(f"drafts={SwissRound.objects.filter(stage=stage).count()}")
+    outcomes.append(f"drafts={Round.objects.filter(stage=stage).count()}")
     return sorted(outcomes)

@@ -5,7 +5,6 @@ written anywhere (here, in a test) runs a whole tournament without another modul
 from __future__ import annotations
 
 import ast
-import random
 import re
 import subprocess
 import sys
@@ -15,10 +14,9 @@ from typing import Any
 
 import pytest
 
-from tournament import formats
-from tournament.models import Entry, Group, Match, Stage, Tournament
+from tournament.models import Group, Match, Stage, Tournament
 from tournament.simulate import simulate
-from tournament.stage_formats import FORMATS, GroupPlan, NextStage, StageFormat, stage_name
+from tournament.tests.formats import FORMATS_FINAL, RoundsThenFinal
 from tournament.tests.helpers import parse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -256,44 +254,6 @@ def test_private_helpers_are_not_imported_across_modules() -> None:
 
 
 # -- a format the rest of the code has never heard of ------------------------------------------------------
-
-
-class RoundsThenFinal(StageFormat):
-    """Test-only: everyone in one group, paired one round at a time by the circle method (one game a pair);
-    the top four by points go on to the seed's final round robin."""
-
-    kind = "t_rounds"
-    round_by_round = True
-
-    def draw(
-        self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
-    ) -> list[GroupPlan]:
-        keys = [e.pk for e in entries]
-        rng.shuffle(keys)
-        return [GroupPlan(keys, Group.Kind.ROUND_ROBIN, advance=4, games=1, pair_at_draw=False)]
-
-    def planned_rounds(self, stage: Stage) -> int:
-        size = stage.groups.get(parent=None).members.count()
-        return size - 1 if size % 2 == 0 else size
-
-    def next_round(self, stage: Stage, group: Group) -> list[tuple[int, int]] | None:
-        keys = list(group.memberships.order_by("position").values_list("entry_id", flat=True))
-        played = group.matches.values("round").distinct().count()
-        rounds = formats.circle_rounds(keys)
-        return rounds[played] if played < len(rounds) else None
-
-    def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
-        return NextStage(FORMATS_FINAL, stage_name("final")) if len(qualifiers) >= 2 else None
-
-
-FORMATS_FINAL = "round_robin"
-
-
-@pytest.fixture
-def test_format() -> Iterator[StageFormat]:
-    FORMATS[RoundsThenFinal.kind] = RoundsThenFinal()
-    yield FORMATS[RoundsThenFinal.kind]
-    del FORMATS[RoundsThenFinal.kind]
 
 
 @pytest.mark.django_db

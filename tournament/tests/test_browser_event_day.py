@@ -22,7 +22,7 @@ from games.models import ArbiterCall, Game
 from games.services import game_confirm_result, game_report_result
 from ratings import tasks as rating_tasks
 from ratings.models import Rating, RatingList
-from tournament.models import Entry, Stage, SwissRound, Tournament
+from tournament.models import Entry, Round, Stage, Tournament
 from tournament.tests.browser import account, open_page
 from tournament.tests.helpers import pdf_text_and_fonts
 
@@ -247,7 +247,7 @@ def test_a_rated_swiss_is_run_from_the_control_room_alone(
     expect(page.locator(".messages")).to_contain_text("Done: advance")
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
-    assert SwissRound.objects.filter(stage=stage).count() == 3
+    assert Round.objects.filter(stage=stage).count() == 3
     for rating_list in RatingList.objects.filter(category="gomoku"):
         assert Rating.objects.filter(rating_list=rating_list).count() == 11  # everyone who played
     page.goto(f"{base}/ratings/")

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from games.models import Player
 from tournament import services
-from tournament.models import Stage, SwissRound
+from tournament.models import Round, Stage
 from tournament.tests.browser import account, open_page
 from tournament.tests.helpers import pair_and_publish, play_round
 
@@ -42,7 +42,7 @@ def test_the_organizer_pairs_reviews_and_publishes_a_round(live_server: Any, bro
     expect(draft.locator("td.why").first).to_contain_text("Score group 0")
     draft.get_by_role("button", name="Publish").click()
     expect(page.locator(".messages")).to_contain_text("Round 1 published")
-    assert SwissRound.objects.get(stage=stage).status == SwissRound.Status.PUBLISHED
+    assert Round.objects.get(stage=stage).status == Round.Status.PUBLISHED
 
 
 @pytest.mark.parametrize("language", ["zh-hans", "en"])

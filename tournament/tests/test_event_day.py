@@ -23,7 +23,7 @@ from ratings.models import Rating, RatingList
 from tournament import registration, services
 from tournament.checkin import absent, check_in_round
 from tournament.demo_tournament import DEMO_NAME
-from tournament.models import AuditLog, CheckIn, Entry, GroupMember, Stage, SwissBye, SwissRound, Tournament
+from tournament.models import AuditLog, CheckIn, Entry, GroupMember, Round, Stage, SwissBye, Tournament
 from tournament.swiss import services as swiss
 from tournament.tests.helpers import entered, pdf_text_and_fonts, play_round
 
@@ -328,7 +328,7 @@ def test_swiss_rounds_are_unchanged_without_check_in() -> None:
     services.start_stage(stage=stage)
     swiss.swiss_pair(stage=stage)
     assert not SwissBye.objects.filter(absent=True).exists()
-    assert SwissRound.objects.get(stage=stage).number == 1
+    assert Round.objects.get(stage=stage).number == 1
 
 
 def test_the_api_checks_a_player_in_themselves_and_the_organizer_anyone() -> None:

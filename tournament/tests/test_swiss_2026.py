@@ -10,7 +10,7 @@ import random
 import pytest
 
 from tournament import services
-from tournament.models import Stage, SwissRound
+from tournament.models import Round, Stage
 from tournament.swiss import dutch, selectors, sim, trf
 from tournament.swiss import services as swiss
 from tournament.swiss.pairing import PAIRERS, Board, PairingError, pairer
@@ -293,7 +293,7 @@ def test_a_new_stage_is_paired_by_the_2026_rules_and_an_organizer_may_choose_the
         swiss.swiss_configure(stage=Stage.objects.get(pk=stage.pk), options={"rules": "2026"})
     with pytest.raises(services.TournamentError):
         swiss.swiss_configure(stage=swiss_stage(), options={"rules": "1992"})
-    assert SwissRound.objects.filter(stage=stage).count() == 1
+    assert Round.objects.filter(stage=stage).count() == 1
 
 
 def test_the_combinations_in_the_brute_force_are_all_the_pairings() -> None:

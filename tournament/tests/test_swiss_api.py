@@ -116,7 +116,7 @@ def test_the_rif_export_carries_the_tournament_its_rounds_and_byes() -> None:
     tid, stage = swiss_stage(client, players=5)
     for _ in range(2):
         client.post(f"/api/swiss/{stage}/pair/")
-        number = Stage.objects.get(pk=stage).swiss_rounds.count()
+        number = Stage.objects.get(pk=stage).rounds.count()
         client.post(f"/api/swiss/{stage}/publish/", {"round": number}, format="json")
         for game in Game.objects.filter(status__in=OPEN).select_related("black", "white"):
             win(game, game.black)

@@ -8,7 +8,7 @@ from django.test import Client
 
 from games.models import Player
 from tournament import services
-from tournament.models import AuditLog, Stage, SwissRound, Tournament
+from tournament.models import AuditLog, Round, Stage, Tournament
 from tournament.swiss.selectors import SwissOptions
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +65,7 @@ def test_a_swiss_is_created_set_up_paired_edited_and_published_from_the_control_
     organizer.post(f"{room}start/", {"stage": stage.pk})
     page = organizer.post(f"{room}swiss-pair/", {"stage": stage.pk}, follow=True).content.decode()
     assert "Round 1 paired" in page
-    rnd = SwissRound.objects.get(stage=stage)
+    rnd = Round.objects.get(stage=stage)
     assert rnd.engine == "py4swiss-dutch"
     first, second = rnd.boards[0]
     page = organizer.post(
@@ -80,9 +80,9 @@ def test_a_swiss_is_created_set_up_paired_edited_and_published_from_the_control_
         follow=True,
     ).content.decode()
     assert "Changed" in page and "asked for" in page
-    assert SwissRound.objects.get(stage=stage).boards[0] == [second, first]
+    assert Round.objects.get(stage=stage).boards[0] == [second, first]
     organizer.post(f"{room}swiss-publish/", {"stage": stage.pk, "round": 1})
-    assert SwissRound.objects.get(stage=stage).status == SwissRound.Status.PUBLISHED
+    assert Round.objects.get(stage=stage).status == Round.Status.PUBLISHED
     page = organizer.post(f"{room}swiss-settings/", {"stage": stage.pk, "rounds": 9}, follow=True).content.decode()
     assert "Once a round is paired" in page
     assert AuditLog.objects.filter(action="swiss_edit", data__reason="asked for").exists()

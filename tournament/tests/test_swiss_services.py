@@ -15,7 +15,7 @@ from django.utils import translation
 from games.enums import GameStatus
 from games.models import Game, Player
 from tournament import services
-from tournament.models import AuditLog, Entry, Match, Stage, SwissBye, SwissRound
+from tournament.models import AuditLog, Entry, Match, Round, Stage, SwissBye
 from tournament.services import TournamentError
 from tournament.swiss import selectors, trf
 from tournament.swiss import services as swiss
@@ -42,7 +42,7 @@ def swiss_tournament(players: int = 7, **options: object) -> tuple[Stage, list[E
 def test_a_round_is_a_draft_until_published_then_its_matches_are_called() -> None:
     stage, entries = swiss_tournament(7)
     rnd = swiss.swiss_pair(stage=stage)
-    assert rnd.status == SwissRound.Status.DRAFT and rnd.boards == rnd.engine_boards
+    assert rnd.status == Round.Status.DRAFT and rnd.boards == rnd.engine_boards
     assert not Match.objects.filter(group__stage=stage).exists()  # nothing on a board before it is published
     assert rnd.boards[0][0] in (entries[0].pk, entries[3].pk) and rnd.boards[-1] == [entries[6].pk, None]
     swiss.swiss_publish(stage=stage, number=1)
@@ -76,7 +76,7 @@ def test_each_round_is_paired_from_the_results_as_the_program_pairs_the_same_sta
     with pytest.raises(TournamentError) as caught:
         swiss.swiss_pair(stage=stage)
     assert caught.value.code == "all_rounds_paired"
-    assert SwissRound.objects.filter(stage=stage, status=SwissRound.Status.CLOSED).count() == 5
+    assert Round.objects.filter(stage=stage, status=Round.Status.CLOSED).count() == 5
 
 
 def test_requested_byes_are_kept_to_the_limit_and_out_of_the_last_rounds() -> None:
@@ -152,7 +152,7 @@ def test_unpairing_before_the_round_starts_and_not_after() -> None:
     stage, _entries = swiss_tournament(6)
     first = swiss.swiss_pair(stage=stage)
     swiss.swiss_unpair(stage=stage, number=1)
-    assert not SwissRound.objects.filter(stage=stage).exists()
+    assert not Round.objects.filter(stage=stage).exists()
     again = pair_and_publish(stage)
     assert again.boards == first.boards  # the same state pairs the same way
     swiss.swiss_unpair(stage=stage, number=1)  # published, no game begun: the boards are freed
@@ -205,7 +205,7 @@ def test_a_correction_after_the_next_round_was_paired_stands_with_a_warning() ->
     else:
         correct(game, game.white)
     assert AuditLog.objects.filter(action="swiss_correction_after_pairing").exists()
-    assert SwissRound.objects.get(pk=second.pk).boards == second.boards  # the published pairing stands
+    assert Round.objects.get(pk=second.pk).boards == second.boards  # the published pairing stands
     assert selectors.standings(stage)["rows"] != before
 
 
@@ -303,8 +303,8 @@ def test_a_large_field_is_paired_by_the_task_in_a_child_process(settings: object
     settings.SWISS_SYNC_PLAYERS = 5  # type: ignore[attr-defined]  # pytest-django's settings fixture
     assert pair_in_background(stage)
     assert swiss_pair_task(stage.pk) == "round 1"  # run here as the worker runs it
-    rnd = SwissRound.objects.get(stage=stage)
-    assert rnd.status == SwissRound.Status.DRAFT and len(rnd.boards) == 4
+    rnd = Round.objects.get(stage=stage)
+    assert rnd.status == Round.Status.DRAFT and len(rnd.boards) == 4
     assert swiss_pair_task(stage.pk) == "draft_open"  # a second task for the same round is refused, and logged
     assert AuditLog.objects.filter(action="swiss_pair_failed", data__code="draft_open").exists()
 
@@ -374,7 +374,7 @@ def test_a_round_with_no_pairing_left_is_refused_with_a_reason() -> None:
     with translation.override("en"), pytest.raises(TournamentError) as caught:
         swiss.swiss_pair(stage=stage)  # the only two players have met
     assert caught.value.code == "cannot_pair" and "repeat a game" in caught.value.message
-    assert not SwissRound.objects.filter(stage=stage, number=2).exists()
+    assert not Round.objects.filter(stage=stage, number=2).exists()
 
 
 def test_a_background_pairing_with_no_worker_to_reach_is_a_clear_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
