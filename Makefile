@@ -2,8 +2,6 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-# Test processes: one per core (pytest-xdist); each has its own database, Redis, worker and browser.
-TEST_WORKERS ?= auto
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 DEV_STAMP := $(VENV)/.installed-dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
@@ -54,15 +52,15 @@ test: install-dev system-deps native
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
-	$(PY) -m pytest -n $(TEST_WORKERS)
+	$(PY) scripts/split_tests.py
 	$(PY) scripts/with_postgres.py $(PY) -m pytest -m pg_django
 
 test-fast: install-dev
-	$(PY) -m pytest -n $(TEST_WORKERS) -m "not slow and not postgres"
+	$(PY) scripts/split_tests.py -m "not slow and not postgres"
 
 test-long: install-dev
 	CORRECTION_EXAMPLES=300 HYPOTHESIS_RANDOM=1 $(PY) -m pytest -m slow -k random_results -p no:cacheprovider
-	SIMULATION_COUNTS=all $(PY) -m pytest -n $(TEST_WORKERS) -m slow -k hash_seed -p no:cacheprovider
+	SIMULATION_COUNTS=all $(PY) -m pytest -m slow -k hash_seed -p no:cacheprovider
 
 lint: install-dev
 	$(PY) -m ruff check .

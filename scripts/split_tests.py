@@ -19,10 +19,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# About the same time each on the 2-core machine (measured: make test's figures in the README).
+# About the same time each on the 2-core machine (measured: make test's figures in the README): the
+# tournament's browser tests go with the other apps.
+BROWSER = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tournament" / "tests").glob("test_browser*.py"))
 GROUPS = {
-    "tournament": ["tournament/tests"],
-    "engine-games-ratings-config": ["engine/tests", "games/tests", "ratings/tests", "config/tests"],
+    "tournament": ["tournament/tests", *(f"--deselect={path}" for path in BROWSER)],
+    "browser-engine-games-ratings-config": [*BROWSER, "engine/tests", "games/tests", "ratings/tests", "config/tests"],
 }
 
 
@@ -33,7 +35,18 @@ def main(options: list[str]) -> int:
     running = {}
     for name, folders in GROUPS.items():
         log = (logs / f"{name}.log").open("w")
-        command = [sys.executable, "-m", "pytest", *options, *folders]
+        # a temporary folder of its own (pytest empties it first) and no shared cache file
+        basetemp = ROOT / "var" / "test-tmp" / name
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            f"--basetemp={basetemp}",
+            *options,
+            *folders,
+        ]
         running[name] = (subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT), log)
     failed = []
     for name, (process, log) in running.items():

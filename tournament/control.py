@@ -32,10 +32,10 @@ from tournament.checkin import check_in_round
 from tournament.lan import is_loopback
 from tournament.models import CheckIn, Entry, Stage, Tournament, WithdrawalPolicy
 from tournament.registration_views import public_url, qr
-from tournament.round_control import ROUND_ACTIONS, cycled_stages, rounds_payload
+from tournament.round_control import ROUND_ACTIONS, rounds_payload
 from tournament.selectors import schedule_context
-from tournament.swiss.control import SWISS_ACTIONS, swiss_control
-from tournament.swiss.selectors import swiss_stages
+from tournament.stage_formats import format_of
+from tournament.swiss.control import SWISS_ACTIONS
 from tournament.teams.selectors import team_stage_of
 from tournament.withdrawals import entry_withdraw
 
@@ -163,8 +163,7 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         "override_form": OverrideForm(),
         "withdraw_form": WithdrawForm(tournament),
         "stage_actions": [(name, label) for name, label in ACTION_LABELS.items()],
-        "swiss": [swiss_control(stage) for stage in swiss_stages(tournament)],
-        "round_stages": [rounds_payload(stage) for stage in cycled_stages(tournament)],
+        "panels": panels(tournament),
         "team_stage": team_stage_of(tournament),
         "games_choices": [
             (1, gettext_lazy("one game")),
@@ -174,6 +173,19 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         **schedule_context(tournament),
     }
     return render(request, "tournament/control_room.html", context)
+
+
+def panels(tournament: Tournament) -> list[dict[str, Any]]:
+    """Each stage's own panel in the control room: the one its format declares, or the common round cycle's
+    for a format paired round by round."""
+    found = []
+    for stage in tournament.stages.order_by("order"):
+        stage_format = format_of(stage)
+        if stage_format.control_part:
+            found.append({"part": stage_format.control_part, "context": stage_format.control_context(stage)})
+        elif stage_format.round_by_round and not stage_format.own_rounds:
+            found.append({"part": "tournament/_rounds_control.html", "context": rounds_payload(stage)})
+    return found
 
 
 def waiting_context(tournament: Tournament) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from tournament.errors import TournamentError
-from tournament.models import Entry, Round, Stage, Tournament
+from tournament.models import Entry, Round, Stage
 from tournament.services import rounds as services
 from tournament.stage_formats import format_of
 
@@ -19,16 +19,6 @@ from tournament.stage_formats import format_of
 def warning_text(code: str) -> str:
     """A warning of a manual change, in words."""
     return _("a rematch") if code == "rematch" else code
-
-
-def cycled_stages(tournament: Tournament) -> list[Stage]:
-    """The stages whose rounds go through the common cycle (a format paired round by round, without rounds of
-    its own)."""
-    return [
-        stage
-        for stage in tournament.stages.order_by("order")
-        if format_of(stage).round_by_round and not format_of(stage).own_rounds
-    ]
 
 
 def rounds_payload(stage: Stage) -> dict[str, Any]:

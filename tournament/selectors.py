@@ -56,7 +56,8 @@ def standings_context(tournament: Tournament, labels: dict[str, Any]) -> dict[st
                 "tables": tables,
                 "crosstables": crosstables(stage),
                 "final": stage_format.ranks_places,
-                **stage_format.page_context(stage),  # a knockout's bracket, a Swiss stage's standings and round
+                "part": stage_format.page_part,  # the format's own part of the page: its template and data
+                "part_context": stage_format.page_context(stage) if stage_format.page_part else {},
             }
         )
     final = next((s for s in reversed(stages) if s["final"]), None)
@@ -69,21 +70,18 @@ def standings_context(tournament: Tournament, labels: dict[str, Any]) -> dict[st
 
 def ranking(tournament: Tournament) -> list[dict[str, Any]]:
     """The tournament's order of places as far as it is known: the final round robin's table, or the last
-    Swiss stage's standings (withdrawn players left out)."""
+    stage that ranks its players itself (a Swiss stage's standings, withdrawn players left out)."""
     context = standings_context(tournament, {})
     if context["final"] is not None:
         return [
             {"rank": r["rank"], "player": r["player"], "unit": r["unit"], "points": r["points"]}
             for r in context["final"]["rows"]
         ]
-    swiss = next((s["swiss"] for s in reversed(context["stages"]) if s["swiss"] is not None), None)
-    if swiss is None:
-        return []
-    return [
-        {"rank": r["rank"], "player": r["player"], "unit": r["unit"], "points": r["score_text"]}
-        for r in swiss["table"]["rows"]
-        if not r["withdrawn"]
-    ]
+    for block in reversed(context["stages"]):
+        rows = format_of(block["stage"]).ranking_rows(block["stage"])
+        if rows:
+            return rows
+    return []
 
 
 def notices(tournament: Tournament) -> list[str]:

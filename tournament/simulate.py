@@ -150,30 +150,7 @@ def _correct_one(stage: Stage, rng: random.Random) -> None:
 
 def format_tables(report: StageReport) -> str:
     lines = [f"== {report.stage.name} =="]
+    stage_format = format_of(report.stage)
     for table in report.tables:
-        if table["kind"] == "swiss":
-            heads = "  ".join(f"{c['short']:>6}" for c in table["columns"])
-            lines.append(f"rank  {'player':<10} {'unit':<6} score  {heads}")
-            for row in table["rows"]:
-                values = "  ".join(f"{v:>6}" for v in row["tiebreak_texts"])
-                decided = f"  ({row['decided_by']})" if row["decided_by"] else ""
-                lines.append(
-                    f"{row['rank']:>4}  {row['player']:<10} {row['unit']:<6} {row['points']:>5}  {values}{decided}"
-                )
-            continue
-        if table["kind"] == "teams":
-            lines.append(f"rank  {'team':<8} played  W D L  match  game")
-            for row in table["rows"]:
-                decided = f"  ({row['decided_by']})" if row["decided_by"] else ""
-                lines.append(
-                    f"{row['rank']:>4}  {row['player']:<8} {row['played']:>6}  {row['wins']} {row['draws']} "
-                    f"{row['losses']}  {row['points']:>5}  {row['game_points']:>4}{decided}"
-                )
-            continue
-        lines.append(f"-- {table['name']} ({table['kind']}, {table['advance']} advance)")
-        for row in table["rows"]:
-            lines.append(
-                f"{row['rank']:>3}  {row['player']:<10} {row['unit']:<6} P{row['played']:>2} "
-                f"W{row['wins']} D{row['draws']} L{row['losses']}  {row['points']:>2} pts  {row['state']}"
-            )
+        lines += stage_format.report_lines(table)
     return "\n".join(lines)

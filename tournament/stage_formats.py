@@ -22,11 +22,11 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from tournament import formats, standings
+from tournament import bracket, formats, standings
 from tournament.errors import TournamentError
 from tournament.models import Entry, Group, Match, Stage, Tournament, entry_rating
 from tournament.round_plans import RoundPlan, Rows
-from tournament.standings import Order, winner_index
+from tournament.standings import Order
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,8 @@ class StageFormat:
     own_rounds: ClassVar[bool] = False  # True: its rounds are made by its own package (pair_round)
     playoffs: ClassVar[bool] = True  # ties that decide something are played off (otherwise tie-breaks and a lot)
     ranks_places: ClassVar[bool] = False  # a final: nobody goes on; the places the organizer chose are played off
-    shows: ClassVar[frozenset[str]] = frozenset()  # extra parts of the public page ("bracket")
+    page_part: ClassVar[str] = ""  # its own part of the public page (a template), shown with page_context
+    control_part: ClassVar[str] = ""  # its own panel in the control room (a template), with control_context
     withdrawal_policy: ClassVar[str] = ""  # a policy the format imposes on withdrawals ("" = the tournament's)
     # a player not checked in for a round sits it out with a zero-point bye (check-in before each round),
     # and one who arrives after the draw can still be entered (a late entry)
@@ -152,9 +153,28 @@ class StageFormat:
         """Every player's standing as group tables, for a printed report (the simulation's)."""
         return self.tables(stage)
 
+    def report_lines(self, table: dict[str, Any]) -> list[str]:
+        """One of :meth:`printed_tables` as plain text lines (the simulation's report)."""
+        lines = [f"-- {table['name']} ({table['kind']}, {table['advance']} advance)"]
+        for row in table["rows"]:
+            lines.append(
+                f"{row['rank']:>3}  {row['player']:<10} {row['unit']:<6} P{row['played']:>2} "
+                f"W{row['wins']} D{row['draws']} L{row['losses']}  {row['points']:>2} pts  {row['state']}"
+            )
+        return lines
+
     def page_context(self, stage: Stage) -> dict[str, Any]:
-        """What the public page shows of the stage besides its tables and crosstables."""
-        return {"bracket": bracket_rounds(stage) if "bracket" in self.shows else None, "swiss": None}
+        """What the public page's part of the stage (``page_part``) shows besides its tables and crosstables."""
+        return {}
+
+    def control_context(self, stage: Stage) -> dict[str, Any]:
+        """What the format's panel in the control room (``control_part``) shows."""
+        return {}
+
+    def ranking_rows(self, stage: Stage) -> list[dict[str, Any]]:
+        """The stage's order of places when no final table ranks the tournament (rank, player, unit, points),
+        for the certificates and the final list: none by default."""
+        return []
 
 
 FORMATS: dict[str, StageFormat] = {}
@@ -245,7 +265,10 @@ class KnockoutBestOf(StageFormat):
     """The seed's 复赛: best-of-three pairs (3局2胜); an odd player out makes a round robin of three."""
 
     kind = Stage.Kind.KNOCKOUT
-    shows = frozenset({"bracket"})
+    page_part = "tournament/_bracket.html"
+
+    def page_context(self, stage: Stage) -> dict[str, Any]:
+        return bracket.layout(bracket.rounds(stage))
 
     def draw(
         self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
@@ -278,39 +301,3 @@ class FinalRoundRobin(StageFormat):
 
     def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
         return None
-
-
-def bracket_rounds(stage: Stage) -> list[dict[str, Any]]:
-    """The best-of-N matches of this and the following knockout rounds, a column per round: the players,
-    the games each has won (those that count) and the winner (0, 1 or None)."""
-    stages = list(
-        Stage.objects.filter(tournament=stage.tournament, kind=KnockoutBestOf.kind, order__gte=stage.order)
-        .exclude(status=Stage.Status.PENDING)
-        .order_by("order")
-    )
-    columns: list[dict[str, Any]] = []
-    for s in stages:
-        boxes = []
-        for match in (
-            Match.objects.filter(group__stage=s, best_of=True, group__parent__isnull=True)
-            .select_related("first__player", "second__player")
-            .prefetch_related("match_games__game")
-            .order_by("group__number")
-        ):
-            wins = [0, 0]
-            for link in match.match_games.all():
-                side = winner_index(link.game, match) if link.counted else None
-                if side is not None:
-                    wins[side] += 1
-            boxes.append(
-                {
-                    "first": match.first.player.name,
-                    "second": match.second.player.name,
-                    "wins": wins,
-                    "winner": 0
-                    if match.winner_id == match.first_id
-                    else (1 if match.winner_id == match.second_id else None),
-                }
-            )
-        columns.append({"name": s.name, "boxes": boxes})
-    return columns

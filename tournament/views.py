@@ -46,11 +46,7 @@ STATE_LABELS = {
 
 
 def _standings(tournament: Tournament) -> dict[str, Any]:
-    context = standings_context(tournament, STATE_LABELS)
-    for stage in context["stages"]:
-        if stage["bracket"] is not None:
-            stage["bracket"] = _bracket_layout(stage["bracket"])
-    return context
+    return standings_context(tournament, STATE_LABELS)
 
 
 def fragments(tournament: Tournament) -> dict[str, str]:
@@ -100,24 +96,6 @@ def screen(request: HttpRequest, pk: int) -> HttpResponse:
 def standings_fragment(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
     return render(request, "tournament/_standings.html", {"tournament": tournament, **_standings(tournament)})
-
-
-def _bracket_layout(columns: list[dict[str, Any]]) -> dict[str, Any]:
-    """An SVG layout of the bracket rounds (:func:`tournament.selectors.bracket_rounds`)."""
-    box_h, gap, col_w = 56, 12, 230
-    height = max((len(c["boxes"]) for c in columns), default=1) * (box_h + gap) + gap
-    for x, column in enumerate(columns):
-        count = max(len(column["boxes"]), 1)
-        step = (height - gap) / count
-        for y, box in enumerate(column["boxes"]):
-            box["x"], box["y"] = 10 + x * col_w, gap + y * step + (step - box_h - gap) / 2
-    return {
-        "columns": columns,
-        "width": len(columns) * col_w + 20,
-        "height": height + 30,
-        "box_w": col_w - 30,
-        "box_h": box_h,
-    }
 
 
 def schedule_fragment(request: HttpRequest, pk: int) -> HttpResponse:

@@ -16,23 +16,12 @@ from games.access import drafts_hidden, require_organizer
 from games.serializers import validated
 from tournament.api import EntryRegisterSerializer, player_named
 from tournament.models import Entry, Stage, SwissBye
+from tournament.rounds_api import EditSerializer, RoundSerializer
 from tournament.services import TournamentError
 from tournament.swiss import selectors, services
 from tournament.swiss.imports import tournament_from_trf
 from tournament.swiss.trf import TrfError
 from tournament.tasks import pair_in_background, queue_swiss_pair
-
-
-class RoundSerializer(serializers.Serializer[Any]):
-    round = serializers.IntegerField(min_value=1, max_value=30)
-
-
-class EditSerializer(serializers.Serializer[Any]):
-    round = serializers.IntegerField(min_value=1, max_value=30)
-    action = serializers.ChoiceField(choices=["swap", "flip"])
-    first = serializers.IntegerField(help_text="an entry id on the round's boards")
-    second = serializers.IntegerField(required=False, help_text="swap: the other entry")
-    reason = serializers.CharField(max_length=500)
 
 
 class ByeSerializer(serializers.Serializer[Any]):

@@ -15,6 +15,7 @@ from tournament.models import Entry, Group, Match, Round, Stage, Tournament, Wit
 from tournament.stage_formats import GroupPlan, NextStage, StageFormat, register, stage_name
 from tournament.standings import Order
 from tournament.swiss import selectors as swiss
+from tournament.swiss.control import swiss_control
 from tournament.swiss.selectors import SwissOptions, check_options, initial_colour
 from tournament.swiss.services import close_finished_rounds, swiss_pair, swiss_publish, swiss_round_corrected
 
@@ -27,6 +28,8 @@ class SwissSystem(StageFormat):
     own_rounds = True  # drafts reviewed and published (tournament.swiss.services)
     playoffs = False
     absences_by_round = True
+    page_part = "tournament/_swiss.html"
+    control_part = "tournament/_swiss_control.html"
     withdrawal_policy = WithdrawalPolicy.FORFEIT  # results stand, the player is no longer paired
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -93,6 +96,17 @@ class SwissSystem(StageFormat):
         ]
         return [{"name": stage.name, "kind": "swiss", "advance": 0, "rows": rows, "columns": table["columns"]}]
 
+    def report_lines(self, table: dict[str, Any]) -> list[str]:
+        heads = "  ".join(f"{c['short']:>6}" for c in table["columns"])
+        lines = [f"rank  {'player':<10} {'unit':<6} score  {heads}"]
+        for row in table["rows"]:
+            values = "  ".join(f"{v:>6}" for v in row["tiebreak_texts"])
+            decided = f"  ({row['decided_by']})" if row["decided_by"] else ""
+            lines.append(
+                f"{row['rank']:>4}  {row['player']:<10} {row['unit']:<6} {row['points']:>5}  {values}{decided}"
+            )
+        return lines
+
     def page_context(self, stage: Stage) -> dict[str, Any]:
         """The standings with the tie-breaks and the latest round's boards, pushed live on every change. Kept
         small (a 300-player open with every round and the crosstable made 380 kB a push); why each board is
@@ -106,4 +120,15 @@ class SwissSystem(StageFormat):
             "earlier": published[:-1],
             "options": data.options,
         }
-        return {"bracket": None, "swiss": context}
+        return context
+
+    def control_context(self, stage: Stage) -> dict[str, Any]:
+        return swiss_control(stage)
+
+    def ranking_rows(self, stage: Stage) -> list[dict[str, Any]]:
+        """The Swiss standings, withdrawn players left out."""
+        return [
+            {"rank": r["rank"], "player": r["player"], "unit": r["unit"], "points": r["score_text"]}
+            for r in swiss.standings(stage)["rows"]
+            if not r["withdrawn"]
+        ]

@@ -28,6 +28,7 @@ class TeamEvent(StageFormat):
     own_rounds = True  # team matches with line-ups (tournament.teams.services)
     playoffs = False
     ranks_places = True  # nobody goes on: the team standings are the result
+    page_part = "tournament/_teams.html"
     withdrawal_policy = WithdrawalPolicy.FORFEIT  # the boards played stand; the player sits out the rest
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -75,15 +76,21 @@ class TeamEvent(StageFormat):
     def tables(self, stage: Stage) -> list[dict[str, Any]]:
         return []  # no group tables: the team standings are the page's "teams" part
 
+    def report_lines(self, table: dict[str, Any]) -> list[str]:
+        lines = [f"rank  {'team':<8} played  W D L  match  game"]
+        for row in table["rows"]:
+            decided = f"  ({row['decided_by']})" if row["decided_by"] else ""
+            lines.append(
+                f"{row['rank']:>4}  {row['player']:<8} {row['played']:>6}  {row['wins']} {row['draws']} "
+                f"{row['losses']}  {row['points']:>5}  {row['game_points']:>4}{decided}"
+            )
+        return lines
+
     def page_context(self, stage: Stage) -> dict[str, Any]:
         """The team standings, the latest round's team matches with their boards, the board prizes (lineups
         as the public sees them: only once both are in or the deadline has passed)."""
         rounds = team_rounds(stage)
-        return {
-            "bracket": None,
-            "swiss": None,
-            "teams": {**team_stage(stage), "current": rounds[-1] if rounds else None},
-        }
+        return {**team_stage(stage), "current": rounds[-1] if rounds else None}
 
     def printed_tables(self, stage: Stage) -> list[dict[str, Any]]:
         """The team standings in the shape of one group's table (points: match points; game points shown)."""
