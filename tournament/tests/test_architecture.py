@@ -291,3 +291,14 @@ def test_every_receiver_is_connected_in_an_app_config() -> None:
                     if not owner.startswith(("psycopg", "sqlite3", "websockets", "redis")):
                         offenders.append(f"{path.name}: {owner}(…) at line {node.lineno}")
     assert offenders == []
+
+
+def test_the_shared_standings_and_control_panels_name_no_format() -> None:
+    """The public standings and the control room's stage panels are the formats' declared parts
+    (``page_part``, ``control_part``): the shared templates include whatever a stage's format names."""
+    names = re.compile(r"swiss|teams?\b|bracket|knockout", re.IGNORECASE)
+    standings = (ROOT / "templates" / "tournament" / "_standings.html").read_text(encoding="utf-8")
+    assert names.findall(standings) == []
+    room = (ROOT / "templates" / "tournament" / "control_room.html").read_text(encoding="utf-8")
+    panels = room[room.index("{% for panel in panels %}") :]
+    assert names.findall(panels.split("\n", 1)[0]) == []
