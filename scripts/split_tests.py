@@ -37,6 +37,7 @@ def main(options: list[str]) -> int:
         log = (logs / f"{name}.log").open("w")
         # a temporary folder of its own (pytest empties it first) and no shared cache file
         basetemp = ROOT / "var" / "test-tmp" / name
+        basetemp.parent.mkdir(parents=True, exist_ok=True)
         command = [
             sys.executable,
             "-m",
