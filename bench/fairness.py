@@ -13,9 +13,13 @@ enough to keep request queueing above a second.
 
 For every move after the first it compares what the server charged (the move's recorded think time, after
 any lag credit) with what the client really thought. ``time_losses_by_load`` counts games lost on time:
-every client moved within its limit, so any is the server's doing. Each figure is the median over
-``--runs`` runs (default 3); queueing (``queued_ms`` of the move events) is printed to show the load.
-Last line: ``fairness: games=… moves=… charged_minus_think_p99_ms=… time_losses_by_load=0 credits_ms_p99=…``.
+every client moved within its limit, so any is the server's doing. A game flagged after its last scripted
+move (the client stopped, as scripted) is counted apart (``abandoned``), as is a client's own overrun. A move
+request that ends in a broken connection is counted (``connection_errors``) and sent again for the same ply,
+as the game page does; a 409 ``stale_ply`` to that retry means the first attempt was stored. Each figure
+is the median over ``--runs`` runs (default 3); queueing (``queued_ms`` of the move events) is printed to show the load.
+Last line: ``fairness: games=… moves=… charged_minus_think_p99_ms=… time_losses_by_load=0 abandoned=…
+connection_errors=0 credits_ms_p99=…``.
 Run: ``.venv/bin/python bench/fairness.py [--games 10] [--moves 16] [--scale 1] [--watchers 150] [--runs 3]``.
 """
 
@@ -59,6 +63,7 @@ def one_run(stack: Stack, games: int, moves: int, scale: float, watchers: int, r
         for n in range(games)
     ]
     thought: dict[tuple[int, int], float] = {}  # (game, ply) -> the client's real think time, ms
+    connection_errors: list[int] = []  # a game's move request that ended in a broken connection (then retried)
     lock = threading.Lock()
     done = threading.Event()
 
@@ -72,12 +77,20 @@ def one_run(stack: Stack, games: int, moves: int, scale: float, watchers: int, r
                 time.sleep(rng.uniform(25, 29) * scale)
             think = (time.perf_counter() - seen) * 1000
             body = {"ply": ply, "point": point, "think_ms": round(think)}
-            try:
-                status, answer, _ms = stack.request(conn, "POST", f"/api/games/{game_id}/move/", tokens[ply % 2], body)
-            except OSError:
-                conn.close()
-                conn = stack.connection()
-                continue
+            status, answer = 0, {}
+            for _attempt in range(3):  # as a real client: the same ply again after a broken connection
+                try:
+                    status, answer, _ms = stack.request(
+                        conn, "POST", f"/api/games/{game_id}/move/", tokens[ply % 2], body
+                    )
+                    break
+                except OSError:
+                    with lock:
+                        connection_errors.append(game_id)
+                    conn.close()
+                    conn = stack.connection()
+            if status == 409 and answer.get("code") == "stale_ply":
+                status = 200  # the first attempt was stored before its answer was lost
             seen = time.perf_counter()
             with lock:
                 thought[(game_id, ply + 1)] = think
@@ -120,8 +133,11 @@ def one_run(stack: Stack, games: int, moves: int, scale: float, watchers: int, r
     ]
     finished = Game.objects.filter(pk__in=ids)
     limit_ms = 30_000 * scale
-    losses, client_late = [], 0
+    losses, client_late, abandoned = [], 0, 0
     for game in finished.filter(result_reason="time"):
+        if game.ply >= moves:  # flagged after the client's last scripted move: it stopped, as scripted
+            abandoned += 1
+            continue
         pending = thought.get((game.pk, game.ply + 1))
         if pending is not None and pending > limit_ms:  # the client itself overran its limit (it woke late)
             client_late += 1
@@ -144,6 +160,8 @@ def one_run(stack: Stack, games: int, moves: int, scale: float, watchers: int, r
         "queued_p99": percentile(queued, 99),
         "time_losses": len(losses),
         "client_late": client_late,
+        "abandoned": abandoned,
+        "connection_errors": len(connection_errors),
         "reasons": sorted({g.result_reason or g.status for g in finished}),
     }
 
@@ -167,7 +185,8 @@ def main() -> int:
                 f"  run {run + 1}: moves={r['moves']} charged-think p50={r['gap_p50']:.0f} p99={r['gap_p99']:.0f} "
                 f"max={r['gap_max']:.0f} ms; queued p50={r['queued_p50']:.0f} p99={r['queued_p99']:.0f} ms; "
                 f"credits p99={r['credit_p99']:.0f} ms; time losses by load={r['time_losses']}, by a client over its "
-                f"limit={r['client_late']}; ends={r['reasons']}",
+                f"limit={r['client_late']}, abandoned after the script={r['abandoned']}; connection errors="
+                f"{r['connection_errors']}; ends={r['reasons']}",
                 flush=True,
             )
             for line in r["losses"][:10]:
@@ -180,6 +199,8 @@ def main() -> int:
         f"fairness: games={args.games} moves={sum(r['moves'] for r in results)} "
         f"charged_minus_think_p99_ms={statistics.median(p99s):.0f} "
         f"time_losses_by_load={sum(r['time_losses'] for r in results)} "
+        f"abandoned={sum(r['abandoned'] for r in results)} "
+        f"connection_errors={sum(r['connection_errors'] for r in results)} "
         f"credits_ms_p99={statistics.median(r['credit_p99'] for r in results):.0f}"
     )
     return 0

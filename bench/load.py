@@ -8,7 +8,9 @@ for both sides as fast as the server answers, and after every move also calls
 connection, so both are measured under the same load in the same run. One
 game in ten is abandoned at the start: its clock must be adjudicated by the
 worker, and it counts as late if it finished more than the sweep interval
-plus the slack after its deadline (or not at all).
+plus the slack after its flag deadline (or not at all): the deadline plus the
+lag allowance the clock grants a move in flight (``games.clock.flag_deadline``,
+stored on the game as ``Game.deadline``), before which nobody may flag it.
 
 Prints moves per second, move latency p50/p99 and the baseline's, errors
 (any answer other than 200, or a failed connection) and late adjudications
@@ -52,6 +54,7 @@ def run(stack: Stack, games: int, seconds: float, seed: int) -> dict[str, Any]:
         )
         created.append((game.pk, token_one, token_two))
     abandoned = {pk for pk, _a, _b in created[::10]}
+    flag_at = dict(Game.objects.filter(pk__in=abandoned).values_list("pk", "deadline"))
     move_ms: list[float] = []
     base_ms: list[float] = []
     errors: list[str] = []
@@ -104,7 +107,7 @@ def run(stack: Stack, games: int, seconds: float, seed: int) -> dict[str, Any]:
     time.sleep(float(SWEEP_AND_SLACK.total_seconds()) + 1)  # let the last abandoned clocks be settled
     late, lateness = 0, []
     for game in Game.objects.filter(pk__in=abandoned):
-        deadline = now + timedelta(milliseconds=MOVE_MS)
+        deadline = flag_at[game.pk] or now + timedelta(milliseconds=MOVE_MS)
         if game.finished_at is None or game.finished_at - deadline > SWEEP_AND_SLACK:
             late += 1
         if game.finished_at is not None:
