@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Generic, Literal, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, Literal, TypeVar
 
 from tournament import ranking
 from tournament.ranking import BlockValues
@@ -289,21 +289,25 @@ Metric = Callable[[Hashable], int]
 GroupMetric = Callable[[list[Hashable], dict[Hashable, Row], Sequence[Played], Scoring], Metric]
 """How a round-robin group computes a tie-break: given a block of level players, their rows and the games,
 the value that orders them (higher first)."""
+TableMetric = Callable[[Any, list[Any]], Callable[[Any], int]]
+"""How a stage format's own table computes a tie-break: given its table (a Swiss stage's, a team event's) and a
+block of level competitors, the value that orders them (higher first)."""
 
 
 @dataclass(frozen=True)
 class TieBreak:
-    """A tie-break an organizer can order players (or teams) by. ``group``: how a round-robin group computes
-    it (the organizer lists the names in ``Tournament.tiebreak``); ``swiss``: a Swiss stage computes it on its
-    state (:mod:`tournament.swiss.tiebreaks`, FIDE C.07) — its value is shown divided by ``10 ** decimals``;
-    ``team``: a team event computes it (:mod:`tournament.teams.scoring`)."""
+    """A tie-break an organizer can order players (or teams) by, with its computation for each kind of
+    competitor that has one: ``group`` a player of a round-robin group (the organizer lists the names in
+    ``Tournament.tiebreak``); ``swiss`` a Swiss stage's player (FIDE C.07, given by
+    :mod:`tournament.swiss.tiebreaks`) — its value is shown divided by ``10 ** decimals``; ``team`` a team of a
+    team event (given by :mod:`tournament.teams.scoring`). Each is ranked by :mod:`tournament.ranking`."""
 
     name: str
     short: str
     decimals: int = 0
     group: GroupMetric | None = None
-    swiss: bool = False
-    team: bool = False  # a team event computes it (tournament.teams.scoring, on game points)
+    swiss: TableMetric | None = None
+    team: TableMetric | None = None
 
 
 TIEBREAKS: dict[str, TieBreak] = {}
@@ -311,6 +315,13 @@ TIEBREAKS: dict[str, TieBreak] = {}
 
 def _register(tiebreak: TieBreak) -> None:
     TIEBREAKS[tiebreak.name] = tiebreak
+
+
+def computes(name: str, *, swiss: TableMetric | None = None, team: TableMetric | None = None) -> None:
+    """A stage format's package gives the tie-break ``name`` its computation for its competitors (at import,
+    as a format registers itself)."""
+    record = TIEBREAKS[name]
+    TIEBREAKS[name] = replace(record, swiss=swiss or record.swiss, team=team or record.team)
 
 
 def _mini_league(block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring) -> Metric:
@@ -335,21 +346,21 @@ def _white_wins(block: list[Hashable], rows: dict[Hashable, Row], games: Sequenc
 
 for _tiebreak in (
     TieBreak("mini_league", "ML", group=_mini_league),
-    TieBreak("wins", "WIN", group=_wins, swiss=True),
-    TieBreak("sonneborn_berger", "SB", 2, group=_sonneborn_berger, swiss=True, team=True),
+    TieBreak("wins", "WIN", group=_wins),
+    TieBreak("sonneborn_berger", "SB", 2, group=_sonneborn_berger),
     TieBreak("white_wins", "WW", group=_white_wins),
-    TieBreak("buchholz", "BH", 1, swiss=True, team=True),
-    TieBreak("buchholz_cut1", "BH-C1", 1, swiss=True),
-    TieBreak("median_buchholz", "BH-M1", 1, swiss=True),
-    TieBreak("progressive", "PS", 1, swiss=True),
-    TieBreak("direct_encounter", "DE", 1, swiss=True, team=True),
-    TieBreak("black_games", "BPG", swiss=True),
-    TieBreak("average_rating", "ARO", swiss=True),
-    TieBreak("game_points", "GP", team=True),
-    TieBreak("match_points", "MP", team=True),
-    TieBreak("board_1", "B1", team=True),
-    TieBreak("board_2", "B2", team=True),
-    TieBreak("board_3", "B3", team=True),
+    TieBreak("buchholz", "BH", 1),
+    TieBreak("buchholz_cut1", "BH-C1", 1),
+    TieBreak("median_buchholz", "BH-M1", 1),
+    TieBreak("progressive", "PS", 1),
+    TieBreak("direct_encounter", "DE", 1),
+    TieBreak("black_games", "BPG"),
+    TieBreak("average_rating", "ARO"),
+    TieBreak("game_points", "GP"),
+    TieBreak("match_points", "MP"),
+    TieBreak("board_1", "B1"),
+    TieBreak("board_2", "B2"),
+    TieBreak("board_3", "B3"),
 ):
     _register(_tiebreak)
 
@@ -359,7 +370,8 @@ def group_tiebreaks() -> list[str]:
 
 
 def swiss_tiebreaks() -> list[str]:
-    return [t.name for t in TIEBREAKS.values() if t.swiss]
+    """The names a Swiss stage computes (once :mod:`tournament.swiss.tiebreaks` has given them)."""
+    return [t.name for t in TIEBREAKS.values() if t.swiss is not None]
 
 
 def ranked_blocks(

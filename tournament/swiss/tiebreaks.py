@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tournament.formats import swiss_tiebreaks
+from tournament.formats import TIEBREAKS as REGISTRY
+from tournament.formats import TableMetric, computes, swiss_tiebreaks
 from tournament.ranking import BlockValues, by_lot, rank
 from tournament.swiss.state import PLAYED, SECOND, VOLUNTARY, WIN_CODES, SwissPlayer, SwissState
 
-TIEBREAKS = swiss_tiebreaks()  # the names a Swiss stage computes (the registry: tournament.formats.TIEBREAKS)
 DEFAULT_ORDER = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]
 
 
@@ -37,6 +37,7 @@ class _Table:
     adjusted: dict[int, int] = field(default_factory=dict)
 
     numbers: dict[int, SwissPlayer] = field(default_factory=dict)
+    _computed: dict[int, dict[str, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.numbers = self.state.by_number()  # once: looked up for every opponent of every player
@@ -47,6 +48,14 @@ class _Table:
             self.adjusted[p.number] = sum(
                 points.draw if r.result in VOLUNTARY else points.points(r.result) for r in known
             )
+
+    def values(self, number: int) -> dict[str, int]:
+        """Every tie-break's value for player ``number`` (computed once; the direct encounter is added by its
+        computation, among the players it separates)."""
+        found = self._computed.get(number)
+        if found is None:
+            found = self._computed[number] = _values(self, self.numbers[number])
+        return found
 
     def contributions(self, p: SwissPlayer) -> list[tuple[bool, int, int]]:
         """(voluntarily unplayed?, the opponent's score for Buchholz, the points this player took) per round."""
@@ -107,26 +116,47 @@ def _direct_encounter(state: SwissState, block: list[int]) -> dict[int, int]:
     }
 
 
+def _read(name: str) -> TableMetric:
+    return lambda table, block: lambda n: table.values(n)[name]
+
+
+def _among(table: _Table, block: list[int]) -> Callable[[int], int]:
+    """The direct encounter among the level players, shown as it was computed: among those it separated."""
+    values = _direct_encounter(table.state, block)
+    for n in block:
+        table.values(n)["direct_encounter"] = values[n]
+    return values.__getitem__
+
+
+for _name in (
+    "buchholz",
+    "buchholz_cut1",
+    "median_buchholz",
+    "sonneborn_berger",
+    "progressive",
+    "wins",
+    "black_games",
+    "average_rating",
+):
+    computes(_name, swiss=_read(_name))
+computes("direct_encounter", swiss=_among)
+TIEBREAKS = swiss_tiebreaks()  # the names a Swiss stage computes (the registry: tournament.formats.TIEBREAKS)
+
+
 def standings(state: SwissState, order: list[str], lot_seed: str = "") -> list[Standing]:
-    """Everyone ranked by score, then the chosen tie-breaks in order, then a recorded lot (seeded by
-    ``lot_seed`` and the tied players' numbers, so the same standings come out on every machine)."""
+    """Everyone ranked by score, then the chosen tie-breaks in order (each computed by its record in the
+    registry), then a recorded lot (seeded by ``lot_seed`` and the tied players' numbers, so the same
+    standings come out on every machine)."""
     table = _Table(state)
-    rows = {p.number: Standing(p.number, table.score[p.number], _values(table, p)) for p in state.players}
-
-    def criterion(name: str) -> BlockValues[int]:
-        if name != "direct_encounter":
-            return lambda block: lambda n: rows[n].values.get(name, 0)
-
-        def among(block: list[int]) -> Callable[[int], int]:
-            values = _direct_encounter(state, block)
-            for n in block:  # shown as it was computed: among the players it separated
-                rows[n].values[name] = values[n]
-            return values.__getitem__
-
-        return among
+    rows = {p.number: Standing(p.number, table.score[p.number], table.values(p.number)) for p in state.players}
 
     def score(n: int) -> int:
         return rows[n].score
+
+    def criterion(name: str) -> BlockValues[int]:
+        metric = REGISTRY[name].swiss
+        assert metric is not None, name
+        return lambda block: metric(table, block)
 
     criteria = [("score", lambda block: score), *((name, criterion(name)) for name in order)]
     out = []

@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from tournament.formats import TIEBREAKS
+from tournament.formats import TIEBREAKS, TableMetric, computes
 from tournament.ranking import BlockValues, lot, rank
 
 # The RIF Team World Championship (Sport Commission rules, 4.5): game points, team match points, Buchholz and
@@ -143,15 +143,26 @@ class _Tie:
 COMPLETE_TIES = ("share", "extra_game", "lot")
 
 
+@dataclass(frozen=True)
+class _Table:
+    """What a team's tie-breaks are computed on: every team's row, and the match points each took from each."""
+
+    rows: dict[int, TeamRow]
+    met: dict[tuple[int, int], int]
+
+
 def _ranked(
     rows: dict[int, TeamRow], primary: str, order: Sequence[str], met: dict[tuple[int, int], int], tie: _Tie
 ) -> list[TeamRow]:
-    """The one ranking (tournament.ranking): the primary score, the tie-breaks, then the complete tie's rule."""
+    """The one ranking (tournament.ranking): the primary score, the tie-breaks (each computed by its record in
+    the registry), then the complete tie's rule."""
+    table = _Table(rows, met)
 
     def criterion(name: str) -> BlockValues[int]:
-        if name == "direct_encounter":
-            return lambda block: _direct(block, met)
-        return lambda block: lambda t: rows[t].values.get(name, 0)
+        metric = TIEBREAKS[name].team
+        if metric is None:  # a board beyond those the registry names: its value as kept
+            return lambda block: lambda t: rows[t].values.get(name, 0)
+        return lambda block: metric(table, block)
 
     criteria = [(name, criterion(name)) for name in (primary, *order)]
     out = []
@@ -195,9 +206,18 @@ def value_text(name: str, value: int) -> str:
     return f"{whole}{text}" if whole or not text else text
 
 
+def _read(name: str) -> TableMetric:
+    return lambda table, block: lambda t: table.rows[t].values.get(name, 0)
+
+
+for _name in ("game_points", "match_points", "buchholz", "sonneborn_berger", "board_1", "board_2", "board_3"):
+    computes(_name, team=_read(_name))
+computes("direct_encounter", team=lambda table, block: _direct(block, table.met))
+
+
 def team_tiebreaks() -> list[str]:
     """The names a team event can order by (the one registry: tournament.formats.TIEBREAKS)."""
-    return [t.name for t in TIEBREAKS.values() if t.team]
+    return [t.name for t in TIEBREAKS.values() if t.team is not None]
 
 
 def board_colours(boards: int, home_first: bool) -> list[bool]:
