@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.errors import TournamentError
@@ -46,3 +47,18 @@ def edited(rows: Rows, action: str, first: int, second: int | None) -> Rows:
     else:
         raise TournamentError("bad_action", _("The change is swap or flip."))
     return rows
+
+
+def edit_record(
+    actor: Any, action: str, first: int, second: int | None, reason: str, warnings: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """One manual change as a draft round keeps it (and its audit shows it): when, by whom, what, why, and the
+    warnings it raised."""
+    return {
+        "at": timezone.now().isoformat(),
+        "actor": getattr(actor, "username", "") or "",
+        "action": action,
+        "entries": [first] + ([second] if second is not None else []),
+        "reason": reason[:500],
+        "warnings": warnings,
+    }

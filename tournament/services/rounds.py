@@ -21,7 +21,7 @@ from games.forfeits import game_cancel
 from games.models import GameEvent
 from tournament.errors import TournamentError
 from tournament.models import Group, GroupMember, Match, MatchGame, Round, Stage
-from tournament.round_plans import edited
+from tournament.round_plans import edit_record, edited
 from tournament.services.common import audit, call_matches, stage_for_update
 from tournament.stage_formats import StageFormat, format_of
 
@@ -124,17 +124,7 @@ def round_edit(
     rows = edited(rnd.boards, action, first, second)
     warnings = fmt.edit_warnings(stage, rows, rnd.engine_boards)
     rnd.boards = rows
-    rnd.edits = [
-        *rnd.edits,
-        {
-            "at": timezone.now().isoformat(),
-            "actor": getattr(actor, "username", "") or "",
-            "action": action,
-            "entries": [first] + ([second] if second is not None else []),
-            "reason": reason[:500],
-            "warnings": warnings,
-        },
-    ]
+    rnd.edits = [*rnd.edits, edit_record(actor, action, first, second, reason, warnings)]
     rnd.save(update_fields=["boards", "edits"])
     audit(
         stage.tournament,

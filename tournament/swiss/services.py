@@ -19,7 +19,7 @@ from games.models import Player
 from tournament.checkin import absent
 from tournament.errors import TournamentError
 from tournament.models import CheckIn, Entry, GroupMember, Match, Round, Stage, SwissBye
-from tournament.round_plans import edited
+from tournament.round_plans import edit_record, edited
 from tournament.services import rounds
 from tournament.services.common import audit, call_matches
 from tournament.services.rounds import take_back
@@ -250,17 +250,7 @@ def swiss_edit(
     boards = _boards(data, rows)
     rnd.boards = rows
     rnd.why = explain.explain(data.state, boards)
-    rnd.edits = [
-        *rnd.edits,
-        {
-            "at": timezone.now().isoformat(),
-            "actor": getattr(actor, "username", "") or "",
-            "action": action,
-            "entries": [first] + ([second] if second is not None else []),
-            "reason": reason[:500],
-            "warnings": warnings,
-        },
-    ]
+    rnd.edits = [*rnd.edits, edit_record(actor, action, first, second, reason, warnings)]
     rnd.save(update_fields=["boards", "why", "edits"])
     audit(
         stage.tournament,
