@@ -21,17 +21,23 @@ def warning_text(code: str) -> str:
     return _("a rematch") if code == "rematch" else code
 
 
-def rounds_payload(stage: Stage) -> dict[str, Any]:
+def rounds_payload(stage: Stage, drafts: bool = True) -> dict[str, Any]:
     """The stage's rounds, newest first: status, boards with names, the program's own boards, edits with their
     warnings in words, and the next round to pair (None when every round is paired or the stage is not
-    running)."""
+    running). Without ``drafts`` (anyone but the organizer), a round not yet published is left out: its
+    pairing and the reasons of its edits are the organizer's until published."""
     names = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "player__name"))
 
     def name(entry: int | None) -> str:
         return "" if entry is None else names.get(entry, str(entry))
 
     rounds = []
-    for rnd in Round.objects.filter(stage=stage).order_by("-number"):
+    shown = (
+        Round.objects.filter(stage=stage)
+        if drafts
+        else Round.objects.filter(stage=stage).exclude(status=Round.Status.DRAFT)
+    )
+    for rnd in shown.order_by("-number"):
         edits = [
             {
                 **edit,
@@ -57,7 +63,7 @@ def rounds_payload(stage: Stage) -> dict[str, Any]:
             }
         )
     planned = format_of(stage).planned_rounds(stage)
-    paired = len(rounds)
+    paired = Round.objects.filter(stage=stage).count()
     open_round = stage.status == Stage.Status.RUNNING and (not planned or paired < planned)
     return {
         "stage": stage.pk,

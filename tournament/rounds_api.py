@@ -11,7 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.access import drafts_hidden, require_organizer
+from games.access import drafts_hidden, may_organize, require_organizer
 from games.serializers import validated
 from tournament.models import Stage
 from tournament.round_control import rounds_payload
@@ -59,7 +59,9 @@ class RoundsViewSet(viewsets.GenericViewSet[Stage]):
 
     @extend_schema(responses=RoundsSerializer)
     def retrieve(self, request: Request, pk: str) -> Response:
-        return Response(rounds_payload(self.get_object()))
+        """The stage's rounds; a draft only for its organizer."""
+        stage = self.get_object()
+        return Response(rounds_payload(stage, drafts=may_organize(request.user, stage.tournament)))
 
     @extend_schema(request=None, responses={201: RoundsSerializer})
     @action(detail=True, methods=["post"])

@@ -182,3 +182,24 @@ def test_the_control_room_runs_the_cycle(test_format: Any) -> None:
     page = act("round-publish", round=1)
     assert "Round 1 published" in page
     assert pairs_of(stage, 1) == [(c, b), (a, d)]
+
+
+def test_a_draft_and_the_reasons_of_its_edits_are_the_organizers_until_published(test_format: Any) -> None:
+    boss = account("boss", "organizer")
+    stage = cycle_stage(organizer=boss)
+    draft = round_pair(stage=stage)
+    (a, _b), (c, _d) = draft.boards
+    services.rounds.round_edit(stage=stage, number=1, action="swap", first=a, second=c, reason="his cousin")
+    url = f"/api/rounds/{stage.pk}/"
+
+    for stranger in (APIClient(), api(account("someone", "player")), api(account("host", "host"))):
+        seen = stranger.get(url)
+        assert seen.status_code == 200
+        assert seen.json()["rounds"] == [] and seen.json()["draft"] is None
+        assert "his cousin" not in seen.content.decode()
+    mine = api(boss).get(url).json()
+    assert mine["draft"] == 1 and mine["rounds"][0]["edits"][0]["reason"] == "his cousin"
+
+    round_publish(stage=stage, number=1)
+    public = APIClient().get(url).json()
+    assert [r["number"] for r in public["rounds"]] == [1] and public["next_round"] == 2
