@@ -160,7 +160,7 @@ class FollowUpAdmin(admin.ModelAdmin[FollowUp]):
 
     list_display = ["game", "correction", "created_at", "done_at", "attempts"]
     list_filter = [("done_at", admin.EmptyFieldListFilter)]
-    readonly_fields = ["game", "correction", "confirm", "actor", "created_at", "done_at", "attempts", "error"]
+    readonly_fields = ["game", "correction", "actor", "created_at", "done_at", "attempts", "error"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

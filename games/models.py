@@ -427,7 +427,6 @@ class FollowUp(models.Model):
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="follow_ups", verbose_name=_("game"))
     correction = models.BooleanField(default=False, verbose_name=_("correction"))
-    confirm = models.CharField(max_length=500, blank=True, verbose_name=_("confirmation"))
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("actor")
     )

@@ -353,16 +353,12 @@ class RuleInputSerializer(ResultInputSerializer):
 
 
 class OverrideInputSerializer(ResultInputSerializer):
-    note = serializers.CharField(max_length=500, help_text="why the result is overridden")
-    confirm = serializers.CharField(
-        required=False,
-        allow_blank=True,
+    note = serializers.CharField(
         max_length=500,
-        default="",
         help_text=(
-            "the organizer's reason to apply a correction that changes who qualified for a tournament stage "
-            "already under way (its affected matches are voided and re-made); without it such a correction "
-            "is refused with 409 next_stage_started"
+            "why the result is overridden. A correction a tournament must have confirmed (it changes who "
+            "qualified for a stage already under way) is refused with 409 next_stage_started: the organizer "
+            "confirms it with POST /api/tournaments/{id}/correct-result/"
         ),
     )
 

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from engine.protocols import PROTOCOLS
 from games.access import account, drafts_hidden, may_organize, player_of, require_organizer
 from games.models import Game, Player
-from games.serializers import RULE_SETS, TimeControlField, validated
+from games.serializers import RULE_SETS, ResultInputSerializer, TimeControlField, validated
 from games.services import player_find_or_create
 from tournament import appeals, selectors, services
 from tournament.checkin import check_in_round
@@ -167,6 +167,20 @@ class DecisionSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(max_length=20, required=False, default="referee")
 
 
+class CorrectionSerializer(ResultInputSerializer):
+    game = serializers.IntegerField(help_text="a game of this tournament")
+    note = serializers.CharField(max_length=500, help_text="why the result is corrected")
+    confirm = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text=(
+            "the organizer confirms, with the note as the reason, a correction that changes who qualified for a "
+            "stage already under way (its affected matches are voided and re-made); without it such a "
+            "correction is refused with 409 next_stage_started and nothing is written"
+        ),
+    )
+
+
 class BoutSerializer(serializers.Serializer[Any]):
     challenger = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     winner = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
@@ -306,6 +320,19 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
             actor=request.user,
         )
         return Response({"appeal": appeal.pk, "status": appeal.status, "decision": appeal.decision})
+
+    @extend_schema(request=CorrectionSerializer, responses={200: dict})
+    @action(detail=True, methods=["post"], url_path="correct-result")
+    def correct_result(self, request: Request, pk: str) -> Response:
+        """The organizer corrects a game's result; the tournament asks first whether it needs confirming."""
+        tournament = self.get_object()
+        require_organizer(request.user, tournament)
+        data = self._input(CorrectionSerializer)
+        game = Game.objects.filter(pk=data.pop("game"), match_game__match__tournament=tournament).first()
+        if game is None:
+            raise services.TournamentError("no_game", _("There is no such game in this tournament."), 404)
+        game = services.correct_result(game_id=game.pk, actor=request.user, interface="api", **data)
+        return Response({"game": game.pk, "result": game.result, "result_reason": game.result_reason})
 
     @extend_schema(responses=MatchSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)

@@ -12,13 +12,15 @@ class TournamentConfig(AppConfig):
 
         post_migrate.connect(sync_roles_after_migrate, dispatch_uid="tournament.sync_roles")
 
-        from games.services.finish import follow_finished_games
+        from games.services.finish import ask_before_correcting, follow_finished_games
         from games.signals import arbiter_call_changed
         from tournament.receivers import on_arbiter_call
+        from tournament.services.corrections import guard
         from tournament.services.outcomes import after_game
         from tournament.swiss import format as swiss_format
         from tournament.teams import format as team_format
 
         assert swiss_format.SwissSystem.kind and team_format.TeamEvent.kind  # registered as formats on import
         follow_finished_games(after_game)  # the tournament's part of a game's end (games.services.finish)
+        ask_before_correcting(guard)  # and its question before a result is corrected
         arbiter_call_changed.connect(on_arbiter_call, dispatch_uid="tournament.arbiter_call")

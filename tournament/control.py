@@ -25,7 +25,7 @@ from games.clock import PRESETS as CLOCK_PRESETS
 from games.enums import ClaimStatus, ForbiddenMode, GameMode, GameResult, Interface, ReportStatus, ResultReason
 from games.messages import protocol_label, rules_label, time_control_label
 from games.models import ForbiddenClaim, Game, ResultReport
-from games.services import GameError, game_override
+from games.services import GameError
 from games.services.arbiter import game_answer_arbiter, open_calls_for
 from tournament import backup, services, staff
 from tournament.checkin import check_in_round
@@ -289,14 +289,14 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, stage: Stage
         game = Game.objects.filter(pk=data["game"], match_game__match__tournament=tournament).first()
         if game is None:
             raise GameError("no_game", _("There is no such game in this tournament."), 404)
-        game_override(
+        services.correct_result(
             game_id=game.pk,
             result=data["result"],
             reason=data["reason"],
             note=data["note"],
+            confirm=data["confirm"],
             actor=user,
             interface=Interface.WEB,
-            confirm=data["note"] if data["confirm"] else "",
         )
         return _("Result of game %(n)s corrected.") % {"n": game.pk}
     if action == "answer-call":

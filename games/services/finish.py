@@ -7,10 +7,12 @@ In one transaction it writes each game's result and closing clock, logs the even
 as a separate step, the follow-ups run: each in its own savepoint, through the followers the apps above
 registered in their ``AppConfig.ready`` (:func:`follow_finished_games`; the games app knows nothing of
 them). A follow-up that fails cannot undo the result: it is rolled back alone, logged, kept with its error
-and tried again by the sweeper (:func:`retry_follow_ups`). The one exception is an organizer's correction
-of a result: a follower may refuse it (a :class:`GameError`, e.g. a tournament's next stage already under
-way) and the correction is then not made — the earlier result stands — until the organizer confirms with a
-reason (``confirm``).
+and tried again by the sweeper (:func:`retry_follow_ups`). Followers only follow: they cannot refuse.
+
+An organizer's correction of a finished result is asked about before anything is written: the apps above
+register guards (:func:`ask_before_correcting`) that may refuse it (a :class:`GameError`, e.g. a
+tournament's next stage already under way, until the organizer confirms there). The games app knows
+nothing of why.
 """
 
 from __future__ import annotations
@@ -28,13 +30,16 @@ from games import clock, live
 from games.enums import EventKind, GameStatus, Interface
 from games.models import FollowUp, Game, GameEvent
 from games.selectors import clock_of
-from games.services.base import GameError, finished_fields
+from games.services.base import finished_fields
 
 logger = logging.getLogger(__name__)
 
-# (game, correction, confirm, actor): what an app above does once a game has ended
-Follower = Callable[[Game, bool, str, Any], None]
+# (game, correction, actor): what an app above does once a game has ended
+Follower = Callable[[Game, bool, Any], None]
 FOLLOWERS: list[Follower] = []
+# (game, result, reason): raises a GameError to refuse a correction before it is written
+Guard = Callable[[Game, str, str], None]
+GUARDS: list[Guard] = []
 RETRY_LIMIT = 20
 
 
@@ -42,6 +47,18 @@ def follow_finished_games(follower: Follower) -> None:
     """Register what an app above does after a game ends (called from its ``AppConfig.ready``)."""
     if follower not in FOLLOWERS:
         FOLLOWERS.append(follower)
+
+
+def ask_before_correcting(guard: Guard) -> None:
+    """Register a question an app above asks before a result is corrected (from its ``AppConfig.ready``)."""
+    if guard not in GUARDS:
+        GUARDS.append(guard)
+
+
+def check_correction(game: Game, result: str, reason: str) -> None:
+    """Ask the apps above whether ``game`` may take the corrected result; a refusal is raised, nothing written."""
+    for guard in GUARDS:
+        guard(game, result, reason)
 
 
 @dataclass(frozen=True)
@@ -67,16 +84,15 @@ def game_finish(
     actor: Any = None,
     interface: str = "api",
     correction: str = "",
-    confirm: str = "",
     adjudicated_by: str = "",
 ) -> Game:
     """One game ended (see :func:`finish_games`). Idempotent: a finished game is returned unchanged.
 
     With ``correction`` (the organizer's reason) a finished result is replaced; the previous one stays in
-    the event log. ``confirm``: the organizer's reason for a correction a follower would otherwise refuse.
+    the event log. The caller has asked :func:`check_correction` first.
     """
     ending = Ending(game, result, reason, detail, adjudicated_by=adjudicated_by)
-    return finish_games([ending], actor=actor, interface=interface, correction=correction, confirm=confirm)[0]
+    return finish_games([ending], actor=actor, interface=interface, correction=correction)[0]
 
 
 def finish_games(
@@ -85,20 +101,15 @@ def finish_games(
     actor: Any = None,
     interface: str = "api",
     correction: str = "",
-    confirm: str = "",
 ) -> list[Game]:
     """End the games: write the results, then run what follows them. Returns the games as they now are."""
     with transaction.atomic():
         ended = _write(endings, actor, interface, correction)
         follow_ups = FollowUp.objects.bulk_create(
-            [FollowUp(game=g, correction=bool(correction), confirm=confirm[:500], actor=_user(actor)) for g in ended]
+            [FollowUp(game=g, correction=bool(correction), actor=_user(actor)) for g in ended]
         )
-        if correction:  # a follower may refuse a correction: then it is not made
-            for follow_up in follow_ups:
-                run_follow_up(follow_up, refusable=True)
-    if not correction:  # the results are written; what follows cannot undo them
-        for follow_up in follow_ups:
-            run_follow_up(follow_up)
+    for follow_up in follow_ups:  # the results are written; what follows cannot undo them
+        run_follow_up(follow_up)
     return [e.game for e in endings]
 
 
@@ -163,21 +174,14 @@ def _write(endings: Sequence[Ending], actor: Any, interface: str, correction: st
     return ended
 
 
-def run_follow_up(follow_up: FollowUp, *, refusable: bool = False) -> bool:
-    """Run what follows one ended game, in a savepoint of its own; True when done.
-
-    A failure is rolled back alone and kept on the row for :func:`retry_follow_ups` — except, when
-    ``refusable`` (an organizer's correction), a follower's refusal (a GameError), which is raised so the
-    correction is not made."""
+def run_follow_up(follow_up: FollowUp) -> bool:
+    """Run what follows one ended game, in a savepoint of its own; True when done. A failure is rolled back
+    alone and kept on the row for :func:`retry_follow_ups`."""
     game = Game.objects.get(pk=follow_up.game_id)
     try:
         with transaction.atomic():
             for follower in FOLLOWERS:
-                follower(game, follow_up.correction, follow_up.confirm, follow_up.actor)
-    except GameError:
-        if refusable:
-            raise
-        return _failed(follow_up)
+                follower(game, follow_up.correction, follow_up.actor)
     except Exception:
         return _failed(follow_up)
     FollowUp.objects.filter(pk=follow_up.pk).update(done_at=timezone.now(), attempts=follow_up.attempts + 1)

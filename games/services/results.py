@@ -22,7 +22,7 @@ from games.enums import (
 from games.messages import translate
 from games.models import Game, Player, ResultReport
 from games.services.base import GameError, lock_game, log_event, seat_of
-from games.services.finish import game_finish
+from games.services.finish import check_correction, game_finish
 
 
 def check_result(result: str, reason: str, record: str, game: Game) -> str:
@@ -175,18 +175,17 @@ def game_rule(
 
 @transaction.atomic
 def game_override(
-    *, game_id: int, result: str, reason: str, note: str, actor: Any = None, interface: str = "api", confirm: str = ""
+    *, game_id: int, result: str, reason: str, note: str, actor: Any = None, interface: str = "api"
 ) -> Game:
-    """The organizer sets the result, finished or not, with a reason; the old one stays in the log.
-
-    ``confirm``: see :func:`game_finish`.
-    """
+    """The organizer sets the result, finished or not, with a reason; the old one stays in the log. The apps
+    above are asked first (:func:`~games.services.finish.check_correction`): a refusal writes nothing."""
     game = lock_game(game_id)
     if game.status == GameStatus.CANCELLED:
         raise GameError("game_cancelled", _("The game was cancelled; it has no result to correct."), 409)
     if not note.strip():
         raise GameError("reason_required", _("Say why the result is overridden."))
     check_result(result, reason, "", game)
+    check_correction(game, result, reason)
     report = _open_report(game)
     if report is not None:
         _close_report(report, ReportStatus.OVERRIDDEN, actor, note[:500])
@@ -198,5 +197,4 @@ def game_override(
         actor=actor,
         interface=interface,
         correction=note[:500],
-        confirm=confirm,
     )

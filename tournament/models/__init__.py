@@ -5,7 +5,7 @@ Players are the games app's ``Player``; a match owns its games through ``MatchGa
 from the games, never stored.
 """
 
-from tournament.models.records import Appeal, ArenaBout, AuditLog
+from tournament.models.records import Appeal, ArenaBout, AuditLog, Consent
 from tournament.models.rounds import Round
 from tournament.models.stages import Group, GroupMember, Match, MatchGame, Stage
 from tournament.models.swiss import SwissBye
@@ -26,6 +26,7 @@ __all__ = [
     "ArenaBout",
     "AuditLog",
     "CheckIn",
+    "Consent",
     "Entry",
     "Group",
     "GroupMember",

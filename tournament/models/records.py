@@ -1,4 +1,5 @@
-"""What the organizer and the referees record beside the games: the audit log, appeals, arena bouts."""
+"""What the organizer and the referees record beside the games: the audit log, confirmed corrections,
+appeals, arena bouts."""
 
 from __future__ import annotations
 
@@ -29,6 +30,28 @@ class AuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id} {self.action}"
+
+
+class Consent(models.Model):
+    """The organizer's confirmation of a correction the tournament asked about (its next stage has started),
+    given before the game's result is written and used by what follows it (then deleted)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="consents", verbose_name=_("tournament")
+    )
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="consent", verbose_name=_("game"))
+    reason = models.CharField(max_length=500, verbose_name=_("reason"))
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("actor")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+
+    class Meta:
+        verbose_name = _("confirmed correction")
+        verbose_name_plural = _("confirmed corrections")
+
+    def __str__(self) -> str:
+        return f"{self.game_id}: {self.reason[:40]}"
 
 
 class Appeal(models.Model):

@@ -5,7 +5,8 @@
 - :mod:`~tournament.services.setup`: tournaments, presets, entries;
 - :mod:`~tournament.services.draws`: draws, starting a stage, pairing a round, the colour toss;
 - :mod:`~tournament.services.outcomes`: what follows a finished game (matches, playoffs, stages re-derived
-  from the games) and advancing to the next stage.
+  from the games) and advancing to the next stage;
+- :mod:`~tournament.services.corrections`: an organizer's correction, asked about before it is written.
 
 The stage formats only decide (:mod:`tournament.stage_formats`); these are the writers. The error they
 raise lives low in the app (:mod:`tournament.errors`) so that the formats and selectors raise it too.
@@ -13,6 +14,7 @@ raise lives low in the app (:mod:`tournament.errors`) so that the formats and se
 
 from tournament.errors import TournamentError
 from tournament.services.common import audit, call_matches
+from tournament.services.corrections import correct_result
 from tournament.services.draws import (
     draw_stage,
     pair_next_round,
@@ -30,6 +32,7 @@ __all__ = [
     "advance",
     "audit",
     "call_matches",
+    "correct_result",
     "draw_stage",
     "group_sync",
     "match_sync",

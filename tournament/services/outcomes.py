@@ -16,8 +16,9 @@ forfeit, a withdrawal).
   playoff games.
 - :func:`stage_sync`: a finished stage whose qualifiers change re-draws the
   next stage from its recorded seed if it has not started; if it has, the
-  correction is refused (``next_stage_started``) unless the organizer confirms
-  with a reason, and then the affected next-stage matches are voided and re-made.
+  correction needs the organizer's confirmation with a reason (``next_stage_started``),
+  asked before the result is written (:mod:`tournament.services.corrections`), and then
+  the affected next-stage matches are voided and re-made.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from games.forfeits import game_cancel
 from games.models import Game
 from tournament import formats
 from tournament.errors import TournamentError
-from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Stage, TieDecider, Tournament
+from tournament.models import Consent, Entry, Group, GroupMember, Match, MatchGame, Stage, TieDecider, Tournament
 from tournament.services import rounds
 from tournament.services.common import (
     audit,
@@ -52,14 +53,19 @@ from tournament.stage_formats import format_of
 from tournament.standings import Order, decided, winner_index
 
 
-def after_game(game: Game, correction: bool, confirm: str, actor: Any) -> None:
+def after_game(game: Game, correction: bool, actor: Any) -> None:
     """What follows in the tournament when one of its games ends or its result is corrected: the match, the
     group and the stage re-derived from the games, the boards called; the ratings told of a correction after
     the end. Registered with :func:`games.services.finish.follow_finished_games` in
-    ``TournamentConfig.ready``; runs after the game's own write, in a savepoint of its own."""
+    ``TournamentConfig.ready``; runs after the game's own write, in a savepoint of its own. A correction the
+    organizer confirmed beforehand carries its :class:`~tournament.models.Consent`, used up here."""
     link = MatchGame.objects.filter(game=game).only("match_id").first()
     if link is not None:
+        consent = Consent.objects.filter(game=game).first() if correction else None
+        confirm = consent.reason if consent is not None else ""
         match = match_sync(match_id=link.match_id, confirm=confirm, actor=actor)
+        if consent is not None:
+            consent.delete()
         tournament = Tournament.objects.get(pk=match.tournament_id)
         if tournament.status == Tournament.Status.FINISHED:  # a correction after the end: the ratings follow
             tournament_finished.send(sender=Tournament, tournament=tournament)

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.enums import GameStatus
 from games.models import Game, Player
-from games.services import game_confirm_result, game_override, game_report_result
+from games.services import game_confirm_result, game_report_result
 from tournament import formats, services
 from tournament.models import Entry, Group, Match, Round, Stage, Tournament
 from tournament.stage_formats import group_order, stage_standings
@@ -49,14 +49,15 @@ def win(game: Game, winner: Player | None) -> Game:
 
 
 def correct(game: Game, winner: Player | None, confirm: str = "") -> Game:
-    """The organizer's override: ``winner`` wins (None: a draw)."""
+    """The organizer's correction: ``winner`` wins (None: a draw); ``confirm``: the reason, when the
+    tournament asks for one."""
     result = "draw" if winner is None else colour_of(game, winner)
-    return game_override(
+    return services.correct_result(
         game_id=game.pk,
         result=result,
         reason="agreement" if winner is None else "referee",
-        note="scoresheet misread",
-        confirm=confirm,
+        note=confirm or "scoresheet misread",
+        confirm=bool(confirm),
     )
 
 

@@ -20,7 +20,7 @@ from games.enums import GameStatus
 from games.models import Game, GameEvent, Player
 from games.services import GameError, game_rule
 from tournament import appeals, services
-from tournament.models import AuditLog, Group, Match, MatchGame, Stage, Tournament
+from tournament.models import AuditLog, Consent, Group, Match, MatchGame, Stage, Tournament
 from tournament.stage_formats import stage_standings
 from tournament.tests.helpers import (
     assert_consistent,
@@ -206,6 +206,62 @@ def test_a_correction_after_the_next_stage_started_is_refused_then_confirmed() -
     assert remade.count() == voided.count()
     assert all(match.second_id in (m.first_id, m.second_id) for m in remade)
     assert AuditLog.objects.filter(tournament=tournament, action="correction_confirmed").exists()
+    assert_consistent(tournament)
+
+
+def counts() -> tuple[int, ...]:
+    return Game.objects.count(), Match.objects.count(), AuditLog.objects.count(), Consent.objects.count()
+
+
+def _api(user: Any) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def test_the_tournament_asks_before_the_games_app_writes_and_the_organizer_confirms_over_the_api() -> None:
+    """The question comes before the write, whatever the surface: the games API's override and the
+    tournament's correction are refused alike and leave nothing behind (no game, match, audit or consent
+    row of the dry run); the tournament's route then takes the organizer's confirmation."""
+    tournament, stage = started(6)
+    match = pair_match(stage)
+    a, b = match.first.player, match.second.player
+    win(open_game(match), a)
+    win(open_game(match), b)
+    win(open_game(match), a)
+    following = _finish_first_stage(tournament, stage)
+    services.draw_stage(stage=following, seed=99)
+    services.start_stage(stage=following)
+    game = match_games(match)[0]
+    organizer = get_user_model().objects.create_user("org", password="x", is_staff=True)
+    organizer.groups.add(Role.objects.get_or_create(name="organizer")[0])
+    body = {"result": "white" if game.black_id == a.pk else "black", "reason": "referee", "note": "sheet misread"}
+    before = counts()
+
+    over_games = _api(organizer).post(f"/api/games/{game.pk}/override/", body, format="json")
+    unconfirmed = _api(organizer).post(
+        f"/api/tournaments/{tournament.pk}/correct-result/", {**body, "game": game.pk}, format="json"
+    )
+
+    assert over_games.status_code == unconfirmed.status_code == 409, over_games.content
+    assert over_games.json()["code"] == unconfirmed.json()["code"] == "next_stage_started"
+    assert a.name in unconfirmed.json()["message"] and b.name in unconfirmed.json()["message"]
+    assert counts() == before and Game.objects.get(pk=game.pk).result == game.result
+
+    player = get_user_model().objects.create_user("someone", password="x")
+    route, confirming = f"/api/tournaments/{tournament.pk}/correct-result/", {**body, "game": game.pk, "confirm": True}
+    for stranger, status in ((None, 401), (player, 403)):
+        assert _api(stranger).post(route, confirming, format="json").status_code == status
+    assert counts() == before
+
+    confirmed = _api(organizer).post(route, confirming, format="json")
+
+    assert confirmed.status_code == 200, confirmed.content
+    following.refresh_from_db()
+    assert match.second_id in following.options["entries"] and match.first_id not in following.options["entries"]
+    assert AuditLog.objects.filter(tournament=tournament, action="correction_consent", data__game=game.pk).exists()
+    assert not Consent.objects.exists()  # used up by what followed the game
     assert_consistent(tournament)
 
 

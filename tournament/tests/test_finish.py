@@ -1,6 +1,6 @@
 """The end of a game is one explicit path (games.services.finish): the result is written, then what follows
 in the tournament runs in a savepoint of its own; a follow-up that fails cannot undo the result, is kept in
-the outbox and done by the sweeper's next pass; only an organizer's correction may be refused."""
+the outbox and done by the sweeper's next pass. Only before the write may an organizer's correction be refused."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from games.enums import GameStatus
 from games.models import FollowUp, Game
-from games.services import GameError, game_finish, games_settle_due, retry_follow_ups
+from games.services import GameError, finish, game_finish, games_settle_due, retry_follow_ups
 from tournament.models import Match
 from tournament.services import outcomes
 from tournament.tests.helpers import correct, open_game, parse, started, win
@@ -77,21 +77,37 @@ def test_the_follow_up_runs_once_for_an_ended_game() -> None:
     assert FollowUp.objects.filter(done_at=None).count() == 0
 
 
-def test_a_refused_correction_is_not_made(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_correction_refused_before_the_write_is_not_made(monkeypatch: pytest.MonkeyPatch) -> None:
     match, game = _best_of_three()
     first, second = match.first.player, match.second.player
     win(game, first)
 
-    def refuse(**kwargs: Any) -> Match:
+    def refuse(game: Game, result: str, reason: str) -> None:
         raise GameError("next_stage_started", "refused")
 
-    monkeypatch.setattr(outcomes, "match_sync", refuse)
+    monkeypatch.setattr(finish, "GUARDS", [refuse])
     with pytest.raises(GameError):
         correct(Game.objects.get(pk=game.pk), second)
 
     game.refresh_from_db()
     assert game.result == ("black" if game.black_id == first.pk else "white")  # the earlier result stands
     assert FollowUp.objects.filter(game=game, correction=True).count() == 0
+
+
+def test_a_follower_cannot_refuse_a_correction(broken_tournament: list[str]) -> None:
+    """What follows a correction only follows: a failure leaves the corrected result and the follow-up kept."""
+    broken_tournament.clear()
+    match, game = _best_of_three()
+    first, second = match.first.player, match.second.player
+    win(game, first)
+    broken_tournament.append("next_stage_started")
+
+    correct(Game.objects.get(pk=game.pk), second)
+
+    game.refresh_from_db()
+    assert game.result == ("black" if game.black_id == second.pk else "white")
+    follow_up = FollowUp.objects.get(game=game, correction=True)
+    assert follow_up.done_at is None and "next_stage_started" in follow_up.error
 
 
 def _finished_writes(source: str) -> list[int]:
