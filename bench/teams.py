@@ -45,8 +45,7 @@ def main() -> int:
         sim = simulate(
             players=teams,
             preset="teams",
-            team_boards=args.boards,
-            team_system=args.system,
+            stage_options={"boards": args.boards, "system": args.system},
             rounds=args.rounds,
             seed=args.seed,
             on_round=lambda _n, s, pair_ms=pair_ms: pair_ms.append(s * 1000),

@@ -9,17 +9,16 @@ from games.api import EngineViewSet, GameViewSet, PlayerViewSet
 from ratings.api import RatingListViewSet
 from tournament.api import TournamentViewSet
 from tournament.rounds_api import RoundsViewSet
-from tournament.swiss.api import SwissViewSet
-from tournament.teams.api import TeamEventViewSet
+from tournament.stage_formats import format_api_routes
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("players", PlayerViewSet, basename="player")
 router.register("engines", EngineViewSet, basename="engine")
-router.register("swiss", SwissViewSet, basename="swiss")
 router.register("rounds", RoundsViewSet, basename="rounds")
-router.register("team-events", TeamEventViewSet, basename="team-event")
+for prefix, viewset, basename in format_api_routes():  # each format's own routes
+    router.register(prefix, viewset, basename=basename)
 router.register("ratings", RatingListViewSet, basename="rating-list")
 
 urlpatterns = [

@@ -10,7 +10,7 @@ from games import views as game_views
 from ratings import views as rating_views
 from tournament import control, registration_views
 from tournament import views as pages
-from tournament.teams import views as team_views
+from tournament.stage_formats import format_urls
 
 admin.site.login_form = AdminLoginForm
 handler404 = "config.views.not_found"
@@ -40,16 +40,7 @@ urlpatterns = [
     path("t/<int:pk>/standings.csv", pages.standings_csv, name="tournament-standings-csv"),
     path("t/<int:pk>/pdf/<str:kind>.pdf", pages.tournament_pdf, name="tournament-pdf"),
     path("t/<int:pk>/games.<str:fmt>", pages.records_export, name="tournament-records"),
-    path("t/<int:pk>/team/<int:team_id>/", team_views.team_page, name="team-page"),
-    path("me/lineup/<int:team_match_id>/", team_views.lineup_post, name="lineup-post"),
-    path("t/<int:pk>/teams.trf", team_views.team_trf_file, name="team-trf"),
-    path("t/<int:pk>/teams/round/<int:number>/", team_views.team_round_sheet, name="team-round-sheet"),
-    path("t/<int:pk>/teams/round/<int:number>.pdf", team_views.team_round_pdf, name="team-round-pdf"),
-    path("organizer/t/<int:pk>/teams/", team_views.control_teams, name="control-teams"),
-    path("t/<int:pk>/swiss/<int:stage_id>.trf", pages.swiss_trf, name="swiss-trf"),
-    path("t/<int:pk>/swiss/<int:stage_id>/round/<int:number>/", pages.swiss_round_sheet, name="swiss-round-sheet"),
-    path("t/<int:pk>/swiss/<int:stage_id>/crosstable/", pages.swiss_crosstable, name="swiss-crosstable"),
-    path("t/<int:pk>/swiss/<int:stage_id>/round/<int:number>.pdf", pages.swiss_round_pdf, name="swiss-round-pdf"),
+    *[path("", include(module)) for module in format_urls()],  # each format's own pages
     path("g/<int:pk>/", game_views.game_page, name="game"),
     path("g/<int:pk>/claim/", game_views.claim_tool, name="game-claim"),
     path("g/<int:pk>/call-arbiter/", game_views.call_arbiter, name="game-call-arbiter"),

@@ -19,8 +19,10 @@ class TournamentConfig(AppConfig):
         from tournament.services.outcomes import after_game
         from tournament.swiss import format as swiss_format
         from tournament.teams import format as team_format
+        from tournament.teams import tasks as team_tasks
 
         assert swiss_format.SwissSystem.kind and team_format.TeamEvent.kind  # registered as formats on import
+        assert team_tasks.close_lineups_task.name  # the worker knows the format's tasks (the Swiss one via its format)
         follow_finished_games(after_game)  # the tournament's part of a game's end (games.services.finish)
         ask_before_correcting(guard)  # and its question before a result is corrected
         arbiter_call_changed.connect(on_arbiter_call, dispatch_uid="tournament.arbiter_call")

@@ -34,9 +34,8 @@ from tournament.models import CheckIn, Entry, Stage, Tournament, WithdrawalPolic
 from tournament.registration_views import public_url, qr
 from tournament.round_control import ROUND_ACTIONS, rounds_payload
 from tournament.selectors import schedule_context
-from tournament.stage_formats import format_of
-from tournament.swiss.control import SWISS_ACTIONS
-from tournament.teams.selectors import team_stage_of
+from tournament.services.setup import FIRST_STAGE
+from tournament.stage_formats import control_pages, format_for, format_of, panel_action_names
 from tournament.withdrawals import entry_withdraw
 
 logger = logging.getLogger(__name__)
@@ -128,10 +127,11 @@ def control_home(request: HttpRequest) -> HttpResponse:
         data = dict(form.cleaned_data)
         data["preset"] = data.get("preset") or "seed"
         rounds = data.pop("rounds", None) or 7
-        options = {"rounds": rounds} if data.get("preset") == "swiss" else None
+        first = format_for(FIRST_STAGE.get(data["preset"], "groups"))
+        options = first.default_options(rounds)
         data["check_in"] = data.get("check_in") or CheckIn.OFF
-        if data["check_in"] == CheckIn.EACH_ROUND and data["preset"] != "swiss":
-            data["check_in"] = CheckIn.FIRST  # the seed's format has no rounds to check in for one by one
+        if data["check_in"] == CheckIn.EACH_ROUND and not first.absences_by_round:
+            data["check_in"] = CheckIn.FIRST  # a format without rounds to check in for one by one
         tournament = services.tournament_create(actor=user, stage_options=options, **data)
         messages.success(request, _("Tournament created."))
         return redirect("control-room", pk=tournament.pk)
@@ -164,7 +164,7 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         "withdraw_form": WithdrawForm(tournament),
         "stage_actions": [(name, label) for name, label in ACTION_LABELS.items()],
         "panels": panels(tournament),
-        "team_stage": team_stage_of(tournament),
+        "format_pages": control_pages(tournament),
         "games_choices": [
             (1, gettext_lazy("one game")),
             (2, gettext_lazy("two games, roles swapped")),
@@ -254,7 +254,7 @@ def control_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     if request.method != "POST":
         return redirect("control-room", pk=pk)
     stage = None
-    if action in STAGE_ACTIONS or action in PANEL_ACTIONS:
+    if action in STAGE_ACTIONS or action in ROUND_ACTIONS or action in panel_action_names():
         stage_id = request.POST.get("stage", "")
         if not stage_id.isdigit():
             raise Http404
@@ -270,8 +270,9 @@ def control_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 
 def _run(action: str, request: HttpRequest, tournament: Tournament, stage: Stage | None, user: Any) -> str:
-    if stage is not None and action in PANEL_ACTIONS:
-        return PANEL_ACTIONS[action](stage, request.POST, user)
+    panel = {**ROUND_ACTIONS, **format_of(stage).panel_actions} if stage is not None else {}
+    if stage is not None and action in panel:
+        return panel[action](stage, request.POST, user)
     if stage is not None:
         STAGE_ACTIONS[action](stage, user)
         return _("Done: %(what)s, %(stage)s.") % {"what": ACTION_LABELS[action], "stage": stage.name}
@@ -337,9 +338,6 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, stage: Stage
         return _("%(name)s withdrawn.") % {"name": withdraw.cleaned_data["entry"].player.name}
     raise Http404
 
-
-# A stage's own panel (the round cycle's, the Swiss system's): its buttons, each with the form's fields.
-PANEL_ACTIONS = {**SWISS_ACTIONS, **ROUND_ACTIONS}
 
 STAGE_ACTIONS: dict[str, Callable[[Stage, Any], Any]] = {
     "draw": lambda stage, user: services.draw_stage(stage=stage, actor=user),

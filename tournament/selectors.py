@@ -16,7 +16,7 @@ from engine.records import RifTournament
 from games.enums import GameMode, GameResult, GameStatus
 from games.models import Game, GameEvent
 from games.selectors import clock_view, game_state
-from tournament.models import NO_SHOW, ArenaBout, Group, Match, MatchGame, Round, Stage, SwissBye, Tournament
+from tournament.models import NO_SHOW, ArenaBout, Group, Match, MatchGame, Round, Stage, Tournament
 from tournament.stage_formats import format_of
 from tournament.standings import load_stage, order_in
 
@@ -117,11 +117,8 @@ def notices(tournament: Tournament) -> list[str]:
             out.append(str(_("%(name)s did not check in and is not playing.")) % {"name": name})
         else:
             out.append(str(_("%(name)s withdrew.")) % {"name": name})
-    for data in tournament.audit.filter(action="swiss_correction_after_pairing").values_list("data", flat=True):
-        out.append(
-            str(_("A result of round %(round)s was corrected after the next round was paired; that pairing stands."))
-            % {"round": data.get("round")}
-        )
+    for stage in tournament.stages.order_by("order"):
+        out += format_of(stage).notices(stage)
     return out
 
 
@@ -271,14 +268,9 @@ def _clock_text(left_ms: int | None) -> str:
 
 
 def rif_tournament(tournament: Tournament) -> RifTournament:
-    """The tournament for a ``.rif`` export: its dates, venue, rule, rounds (a Swiss stage's), and the byes
-    of its Swiss rounds."""
-    byes = [
-        (bye.round, str(bye.entry.player), bye.kind)  # as the games name players
-        for bye in SwissBye.objects.filter(stage__tournament=tournament)
-        .select_related("entry__player", "stage")
-        .order_by("stage__order", "round", "entry__player__name")
-    ]
+    """The tournament for a ``.rif`` export: its dates, venue, rule, rounds (published ones), and the byes
+    its stages' formats record."""
+    byes = [bye for stage in tournament.stages.order_by("order") for bye in format_of(stage).byes(stage)]
     rounds = Round.objects.filter(stage__tournament=tournament).exclude(status=Round.Status.DRAFT).count()
     return RifTournament(
         name=tournament.name,

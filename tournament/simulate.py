@@ -18,8 +18,8 @@ from games.models import Game, Player
 from games.services import game_confirm_result, game_override, game_report_result
 from tournament import services
 from tournament.models import Stage, Tournament
-from tournament.stage_formats import format_of
-from tournament.teams.services import team_create
+from tournament.services.setup import FIRST_STAGE
+from tournament.stage_formats import FORMATS, format_of
 
 UNITS = ["一中", "二中", "实验中学", "外国语学校", "师大附中", "棋院", "少年宫", "科技大学"]
 
@@ -49,28 +49,26 @@ def simulate(
     on_stage: Callable[[StageReport], None] | None = None,
     rounds: int = 7,
     on_round: Callable[[int, float], None] | None = None,
-    team_boards: int = 4,
-    team_system: str = "swiss",
+    stage_options: dict[str, object] | None = None,
 ) -> Simulation:
     """``corrections``: after each stage is played out, the organizer overrides that many finished games
     (chosen by the same generator) and whatever they reopen is played out before the stage advances.
-    With the ``teams`` preset, ``players`` is the number of teams: each has ``team_boards`` players and one
-    reserve, paired by ``team_system`` (``swiss`` over ``rounds``, ``round_robin``, ``double_round_robin``);
-    the lineups are the standing orders."""
+    The first stage's format sets its options (``rounds``, then ``stage_options``) and the field: with a
+    team event, ``players`` is the number of teams (each a squad of its boards and one reserve, the lineups
+    the standing orders)."""
     if not 0 <= draw_share < 1:
         raise ValueError("the share of drawn games must be at least 0 and below 1, or playoffs could never end")
 
     rng = random.Random(seed)
-    options: dict[str, object] | None = {"rounds": rounds} if preset == "swiss" else None
-    if preset == "teams":
-        options = {"system": team_system, "boards": team_boards, "rounds": rounds, "lineup_minutes": 0}
-    team_size = team_boards + 1
-    people = players * team_size if preset == "teams" else players
+    first = FORMATS.get(first_stage or FIRST_STAGE.get(preset, ""))  # unknown: tournament_create refuses it
+    options = first.simulated_options(rounds, stage_options or {}) if first else stage_options
+    squad = first.squad_size(options or {}) if first else 1
+    people = players * squad
     tournament = services.tournament_create(
-        name=f"模拟赛 Simulated ({players} {'teams' if preset == 'teams' else 'players'}, seed {seed})",
+        name=f"模拟赛 Simulated ({players} {first.competitors if first else 'players'}, seed {seed})",
         preset=preset,
         first_stage=first_stage,
-        boards=boards or (people // 2 + 1 if preset in ("swiss", "teams") else max(6, players // 8)),
+        boards=boards or (people // 2 + 1 if first and first.round_by_round else max(6, players // 8)),
         stage_options=options,
     )
     entrants = Player.objects.bulk_create(
@@ -79,10 +77,8 @@ def simulate(
             for n in range(1, people + 1)
         ]
     )
-    if preset == "teams":
-        for number in range(players):
-            squad = entrants[number * team_size : (number + 1) * team_size]
-            team_create(tournament=tournament, name=f"队{number + 1:03d}", players=squad)
+    if first is not None:
+        first.simulated_field(tournament, [entrants[n * squad : (n + 1) * squad] for n in range(players)])
     for player in entrants:
         services.register(tournament=tournament, player=player)
     services.publish(tournament=tournament)

@@ -13,12 +13,13 @@ stage's kind (``tournament/tests/test_architecture.py`` checks it).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
@@ -57,10 +58,47 @@ class StageFormat:
     ranks_places: ClassVar[bool] = False  # a final: nobody goes on; the places the organizer chose are played off
     page_part: ClassVar[str] = ""  # its own part of the public page (a template), shown with page_context
     control_part: ClassVar[str] = ""  # its own panel in the control room (a template), with control_context
+    # the buttons of its own panel: action name -> (stage, the posted form, actor) -> the message shown
+    panel_actions: ClassVar[Mapping[str, Callable[[Stage, Any, Any], str]]] = {}
+    # its own organizer pages linked from the control room's head: (URL name taking the tournament, label)
+    control_pages: ClassVar[Sequence[tuple[str, Any]]] = ()
+    urls: ClassVar[str] = ""  # the module of its own pages' URLs (included by the site's URLs)
+    console_part: ClassVar[str] = ""  # its own part of a player's console (a template), with console_context
+    # its own API routes under /api/: (prefix, the viewset's dotted path, basename)
+    api_routes: ClassVar[Sequence[tuple[str, str, str]]] = ()
     withdrawal_policy: ClassVar[str] = ""  # a policy the format imposes on withdrawals ("" = the tournament's)
     # a player not checked in for a round sits it out with a zero-point bye (check-in before each round),
     # and one who arrives after the draw can still be entered (a late entry)
     absences_by_round: ClassVar[bool] = False
+
+    competitors: ClassVar[str] = "players"  # what its tables rank (in a simulation's name)
+
+    def default_options(self, rounds: int) -> dict[str, Any] | None:
+        """Its first stage's options when an organizer creates a tournament with ``rounds`` rounds."""
+        return None
+
+    def simulated_options(self, rounds: int, given: dict[str, Any]) -> dict[str, Any] | None:
+        """A simulation's options for it as a first stage (``tournament.simulate``)."""
+        return {**(self.default_options(rounds) or {}), **given} or None
+
+    def squad_size(self, options: dict[str, Any]) -> int:
+        """Players per competitor in a simulated field."""
+        return 1
+
+    def simulated_field(self, tournament: Tournament, squads: list[list[Any]]) -> None:
+        """What a simulated field needs before the players are entered (a team event: its teams)."""
+
+    def notices(self, stage: Stage) -> list[str]:
+        """Its own public notices of the stage (what the organizer changed that players should know)."""
+        return []
+
+    def byes(self, stage: Stage) -> list[tuple[int, str, str]]:
+        """The stage's byes for a ``.rif`` export: (round, player, kind); none by default."""
+        return []
+
+    def console_context(self, player: Any) -> dict[str, Any]:
+        """What its part of ``player``'s console shows (``console_part``)."""
+        return {}
 
     # -- making the stage
 
@@ -191,6 +229,38 @@ def format_for(kind: str) -> StageFormat:
 
 def format_of(stage: Stage) -> StageFormat:
     return FORMATS[stage.kind]
+
+
+def format_urls() -> list[str]:
+    """The URL modules of the registered formats' own pages."""
+    return [f.urls for f in FORMATS.values() if f.urls]
+
+
+def console_parts(player: Any) -> list[dict[str, Any]]:
+    """The formats' own parts of a player's console: each a template and what it shows."""
+    return [
+        {"template": f.console_part, "context": f.console_context(player)} for f in FORMATS.values() if f.console_part
+    ]
+
+
+def format_api_routes() -> list[tuple[str, Any, str]]:
+    """The registered formats' own API routes, their viewsets imported."""
+    return [
+        (prefix, import_string(viewset), basename)
+        for f in FORMATS.values()
+        for prefix, viewset, basename in f.api_routes
+    ]
+
+
+def panel_action_names() -> set[str]:
+    """Every registered format's own control-room actions."""
+    return {name for f in FORMATS.values() for name in f.panel_actions}
+
+
+def control_pages(tournament: Tournament) -> list[tuple[str, Any]]:
+    """The organizer pages of the formats of the tournament's stages."""
+    kinds = set(tournament.stages.values_list("kind", flat=True))
+    return [page for kind, f in FORMATS.items() if kind in kinds for page in f.control_pages]
 
 
 def stage_standings(stage: Stage) -> list[dict[str, Any]]:

@@ -31,10 +31,7 @@ from tournament.models import CheckIn, Entry, Match, Stage, Tournament
 from tournament.pdf import pdf_response
 from tournament.registration_views import public_url, qr, slips_context
 from tournament.selectors import schedule_context, standings_context
-from tournament.stage_formats import stage_standings
-from tournament.swiss import selectors as swiss
-from tournament.swiss import trf
-from tournament.teams.views import captain_lineups
+from tournament.stage_formats import console_parts, stage_standings
 
 STATE_LABELS = {
     "withdrawn": _("withdrawn"),
@@ -287,7 +284,7 @@ def _open_check_ins(player: Player | None) -> list[dict[str, Any]]:
 @login_required
 def player_console(request: HttpRequest) -> HttpResponse:
     player = Player.objects.filter(user=account(request.user)).first()
-    context = {**player_console_context(player), "practice": practice_options(), "lineups": captain_lineups(player)}
+    context = {**player_console_context(player), "practice": practice_options(), "console_parts": console_parts(player)}
     return render(request, "tournament/player_console.html", context)
 
 
@@ -332,74 +329,3 @@ def referee_console_live(request: HttpRequest) -> HttpResponse:
     """The console's changing part: disputes, games in play, my actions (polled with If-None-Match)."""
     context = {**referee_console_context(account(request.user)), "live_fragment": True}
     return render(request, "tournament/_referee_console.html", context)
-
-
-def _swiss_stage(request: HttpRequest, pk: int, stage_id: int) -> tuple[Tournament, Stage]:
-    tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
-    stage = get_object_or_404(swiss.swiss_stages(tournament), pk=stage_id)
-    return tournament, stage
-
-
-def swiss_trf(request: HttpRequest, pk: int, stage_id: int) -> HttpResponse:
-    """The Swiss stage as a TRF16 file (with JaVaFo's and bbpPairings' XX lines), for other pairing programs."""
-    tournament, stage = _swiss_stage(request, pk, stage_id)
-    data = swiss.load(stage)
-    table = swiss.standings(stage, data)
-    ranks = {row["number"]: row["rank"] for row in table["rows"]}
-    meta = {
-        "city": tournament.venue,
-        "start": tournament.start_date.strftime("%Y/%m/%d") if tournament.start_date else "",
-        "end": tournament.end_date.strftime("%Y/%m/%d") if tournament.end_date else "",
-    }
-    ascii_names = request.GET.get("names") == "ascii"  # for pairing programs that count columns in bytes
-    text = trf.write(data.state, ranks=ranks, meta=meta, ascii_names=ascii_names)
-    response = HttpResponse(trf.as_file(text), content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="swiss-{tournament.pk}-{stage.pk}.trf"'
-    return response
-
-
-def swiss_round_sheet(request: HttpRequest, pk: int, stage_id: int, number: int) -> HttpResponse:
-    """Printable: a published round's pairings by board and by name, and a result slip for each board."""
-    return render(request, "tournament/swiss_round.html", _swiss_round_context(request, pk, stage_id, number))
-
-
-def swiss_round_pdf(request: HttpRequest, pk: int, stage_id: int, number: int) -> HttpResponse:
-    context = _swiss_round_context(request, pk, stage_id, number)
-    return pdf_response(request, "tournament/swiss_round.html", context, f"round-{pk}-{stage_id}-{number}.pdf")
-
-
-def _swiss_round_context(request: HttpRequest, pk: int, stage_id: int, number: int) -> dict[str, Any]:
-    tournament, stage = _swiss_stage(request, pk, stage_id)
-    rounds = swiss.rounds_view(stage, only=number)
-    if not rounds or (rounds[0]["status"] == "draft" and not may_organize(request.user, tournament)):
-        raise Http404
-    rnd = rounds[0]
-    by_name = []
-    for board in rnd["boards"]:
-        first, second = board["first"], board["second"]
-        by_name.append(
-            {
-                "name": first["name"],
-                "board": board["board"] if second else None,
-                "role": _("first move") if second else "",
-                "opponent": second["name"] if second else _("bye"),
-            }
-        )
-        if second:
-            by_name.append(
-                {"name": second["name"], "board": board["board"], "role": _("second"), "opponent": first["name"]}
-            )
-    by_name.sort(key=lambda row: row["name"])
-    return {"tournament": tournament, "stage": stage, "round": rnd, "by_name": by_name}
-
-
-def swiss_crosstable(request: HttpRequest, pk: int, stage_id: int) -> HttpResponse:
-    """Round by round for each player: the opponent's place, the role, the result."""
-    tournament, stage = _swiss_stage(request, pk, stage_id)
-    rows = swiss.crosstable(stage)
-    rounds = range(1, (len(rows[0]["cells"]) if rows else 0) + 1)
-    return render(
-        request,
-        "tournament/swiss_crosstable.html",
-        {"tournament": tournament, "stage": stage, "rows": rows, "rounds": rounds},
-    )

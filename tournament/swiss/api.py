@@ -20,8 +20,8 @@ from tournament.rounds_api import EditSerializer, RoundSerializer
 from tournament.services import TournamentError
 from tournament.swiss import selectors, services
 from tournament.swiss.imports import tournament_from_trf
+from tournament.swiss.tasks import pair_in_background, queue_swiss_pair
 from tournament.swiss.trf import TrfError
-from tournament.tasks import pair_in_background, queue_swiss_pair
 
 
 class ByeSerializer(serializers.Serializer[Any]):

@@ -13,7 +13,7 @@ from games.services import player_find_or_create
 from tournament.models import Entry, GroupMember, Round, Stage
 from tournament.services import TournamentError
 from tournament.swiss import selectors, services
-from tournament.tasks import pair_in_background, queue_swiss_pair
+from tournament.swiss.tasks import pair_in_background, queue_swiss_pair
 
 WARNING_TEXT = {
     "rematch": lambda: _("a rematch"),

@@ -11,11 +11,13 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from tournament.models import Entry, Group, Match, Round, Stage, Tournament, WithdrawalPolicy
+from django.utils.translation import gettext as _
+
+from tournament.models import Entry, Group, Match, Round, Stage, SwissBye, Tournament, WithdrawalPolicy
 from tournament.stage_formats import GroupPlan, NextStage, StageFormat, register, stage_name
 from tournament.standings import Order
 from tournament.swiss import selectors as swiss
-from tournament.swiss.control import swiss_control
+from tournament.swiss.control import SWISS_ACTIONS, swiss_control
 from tournament.swiss.selectors import SwissOptions, check_options, initial_colour
 from tournament.swiss.services import close_finished_rounds, swiss_pair, swiss_publish, swiss_round_corrected
 
@@ -30,6 +32,32 @@ class SwissSystem(StageFormat):
     absences_by_round = True
     page_part = "tournament/_swiss.html"
     control_part = "tournament/_swiss_control.html"
+    panel_actions = SWISS_ACTIONS
+    urls = "tournament.swiss.urls"
+    api_routes = (("swiss", "tournament.swiss.api.SwissViewSet", "swiss"),)
+
+    def default_options(self, rounds: int) -> dict[str, Any] | None:
+        return {"rounds": rounds}
+
+    def notices(self, stage: Stage) -> list[str]:
+        corrected = stage.tournament.audit.filter(action="swiss_correction_after_pairing").values_list(
+            "data", flat=True
+        )
+        return [
+            str(_("A result of round %(round)s was corrected after the next round was paired; that pairing stands."))
+            % {"round": data.get("round")}
+            for data in corrected
+            if data.get("stage", stage.pk) == stage.pk
+        ]
+
+    def byes(self, stage: Stage) -> list[tuple[int, str, str]]:
+        return [
+            (bye.round, str(bye.entry.player), bye.kind)  # as the games name players
+            for bye in SwissBye.objects.filter(stage=stage)
+            .select_related("entry__player")
+            .order_by("round", "entry__player__name")
+        ]
+
     withdrawal_policy = WithdrawalPolicy.FORFEIT  # results stand, the player is no longer paired
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:

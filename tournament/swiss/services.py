@@ -413,7 +413,14 @@ def swiss_round_corrected(match: Match, actor: Any) -> None:
     the change is logged so the round page can say so."""
     later = Round.objects.filter(stage_id=match.group.stage_id, number__gt=match.round).exists()
     if later:
-        audit(match.tournament, "swiss_correction_after_pairing", actor, match=match.pk, round=match.round)
+        audit(
+            match.tournament,
+            "swiss_correction_after_pairing",
+            actor,
+            match=match.pk,
+            round=match.round,
+            stage=match.group.stage_id,
+        )
 
 
 LATER = {"prohibited", "unit_rounds", "max_requested_byes", "no_byes_last"}  # may change after round 1 is paired

@@ -11,6 +11,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from tournament.models import Entry, Group, Match, Stage, TeamMember, Tournament, WithdrawalPolicy
 from tournament.stage_formats import GroupPlan, NextStage, StageFormat, register
 from tournament.standings import Order
@@ -18,6 +20,7 @@ from tournament.teams import scoring
 from tournament.teams import services as teams
 from tournament.teams.selectors import team_rounds, team_stage
 from tournament.teams.services import TeamOptions, check_options
+from tournament.teams.views import captain_lineups
 
 
 @register
@@ -29,6 +32,26 @@ class TeamEvent(StageFormat):
     playoffs = False
     ranks_places = True  # nobody goes on: the team standings are the result
     page_part = "tournament/_teams.html"
+    control_pages = (("control-teams", gettext_lazy("Teams")),)
+    urls = "tournament.teams.urls"
+    api_routes = (("team-events", "tournament.teams.api.TeamEventViewSet", "team-event"),)
+    console_part = "tournament/_team_lineups.html"
+
+    competitors = "teams"
+
+    def simulated_options(self, rounds: int, given: dict[str, Any]) -> dict[str, Any] | None:
+        return {"system": "swiss", "boards": 4, "rounds": rounds, "lineup_minutes": 0, **given}
+
+    def squad_size(self, options: dict[str, Any]) -> int:
+        return int(options.get("boards", TeamOptions.boards)) + 1  # the boards and one reserve
+
+    def simulated_field(self, tournament: Tournament, squads: list[list[Any]]) -> None:
+        for number, squad in enumerate(squads, start=1):
+            teams.team_create(tournament=tournament, name=f"队{number:03d}", players=squad)
+
+    def console_context(self, player: Any) -> dict[str, Any]:
+        return {"lineups": captain_lineups(player)}
+
     withdrawal_policy = WithdrawalPolicy.FORFEIT  # the boards played stand; the player sits out the rest
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:

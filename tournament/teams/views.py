@@ -224,7 +224,7 @@ def control_teams(request: HttpRequest, pk: int) -> HttpResponse:
         "current": rounds[-1] if rounds else None,
         "planned": planned_rounds(stage) if stage.status != Stage.Status.PENDING else 0,
     }
-    return render(request, "tournament/control_teams.html", context)
+    return render(request, "tournament/team_control.html", context)
 
 
 def _toss_post(request: HttpRequest, stage: Stage, user: Any) -> None:

@@ -302,3 +302,77 @@ def test_the_shared_standings_and_control_panels_name_no_format() -> None:
     room = (ROOT / "templates" / "tournament" / "control_room.html").read_text(encoding="utf-8")
     panels = room[room.index("{% for panel in panels %}") :]
     assert names.findall(panels.split("\n", 1)[0]) == []
+
+
+SHARED_MODULES = [
+    "tournament/views.py",
+    "tournament/control.py",
+    "tournament/selectors.py",
+    "tournament/simulate.py",
+    "tournament/api.py",
+    "tournament/rounds_api.py",
+    "tournament/round_control.py",
+    "tournament/ranking.py",
+    "tournament/standings.py",
+    *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "tournament" / "services").glob("*.py")),
+    "config/urls.py",
+    "config/api_urls.py",
+]
+FORMAT_NAME = re.compile(r"swiss|team", re.IGNORECASE)
+
+
+def format_names(source: str) -> list[str]:
+    """Where code names a format: an import of a format's package, an identifier (a name, an attribute, a
+    function, an argument, a keyword) or a string compared with something. Docstrings, comments and
+    messages are prose; a preset's name as data (``PRESETS``) is a value, not a branch."""
+    found = []
+    for node in ast.walk(parse(source)):
+        if isinstance(node, ast.ImportFrom) and FORMAT_NAME.search(node.module or ""):
+            found.append(f"line {node.lineno}: from {node.module}")
+        elif isinstance(node, ast.Import):
+            found += [f"line {node.lineno}: import {a.name}" for a in node.names if FORMAT_NAME.search(a.name)]
+        elif isinstance(node, ast.Name | ast.Attribute | ast.FunctionDef | ast.arg | ast.keyword):
+            name = {ast.Name: "id", ast.Attribute: "attr", ast.FunctionDef: "name", ast.arg: "arg", ast.keyword: "arg"}
+            text = getattr(node, name[type(node)]) or ""
+            if FORMAT_NAME.search(text):
+                found.append(f"line {node.lineno}: {text}")
+        elif isinstance(node, ast.Compare):
+            for side in [node.left, *node.comparators]:
+                if isinstance(side, ast.Constant) and isinstance(side.value, str) and FORMAT_NAME.search(side.value):
+                    found.append(f"line {node.lineno}: compared with {side.value!r}")
+    return found
+
+
+def _code(tag: str) -> str:
+    """A template tag without its quoted text (prose in the user's language) and its template names."""
+    return re.sub(r"\"[^\"]*\"|'[^']*'|{%\s*(block)?trans.*", "", tag)
+
+
+def test_the_format_name_scanner_finds_what_it_looks_for() -> None:
+    source = (
+        "from tournament.swiss import views\nimport tournament.teams\n"
+        "def f(team_stage):\n    if preset == 'swiss': x.swiss_pair(teams=1)\n"
+        '    """A Swiss docstring."""\n    PRESETS = {"swiss": 1}\n'
+    )
+    assert len(format_names(source)) == 6
+
+
+def test_the_shared_modules_and_templates_name_no_format() -> None:
+    """Each format's pages, routes, tasks, panel actions, console part, notices and simulated field are its
+    own package's, plugged in by what the format declares (``urls``, ``api_routes``, ``panel_actions``,
+    ``control_pages``, ``console_part``, ``notices``, ``byes``, ``simulated_field``); the shared modules
+    and templates only ask the formats. (A tie-break record's ``swiss``/``team`` computations are the
+    competitor shapes a tie-break is computed for, in ``tournament/formats.py``, which is not listed.)"""
+    offenders = {
+        path: found for path in SHARED_MODULES if (found := format_names((ROOT / path).read_text(encoding="utf-8")))
+    }
+    assert offenders == {}
+    own = re.compile(r"(^_?swiss|^_?teams?\b|^_?team_)")
+    tags = re.compile(r"{%.*?%}|{{.*?}}", re.S)
+    templates = {
+        path.relative_to(ROOT).as_posix(): names
+        for path in sorted((ROOT / "templates").rglob("*.html"))
+        if not own.search(path.name)
+        and (names := [t for t in tags.findall(path.read_text(encoding="utf-8")) if FORMAT_NAME.search(_code(t))])
+    }
+    assert templates == {}

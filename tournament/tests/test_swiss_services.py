@@ -297,7 +297,7 @@ def test_the_standings_take_the_same_number_of_queries_for_any_field() -> None:
 
 
 def test_a_large_field_is_paired_by_the_task_in_a_child_process(settings: object) -> None:
-    from tournament.tasks import pair_in_background, swiss_pair_task
+    from tournament.swiss.tasks import pair_in_background, swiss_pair_task
 
     stage, _entries = swiss_tournament(8)
     settings.SWISS_SYNC_PLAYERS = 5  # type: ignore[attr-defined]  # pytest-django's settings fixture
@@ -378,7 +378,7 @@ def test_a_round_with_no_pairing_left_is_refused_with_a_reason() -> None:
 
 
 def test_a_background_pairing_with_no_worker_to_reach_is_a_clear_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tournament import tasks
+    from tournament.swiss import tasks
 
     stage, _entries = swiss_tournament(6)
 

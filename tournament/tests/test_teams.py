@@ -313,7 +313,7 @@ def test_a_correction_to_one_board_changes_the_team_standings() -> None:
 
 @pytest.mark.django_db
 def test_a_six_team_double_round_robin_is_played_through_and_every_pair_meets_twice_with_sides_swapped() -> None:
-    sim = simulate(players=6, preset="teams", team_boards=2, team_system="double_round_robin", seed=4)
+    sim = simulate(players=6, preset="teams", stage_options={"boards": 2, "system": "double_round_robin"}, seed=4)
 
     stage = sim.stages[0].stage
     pairs = [(m.home_id, m.away_id) for m in TeamMatch.objects.filter(stage=stage)]
@@ -388,8 +388,8 @@ def test_team_options_and_teams_are_checked_and_a_refusal_changes_nothing() -> N
 
 @pytest.mark.django_db
 def test_board_prizes_rank_each_boards_players_and_the_beat_task_closes_due_lineups() -> None:
-    from tournament.tasks import close_lineups_task
     from tournament.teams.services import board_prizes
+    from tournament.teams.tasks import close_lineups_task
 
     _tournament, stage = team_event(teams=2, boards=2, reserves=0, lineup_minutes=1)
     services.pair_next_round(stage=stage)

@@ -49,8 +49,11 @@ class Command(BaseCommand):
             players=options["players"],
             preset=options["preset"],
             first_stage=options["first_stage"],
-            team_boards=options["team_boards"],
-            team_system=options["team_system"],
+            stage_options=(
+                {"boards": options["team_boards"], "system": options["team_system"]}
+                if options["preset"] == "teams"
+                else None
+            ),
             seed=options["seed"],
             draw_share=options["draws"],
             corrections=options["corrections"],

@@ -1,4 +1,5 @@
-"""Celery tasks of the tournament app: pairing a large Swiss field away from the web request."""
+"""The Swiss system's Celery task: pairing a large field away from the web request (registered with the
+worker through the format's import in ``TournamentConfig.ready``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from games import live
 from tournament.models import GroupMember, Stage
 from tournament.services import TournamentError, audit
 from tournament.swiss.services import swiss_pair
-from tournament.teams.services import close_all_due_lineups
 
 
 @shared_task(name="tournament.swiss_pair", ignore_result=True)
@@ -27,12 +27,6 @@ def swiss_pair_task(stage_id: int, actor_id: int | None = None) -> str:
         return exc.code
     live.changed(f"tournament:{stage.tournament_id}")
     return f"round {rnd.number}"
-
-
-@shared_task(name="tournament.close_lineups", ignore_result=True)
-def close_lineups_task() -> int:
-    """Team events: the boards of every team match whose lineup deadline has passed (beat, every 15 s)."""
-    return close_all_due_lineups()
 
 
 def pair_in_background(stage: Stage) -> bool:
