@@ -16,7 +16,7 @@ from engine.protocols import Player as Seat
 from games import clock
 from games.enums import EventKind, ForbiddenMode, GameMode, GameResult, GameStatus, ResultReason, Settled
 from games.messages import foul_label, translate
-from games.models import Game, Player
+from games.models import Game, Move, Player
 from games.selectors import GameState, clock_of, control_of, game_state, ms, remember_on_commit
 from games.services.base import (
     GameError,
@@ -153,6 +153,8 @@ def _game_act(
 ) -> Game | None:
     game = lock_game(game_id)
     require_online(game)
+    if _repeated(game, player, action, expected_ply):
+        return game  # a client's retry of a move already stored (its answer was lost): nothing changes
     acting = player.pk in (game.player_one_id, game.player_two_id) and clock_of(game).actor == clock_seat(
         seat_of(game, player)
     )
@@ -175,6 +177,20 @@ def _game_act(
     if not state.opening.finished:
         return _opening_action(game, state, seat, action, expected_ply, actor, interface, timing)
     return _board_move(game, state, seat, action, expected_ply, actor, interface, timing)
+
+
+def _repeated(game: Game, player: Player, action: Action | str, expected_ply: int) -> bool:
+    """The same player's same action for the ply it already took: a repeat, answered as the stored move was.
+    A different action, or another player's, for a ply that has moved on stays a stale ply."""
+    if game.ply != expected_ply + 1 or player.pk not in (game.player_one_id, game.player_two_id):
+        return False
+    last = Move.objects.filter(game=game, ply=expected_ply + 1).only("text", "player_number").first()
+    if last is None or last.player_number != int(seat_of(game, player)):
+        return False
+    try:
+        return Action.parse(last.text) == (Action.parse(action) if isinstance(action, str) else action)
+    except ProtocolError:
+        return False
 
 
 @dataclass

@@ -108,14 +108,18 @@ def test_duplicate_early_and_stale_tasks_change_nothing(frozen: Any) -> None:
     assert GameEvent.objects.filter(game=game, kind="finished").count() == 1
 
 
-def test_retried_move_after_a_lost_response_is_409_and_stores_nothing(frozen: Any) -> None:
+def test_retried_move_after_a_lost_response_is_answered_as_stored_and_charges_nothing(frozen: Any) -> None:
     game = play_at(timed_game(), "h8", 5, frozen)
+    stored = Game.objects.get(pk=game.pk)
+    frozen.move_to(START + timedelta(seconds=20))  # the retry arrives late: the opponent's clock is running
 
-    with pytest.raises(GameError) as info:
-        game_act(game_id=game.pk, player=game.player_one, action="place h8", expected_ply=0)
+    again = game_act(game_id=game.pk, player=game.player_one, action="place h8", expected_ply=0)
 
-    assert info.value.code == "stale_ply"
+    assert (again.ply, again.clock, again.clock_version) == (stored.ply, stored.clock, stored.clock_version)
     assert Move.objects.filter(game=game).count() == 1
+    with pytest.raises(GameError) as info:  # another move for that ply is stale
+        game_act(game_id=game.pk, player=game.player_one, action="place h9", expected_ply=0)
+    assert info.value.code == "stale_ply"
 
 
 def test_draw_offer_stops_the_clocks_and_acceptance_draws(frozen: Any) -> None:
