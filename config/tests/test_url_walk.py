@@ -389,6 +389,12 @@ CASES: dict[str, Case] = {
         },
         ORGANIZER_ONLY,
     ),
+    "tournament-correct-result": (
+        "post",
+        lambda w: f"/api/tournaments/{w.played.pk}/correct-result/",
+        lambda w: {"game": w.finished().pk, "result": "draw", "reason": "referee", "note": "walk"},
+        ORGANIZER_ONLY,
+    ),
     # the new organizer and referee actions, with ids that do not exist: the roles are what is walked here
     # (tournament/tests cover what they do)
     "tournament-withdraw": (
