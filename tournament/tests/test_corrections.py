@@ -253,6 +253,8 @@ def test_the_tournament_asks_before_the_games_app_writes_and_the_organizer_confi
     route, confirming = f"/api/tournaments/{tournament.pk}/correct-result/", {**body, "game": game.pk, "confirm": True}
     for stranger, status in ((None, 401), (player, 403)):
         assert _api(stranger).post(route, confirming, format="json").status_code == status
+    elsewhere = _api(organizer).post(route, {**confirming, "game": game.pk + 10_000}, format="json")
+    assert (elsewhere.status_code, elsewhere.json()["code"]) == (404, "no_game")  # not a game of this tournament
     assert counts() == before
 
     confirmed = _api(organizer).post(route, confirming, format="json")
