@@ -6,21 +6,30 @@ clocks must be adjudicated), breaks one dependency, repairs it, and checks:
 - no move or result lost or doubled: every move a client saw accepted is
   stored, once, at its ply; no game has more than one ending;
 - no game stuck: every abandoned game ends on time at most the sweep interval
-  plus the slack (and a margin) after its deadline, or after the repair if its
-  deadline fell during the outage;
+  plus the slack (and a margin) after its flag deadline (the turn's limit plus
+  the lag allowance a move in flight may still use, ``games.clock.flag_deadline``),
+  or after the repair if that fell during the outage;
 - clear errors while a dependency was down: no 5xx other than a 503 with a
   JSON message, and no tracebacks.
 
 Drills: the Celery worker killed during a burst of deadlines; Redis restarted
 (without persistence: queued tasks are lost); the web processes restarted in
-the middle of games; PostgreSQL stopped for a few seconds.
-Run: ``.venv/bin/python bench/drills.py [--drill worker redis web postgres]``.
+the middle of games; PostgreSQL stopped for a few seconds; and ``freeze``: the
+whole server (every web, worker and beat process, Redis and PostgreSQL) stopped
+with SIGSTOP for 15 s mid-round, longer than a turn, then continued, as a host
+pausing its virtual machine does. Every clock must be credited the stop: no
+game a client was playing is lost on time (``time_losses``), and the abandoned
+games are flagged on time after their deadline moved on by the credited stop.
+Run: ``.venv/bin/python bench/drills.py [--drill worker redis web postgres freeze]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import random
+import signal
 import threading
 import time
 from dataclasses import dataclass, field
@@ -123,7 +132,8 @@ class Drill:
         return self.verify(repaired)
 
     def verify(self, repaired: datetime) -> dict[str, Any]:
-        from games.models import Game, GameEvent, Move
+        from games.models import Game, GameEvent, Move, ServerFreeze
+        from games.selectors import control_of
 
         lost = doubled = stuck = 0
         worst = 0.0
@@ -134,14 +144,22 @@ class Drill:
             doubled += len(stored) - len(set(stored))
             if GameEvent.objects.filter(game_id=pk, kind="finished").count() > 1:
                 doubled += 1
+        credited = sum(
+            f.until_ms - f.since_ms
+            for f in ServerFreeze.objects.filter(since_ms__gte=int(self.started.timestamp() * 1000))
+        )
         for game in Game.objects.filter(pk__in=self.abandoned):
-            deadline = self.started + timedelta(milliseconds=MOVE_MS)
+            # Flagged after the turn, the lag allowance a move in flight may still use, and any stop credited.
+            allowance = control_of(game).lag_quota_start_ms
+            deadline = self.started + timedelta(milliseconds=MOVE_MS + allowance + credited)
             due = max(deadline, repaired)
             if game.finished_at is None or game.finished_at - due > ON_TIME or game.finished_at < deadline:
                 stuck += 1
             if game.finished_at is not None:
                 worst = max(worst, (game.finished_at - due).total_seconds())
         server_errors = sum(n for status, n in self.tally.statuses.items() if status >= 500 and status != 503)
+        played = [pk for pk, _a, _b in self.active]
+        time_losses = Game.objects.filter(pk__in=played, result_reason="time").count()
         acknowledged_total = sum(map(len, self.tally.acknowledged.values()))
         return {
             "drill": self.name,
@@ -150,6 +168,8 @@ class Drill:
             "lost": lost,
             "doubled": doubled,
             "stuck": stuck,
+            "time_losses": time_losses,
+            "credited_s": credited / 1000,
             "worst_s": worst,
             "server_errors": server_errors,
             "unavailable_503": self.tally.statuses.get(503, 0),
@@ -204,7 +224,57 @@ def drill_postgres(stack: Stack) -> dict[str, Any]:
     return drill.run(fault, stack.postgres.resume, outage_s=4.0)
 
 
-DRILLS = {"worker": drill_worker, "redis": drill_redis, "web": drill_web, "postgres": drill_postgres}
+def descendants(root: int) -> list[int]:
+    """``root`` and every process below it (read from /proc)."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    ppid = int(stat.read().rpartition(")")[2].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            parents.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += parents.get(pid, [])
+    return found
+
+
+def drill_freeze(stack: Stack, stopped_s: float = 15.0) -> dict[str, Any]:
+    """Every server process and Redis (and PostgreSQL) stopped with SIGSTOP at once, then continued."""
+    drill = Drill(stack, "freeze")
+    roots = [s.proc.pid for s in (stack.web, stack.worker, stack.beat, stack.live, stack.redis) if s and s.proc]
+    if stack.postgres is not None:
+        roots.append(int((stack.postgres.datadir / "postmaster.pid").read_text().split()[0]))
+    frozen: list[int] = []
+
+    def signal_all(sig: int) -> None:
+        for pid in frozen:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+
+    def fault() -> None:
+        stack.supervisor.paused.update({"celery-worker", "celery-beat"})
+        frozen[:] = [pid for root in roots for pid in descendants(root)]
+        signal_all(signal.SIGSTOP)
+
+    def repair() -> None:
+        signal_all(signal.SIGCONT)
+        stack.supervisor.paused.difference_update({"celery-worker", "celery-beat"})
+
+    return drill.run(fault, repair, outage_s=stopped_s)
+
+
+DRILLS = {
+    "worker": drill_worker,
+    "redis": drill_redis,
+    "web": drill_web,
+    "postgres": drill_postgres,
+    "freeze": drill_freeze,
+}
 
 
 def main() -> int:
@@ -216,13 +286,19 @@ def main() -> int:
     try:
         for name in args.drill:
             r = DRILLS[name](stack)
-            ok = r["lost"] == r["doubled"] == r["stuck"] == r["server_errors"] == r["unclear"] == 0
+            ok = r["lost"] == r["doubled"] == r["stuck"] == r["time_losses"] == r["server_errors"] == r["unclear"] == 0
             failed |= not ok
             print(
                 f"drill={r['drill']} games={r['games']} moves_acknowledged={r['acknowledged']} lost={r['lost']} "
                 f"doubled={r['doubled']} stuck={r['stuck']} worst_settle_after_due_s={r['worst_s']:.2f} "
                 f"5xx={r['server_errors']} clear_503={r['unavailable_503']} unclear_errors={r['unclear']} "
+                f"time_losses={r['time_losses']} credited_s={r['credited_s']:.1f} "
                 f"{'ok' if ok else 'FAILED ' + str(r['samples'])}",
+                flush=True,
+            )
+            print(
+                f"drill: {name} lost={r['lost']} doubled={r['doubled']} missed={r['stuck']} "
+                f"errors_5xx={r['server_errors']} time_losses={r['time_losses']}",
                 flush=True,
             )
     finally:

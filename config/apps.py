@@ -12,9 +12,17 @@ class SiteConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in, user_login_failed
 
-        from config import arrivals, security
+        from config import arrivals, heartbeat, security
         from games import flaghold
+        from games.services import freeze
 
         user_login_failed.connect(security.count_failure, dispatch_uid="site.login_failed")
         user_logged_in.connect(security.forget_failures, dispatch_uid="site.logged_in")
         flaghold.use_requests(arrivals.waiting_since)  # a flag waits for a request still being served
+        if heartbeat.enabled():  # a stop of the whole server is credited to the clocks
+            from celery.signals import beat_init, worker_ready
+            from django.conf import settings
+
+            freeze.use_heartbeat(heartbeat.RedisHeartbeat(settings.REDIS_URL))
+            worker_ready.connect(heartbeat.worker_ready, dispatch_uid="site.heartbeat_worker")
+            beat_init.connect(heartbeat.beat_init, dispatch_uid="site.heartbeat_beat")

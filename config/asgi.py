@@ -9,8 +9,11 @@ from typing import Any
 
 from django.core.asgi import get_asgi_application
 
+from config import heartbeat
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
+heartbeat.start("live")  # a stop of the whole server is found by any process that runs again
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

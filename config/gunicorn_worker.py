@@ -15,7 +15,7 @@ from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker
 
-from config import arrivals
+from config import arrivals, heartbeat
 
 
 class StampingThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no type information
@@ -27,6 +27,10 @@ class StampingThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn ship
             client = redis.Redis.from_url(os.environ["REDIS_URL"], socket_connect_timeout=0.3, socket_timeout=0.3)
             self.publisher = arrivals.Publisher(client, f"{socket.gethostname()}:{os.getpid()}")
         super().init_process()
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        heartbeat.start("web")  # once Django is set up
 
     def enqueue_req(self, conn: Any) -> None:
         conn.arrived_at = time.time()

@@ -145,6 +145,11 @@ CLOCK_SWEEP_SECONDS = 1.0
 TRUST_X_REQUEST_START = env_bool("TRUST_X_REQUEST_START", False)
 # A flag waits while a request that arrived before the deadline is still served, at most this long.
 CLOCK_HOLD_MAX_MS = env_int("CLOCK_HOLD_MAX_MS", 60_000)
+# A stop of the whole server (a host's pause) longer than this, found as a gap in the heartbeat every process
+# writes once a second, is credited to the running clocks (games.services.freeze); 0 turns it off.
+CLOCK_FREEZE_MS = env_int("CLOCK_FREEZE_MS", 3_000)
+CLOCK_FREEZE_RECHECK_MS = env_int("CLOCK_FREEZE_RECHECK_MS", 250)
+CLOCK_HEARTBEAT_S = 1.0
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-overdue-clocks": {
         "task": "games.sweep_overdue",

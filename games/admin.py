@@ -8,7 +8,17 @@ from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
 from games.enums import GameResult, Interface, ResultReason
-from games.models import Engine, FollowUp, ForbiddenClaim, Game, GameEvent, Move, Player, ResultReport
+from games.models import (
+    Engine,
+    FollowUp,
+    ForbiddenClaim,
+    Game,
+    GameEvent,
+    Move,
+    Player,
+    ResultReport,
+    ServerFreeze,
+)
 from games.services import GameError, game_override
 from games.services.engines import ENGINE_RULES, engine_check
 
@@ -163,6 +173,23 @@ class FollowUpAdmin(admin.ModelAdmin[FollowUp]):
     readonly_fields = ["game", "correction", "actor", "created_at", "done_at", "attempts", "error"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(ServerFreeze)
+class ServerFreezeAdmin(admin.ModelAdmin[ServerFreeze]):
+    """Each stop of the whole server found in the heartbeat, and how many clocks it was credited to (read only)."""
+
+    list_display = ["__str__", "since_ms", "until_ms", "clocks", "detected_by", "created_at"]
+    readonly_fields = ["since_ms", "until_ms", "clocks", "detected_by", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -25,6 +25,7 @@ Rules (each is an option of :class:`TimeControl`):
   nominal instant. Once main time has run out, either side may offer once
   without spending an offer.
 * A referee may pause, resume, and add time.
+* A span in which the whole server stood still (:func:`freeze`) is nobody's time.
 """
 
 from __future__ import annotations
@@ -553,6 +554,31 @@ def add_time(
     return _bump(s), [Event("add_time", at, {"seat": seat, "ms": ms, "target": target})]
 
 
+def freeze(s: ClockState, tc: TimeControl, start: int, end: int) -> tuple[ClockState, list[Event]]:
+    """The whole server stood still from ``start`` to ``end`` (a host's pause, a VM snapshot): nobody could
+    move, read or flag, so the span is not the side to act's time.
+
+    The running turn skips the part of the span it overlaps (as a referee's pause would), and so does a
+    pending draw offer's reply time. A clock already flagged at ``start`` (lag allowance included) is left to
+    fall: the freeze did not cost that player anything. A referee's pause already stops the clock.
+    """
+    if s.status != "running" or end <= start or s.pause == "referee":
+        return s, []
+    if s.pause == "offer":
+        assert s.paused_since is not None
+        overlap = end - max(start, s.paused_since)
+        lapsed = s.paused_since + tc.draw_reply_ms < start
+        if overlap <= 0 or lapsed:
+            return s, []
+        changed = _bump(s, paused_since=s.paused_since + overlap)
+    else:
+        overlap = end - max(start, s.turn_started)
+        if overlap <= 0 or flagged(s, tc, start):
+            return s, []
+        changed = _bump(s, turn_started=s.turn_started + overlap)
+    return changed, [Event("freeze", end, {"from": start, "ms": overlap})]
+
+
 def replay(tc: TimeControl, events: list[Event]) -> ClockState:
     """Rebuild a clock from its events (the audit of clocks.md §6.9 #34)."""
     s = initial(tc)
@@ -575,6 +601,8 @@ def replay(tc: TimeControl, events: list[Event]) -> ClockState:
             s, _ = referee_resume(s, e.at, charge=bool(e.args.get("charged")))
         elif e.op == "add_time":
             s, _ = add_time(s, tc, e.at, e.args["seat"], e.args["ms"], e.args["target"])
+        elif e.op == "freeze":
+            s, _ = freeze(s, tc, e.args["from"], e.at)
         elif e.op == "finish":
             s = _bump(s, status="finished", result=e.args.get("result", ""))
     return s

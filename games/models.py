@@ -442,3 +442,22 @@ class FollowUp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {'done' if self.done_at else 'pending'}"
+
+
+class ServerFreeze(models.Model):
+    """A span in which the whole server stood still, found as a gap in the processes' heartbeat and credited
+    once to every running clock (:mod:`games.services.freeze`)."""
+
+    since_ms = models.BigIntegerField(unique=True, verbose_name=_("since"), help_text=_("the last heartbeat before it"))
+    until_ms = models.BigIntegerField(verbose_name=_("until"), help_text=_("when a process ran again"))
+    clocks = models.PositiveIntegerField(default=0, verbose_name=_("clocks credited"))
+    detected_by = models.CharField(max_length=20, verbose_name=_("detected by"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+
+    class Meta:
+        verbose_name = _("server freeze")
+        verbose_name_plural = _("server freezes")
+        ordering = ["-since_ms"]
+
+    def __str__(self) -> str:
+        return f"{(self.until_ms - self.since_ms) / 1000:.1f} s"

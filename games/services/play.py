@@ -18,6 +18,7 @@ from games.enums import EventKind, ForbiddenMode, GameMode, GameResult, GameStat
 from games.messages import foul_label, translate
 from games.models import Game, Move, Player
 from games.selectors import GameState, clock_of, control_of, game_state, ms, remember_on_commit
+from games.services import freeze
 from games.services.base import (
     GameError,
     clock_apply,
@@ -120,6 +121,7 @@ def game_act(
     foul, two passes, a full board or exhausted overtime.
     """
     at = at or timezone.now()
+    freeze.guard("lazy_write")  # a stop of the whole server is credited before this turn is charged
     game = _game_act(
         game_id=game_id,
         player=player,

@@ -15,6 +15,7 @@ from games import clock, flaghold
 from games.enums import EventKind, GameMode, GameResult, GameStatus, Interface, ResultReason, Settled
 from games.models import Game, Player
 from games.selectors import clock_of, control_of, from_ms, game_state, ms
+from games.services import freeze
 from games.services.base import (
     GameError,
     clock_apply,
@@ -75,10 +76,12 @@ def game_settle(
     ``applied``, ``not_due``, ``stale`` (the task is about an older version),
     ``held`` (see :mod:`games.flaghold`) or ``finished``.
     """
+    at = at or timezone.now()
+    freeze.guard(path)  # a stop of the whole server is credited before anything is flagged
     game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         return Settled.FINISHED
-    return settle_locked(game, at or timezone.now(), path, expected_version)
+    return settle_locked(game, at, path, expected_version)
 
 
 def settle_locked(
@@ -143,6 +146,7 @@ def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit
     through :func:`settle_locked`. Then follow-ups that failed are tried again.
     """
     at = at or timezone.now()
+    freeze.guard(path)
     due = list(
         Game.objects.select_for_update()
         .filter(status__in=GameStatus.active(), mode=GameMode.ONLINE, deadline__lte=at)

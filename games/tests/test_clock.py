@@ -240,9 +240,58 @@ def test_presets_and_custom_controls() -> None:
         clock.find_time_control("blitz-forever")
 
 
+def test_a_server_freeze_is_not_the_players_time() -> None:
+    state = move(running(), T0 + 5 * S)  # seat 1 to act from T0+5 s
+    frozen_from, frozen_to = T0 + 20 * S, T0 + 36 * S  # the whole server stood still 16 s
+
+    credited, events = clock.freeze(state, QUICK, frozen_from, frozen_to)
+
+    assert [(e.op, e.at, e.args) for e in events] == [("freeze", frozen_to, {"from": frozen_from, "ms": 16 * S})]
+    assert clock.deadline(credited, QUICK) == T0 + 5 * S + 30 * S + 16 * S
+    ok, _ = clock.settle(credited, QUICK, T0 + 50 * S)  # 45 s of wall time, 29 s of it the player's
+    assert ok.status == "running"
+    _after, _, readings = clock.play(ok, QUICK, T0 + 50 * S, 0)
+    assert readings["think_ms"] == 29 * S
+    late, _ = clock.settle(credited, QUICK, T0 + 51_100)
+    assert late.result == "timeout 1"  # the rest of the turn still counts
+
+
+def test_a_freeze_credits_only_the_part_of_the_turn_it_overlaps() -> None:
+    state = move(running(), T0 + 5 * S)  # the turn starts inside the span
+
+    credited, events = clock.freeze(state, QUICK, T0 + 2 * S, T0 + 9 * S)
+
+    assert events[0].args["ms"] == 4 * S and credited.turn_started == T0 + 9 * S
+    unchanged, none = clock.freeze(state, QUICK, T0 + 1 * S, T0 + 4 * S)  # before the turn began
+    assert (unchanged, none) == (state, [])
+
+
+def test_a_flag_that_fell_before_the_freeze_still_falls_and_a_paused_clock_is_not_moved() -> None:
+    state = running()  # seat 0's turn from T0: flagged after T0+30 s
+    stays, events = clock.freeze(state, QUICK, T0 + 31 * S, T0 + 47 * S)
+    assert (stays, events) == (state, [])
+    assert clock.settle(stays, QUICK, T0 + 47 * S)[0].result == "timeout 0"
+
+    paused, _ = clock.referee_pause(state, T0 + 3 * S)
+    assert clock.freeze(paused, QUICK, T0 + 4 * S, T0 + 20 * S) == (paused, [])
+
+
+def test_a_freeze_during_a_draw_offer_extends_the_time_to_answer_it() -> None:
+    state = move(running(), T0 + 5 * S)
+    state, _ = clock.offer(state, QUICK, T0 + 6 * S, by=0)  # seat 1 answers by T0+36 s
+
+    credited, _ = clock.freeze(state, QUICK, T0 + 10 * S, T0 + 25 * S)
+
+    assert clock.deadline(credited, QUICK) == T0 + 51 * S
+    assert clock.settle(credited, QUICK, T0 + 50 * S)[0].pause == "offer"  # not lapsed
+    lapsed_before, _ = clock.freeze(state, QUICK, T0 + 40 * S, T0 + 55 * S)  # the offer had lapsed already
+    assert lapsed_before == state
+
+
 ACTIONS = st.lists(
     st.tuples(
-        st.sampled_from(["play", "offer", "answer", "decline", "pause", "resume", "add"]), st.integers(0, 40_000)
+        st.sampled_from(["play", "offer", "answer", "decline", "pause", "resume", "add", "freeze"]),
+        st.integers(0, 40_000),
     ),
     max_size=40,
 )
@@ -271,6 +320,9 @@ def test_replaying_the_events_rebuilds_the_snapshot(actions: list[tuple[str, int
                 state, more = clock.referee_pause(state, at)
             elif name == "resume":
                 state, more = clock.referee_resume(state, at)
+            elif name == "freeze":
+                state, more = clock.freeze(state, tc, at, at + gap // 2 + 3_000)
+                at += gap // 2 + 3_000
             else:
                 state, more = clock.add_time(state, tc, at, state.actor, 5_000)
         except ClockError:
