@@ -11,15 +11,25 @@ import pytest
 import time_machine
 from django.test import override_settings
 
-from games.models import GameEvent, ServerFreeze
+from games.models import Game, GameEvent, ServerFreeze
 from games.selectors import ms
-from games.services import freeze, game_act, game_settle, games_settle_due
+from games.services import freeze, game_act, game_create, game_settle, game_state, games_settle_due
 from games.tests.factories import PlayerFactory
-from games.tests.test_timing import NOMINAL, mover, timed_game
 
 pytestmark = pytest.mark.django_db
 
 START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+NOMINAL = {"preset": "quick", "lag_compensation": False}  # 30 s a turn, no lag allowance
+
+
+def timed_game() -> Game:
+    return game_create(
+        player_one=PlayerFactory(), player_two=PlayerFactory(), time_control=NOMINAL, start_clock_at=START
+    )
+
+
+def mover(game: Game) -> Any:
+    return game.player_one if int(game_state(game).to_act) == 1 else game.player_two
 
 
 class Store:
@@ -163,7 +173,7 @@ def test_without_a_heartbeat_store_or_when_turned_off_nothing_is_credited(frozen
 
 
 def test_a_player_marked_absent_keeps_the_time_the_stop_took(frozen: Any, heartbeat: Store) -> None:
-    game = game_create_untimed()
+    game = clock_not_started()
     game.absent_player, game.absent_deadline = game.player_two, at(30)
     game.save()
     stop_the_server(frozen, heartbeat, last_beat=10, resumed=25)
@@ -174,9 +184,7 @@ def test_a_player_marked_absent_keeps_the_time_the_stop_took(frozen: Any, heartb
     assert game.absent_deadline == at(45)
 
 
-def game_create_untimed() -> Any:
-    from games.services import game_create
-
+def clock_not_started() -> Any:
     return game_create(player_one=PlayerFactory(), player_two=PlayerFactory(), time_control=NOMINAL)
 
 
@@ -207,8 +215,6 @@ def test_processes_that_find_the_same_stop_at_the_same_instant_credit_it_once() 
     import threading
 
     from django.db import connection
-
-    from games.services import game_create
 
     games = [
         game_create(player_one=PlayerFactory(), player_two=PlayerFactory(), time_control=NOMINAL, start_clock_at=at(0))
