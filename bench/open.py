@@ -1,0 +1,546 @@
+"""An online open on one box: a 2,000-player online Swiss round (1,000 games at the seed's clock), watched live.
+
+Starts ``make run``'s stack (bench/stack.py: SQLite, embedded Redis, gunicorn 2 × 8 with the stamping
+worker, a Celery worker and beat, the live-push server), or the same on PostgreSQL (``--database
+postgres``). In the bench process, through the real services: a Swiss tournament played online at the
+seed's quick play (5 minutes for the game, 30 s a move, then 8 stones each at 30 s), ``--players`` players
+with API tokens registered, the stage drawn and round 1 paired and published (1,000 games, their clocks
+started as they are called to their boards).
+
+One asyncio process is the whole crowd, so the server keeps most of the CPU:
+
+- a client per game, seeing the game as soon as it is created (the bench polls for new games, as a
+  player's console is pushed it), plays both seats over one keep-alive HTTP connection: after each
+  answer it thinks a realistic time (most moves 1–8 s, one in seven 8–20 s, one in twenty 25–29 s:
+  never over the limit), then posts the move with its measured ``think_ms`` as the game page does; a
+  broken connection is retried for the same ply (the server answers a repeat as stored);
+- ``--spectators`` sockets (2 per game by default) watch the games on ``/ws/live/``; each notes when
+  each ply reaches it.
+
+After ``--seconds`` of the round (counted from the last game's creation) the clients stop and resign.
+
+Figures: ``moves_per_s`` (moves acknowledged in the window ÷ its length); ``move_p50_ms``/``move_p99_ms``
+(a move's acknowledgement as the client sees it); ``push_p99_ms`` (from a move's sending to its arrival at
+each spectator of its game); ``charged_p99_ms`` (the think time the server charged, after any lag credit,
+beyond what the client really thought); ``time_losses`` (games lost on time while their client was still
+playing: each always moved within its limit, so any is the server's doing); ``errors_5xx``;
+``cpu_ms_per_move`` (every server process's CPU — web, live push, worker, beat, Redis, PostgreSQL — in the
+window ÷ the moves); ``noop_ratio`` (that ÷ the server CPU per trivial authenticated request, ``GET
+/api/me/``, measured in the same run just before the round at the same concurrency); and the queries of one
+move and of one trivial request (counted in the bench process through the same API).
+
+Last line: ``open: games=1000 spectators=2000 moves_per_s=… move_p99_ms=… push_p99_ms=… charged_p99_ms=…
+time_losses=0 errors_5xx=0 cpu_ms_per_move=… noop_ratio=…`` (the median of ``--runs`` runs; each run's
+line and the spread above it).
+Run: ``.venv/bin/python bench/open.py [--players 2000] [--spectators 2000] [--seconds 120] [--runs 1]
+[--database sqlite|postgres]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import statistics
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from stack import Stack, make_players, percentile  # noqa: E402
+
+# Stones two points apart: never a five, never a forbidden move, so a game runs as long as the clients play.
+QUIET = [f"{c}{r}" for c in "acegikmo" for r in (1, 3, 5, 7, 9, 11, 13, 15)]
+QUICK = {"preset": "quick"}
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def think_s(rng: random.Random) -> float:
+    """A player's thinking: mostly seconds, sometimes longer, now and then close to the 30-s limit."""
+    roll = rng.random()
+    if roll < 0.05:
+        return rng.uniform(25, 29)
+    if roll < 0.2:
+        return rng.uniform(8, 20)
+    return rng.uniform(1, 8)
+
+
+# -- a light HTTP/1.1 client (keep-alive, one request at a time per connection) -----------------------------
+
+
+class Http:
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.reader = self.writer = None
+
+    async def request(
+        self, method: str, path: str, token: str | None = None, body: dict[str, Any] | None = None
+    ) -> tuple[int, Any]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Accept-Language: en", f"Content-Length: {len(data)}"]
+        if token:
+            head.append(f"Authorization: Token {token}")
+        if body is not None:
+            head.append("Content-Type: application/json")
+        try:
+            self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+            await self.writer.drain()
+            status_line = await self.reader.readline()
+            if not status_line:
+                raise ConnectionError("closed by the server")
+            status = int(status_line.split()[1])
+            headers: dict[str, str] = {}
+            while (line := await self.reader.readline()) not in (b"\r\n", b""):
+                name, _sep, value = line.decode("latin-1").partition(":")
+                headers[name.strip().lower()] = value.strip()
+            if headers.get("transfer-encoding") == "chunked":
+                raw = b""
+                while (size := int((await self.reader.readline()).strip(), 16)) > 0:
+                    raw += await self.reader.readexactly(size + 2)
+                    raw = raw[:-2]
+                await self.reader.readline()
+            else:
+                raw = await self.reader.readexactly(int(headers.get("content-length", "0")))
+            if headers.get("connection", "").lower() == "close":
+                await self.close()
+        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as exc:
+            await self.close()
+            raise ConnectionError(str(exc)) from None
+        try:
+            return status, json.loads(raw) if raw else None
+        except ValueError:
+            return status, raw.decode(errors="replace")
+
+
+# -- the server's CPU ---------------------------------------------------------------------------------------
+
+
+def _children() -> dict[int, list[int]]:
+    found: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    ppid = int(stat.read().rpartition(")")[2].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            found.setdefault(ppid, []).append(int(entry))
+    return found
+
+
+def server_cpu_ms(stack: Stack) -> dict[str, float]:
+    """CPU used so far by each part of the server and its children (ms): web, live, worker, beat, redis, db."""
+    children = _children()
+    roots = {
+        "web": stack.web,
+        "live": stack.live,
+        "worker": stack.worker,
+        "beat": stack.beat,
+        "redis": stack.redis,
+    }
+    pids = {name: [s.proc.pid] for name, s in roots.items() if s is not None and s.proc is not None}
+    if stack.postgres is not None:
+        pids["db"] = [int((stack.postgres.datadir / "postmaster.pid").read_text().split()[0])]
+    used: dict[str, float] = {}
+    for name, todo in pids.items():
+        total = 0.0
+        while todo:
+            pid = todo.pop()
+            todo += children.get(pid, [])
+            try:
+                with open(f"/proc/{pid}/stat") as stat:
+                    fields = stat.read().rpartition(")")[2].split()
+                # utime, stime, and the waited-for children's (fields 14-17 of stat, here 11-14 after the name)
+                total += sum(int(v) for v in fields[11:15]) * 1000 / TICK
+            except (OSError, ValueError):
+                continue
+        used[name] = total
+    return used
+
+
+def cpu_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    return {name: after.get(name, 0.0) - before.get(name, 0.0) for name in after}
+
+
+# -- the round --------------------------------------------------------------------------------------------
+
+
+def make_round(players: int, run: int) -> tuple[Any, dict[int, str]]:
+    """A Swiss tournament played online with ``players`` entrants, ready to pair round 1; their tokens."""
+    from tournament import services
+
+    tournament = services.tournament_create(
+        name=f"Online open {run}",
+        preset="swiss",
+        stage_options={"rounds": 9},
+        mode="online",
+        time_control=QUICK,
+        rules="freestyle",
+        protocol="none",
+        boards=players // 2 + 1,
+    )
+    entrants = make_players(players, f"open{run}-")
+    for player, _token in entrants:
+        services.register(tournament=tournament, player=player)
+    services.publish(tournament=tournament)
+    return tournament, {player.pk: token for player, token in entrants}
+
+
+def pair_round(tournament: Any) -> float:
+    """Draw the stage and pair and publish round 1 (every game called to its board); returns the seconds."""
+    from django.db import connection
+
+    from tournament import services
+
+    started = time.perf_counter()
+    try:
+        stage = tournament.stages.get(order=1)
+        stage = services.draw_stage(stage=stage, seed=7)
+        stage = services.start_stage(stage=stage)
+        services.pair_next_round(stage=stage)
+    finally:
+        connection.close()
+    return time.perf_counter() - started
+
+
+def new_games(tournament: Any, known: set[int]) -> list[tuple[int, int, int]]:
+    """Games of the tournament not yet handed to a client: (game, player one, player two)."""
+    from games.models import Game
+
+    rows = (
+        Game.objects.filter(match_game__match__tournament=tournament)
+        .exclude(pk__in=known)
+        .values_list("pk", "player_one_id", "player_two_id")
+    )
+    return list(rows)
+
+
+@dataclass
+class Tally:
+    sent: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, ply after the move) -> sent at
+    acked: dict[tuple[int, int], float] = field(default_factory=dict)  # -> acknowledged at
+    latencies: list[tuple[float, float]] = field(default_factory=list)  # (acknowledged at, ms)
+    thought: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, ply) -> the real think, ms
+    arrivals: dict[tuple[int, int], list[tuple[float, float]]] = field(default_factory=dict)  # (connected, at)
+    statuses: dict[int, int] = field(default_factory=dict)
+    connection_errors: int = 0
+    socket_errors: list[str] = field(default_factory=list)
+    stopped_at: dict[int, float] = field(default_factory=dict)  # game -> when its client stopped playing
+    ended_by_server: dict[int, str] = field(default_factory=dict)  # game -> the code that ended the client
+
+
+async def play(
+    http: Http, game: int, tokens: tuple[str, str], tally: Tally, stop: asyncio.Event, rng: random.Random
+) -> None:
+    points = QUIET[:]
+    rng.shuffle(points)
+    seen = time.time()
+    ply = 0
+    try:
+        while ply < len(points) and not stop.is_set():
+            if ply:
+                try:
+                    await asyncio.wait_for(stop.wait(), think_s(rng))
+                    break  # the window closed while thinking
+                except TimeoutError:
+                    pass
+            body = {"ply": ply, "point": points[ply], "think_ms": round((time.time() - seen) * 1000)}
+            status, answer = 0, None
+            for _attempt in range(5):
+                sent = time.time()
+                tally.sent.setdefault((game, ply + 1), sent)
+                try:
+                    status, answer = await http.request("POST", f"/api/games/{game}/move/", tokens[ply % 2], body)
+                    break
+                except ConnectionError:
+                    tally.connection_errors += 1
+                    await asyncio.sleep(0.2)
+            now = time.time()
+            tally.statuses[status] = tally.statuses.get(status, 0) + 1
+            if status != 200:
+                tally.ended_by_server[game] = (
+                    f"{status} {(answer or {}).get('code', '') if isinstance(answer, dict) else ''}"
+                )
+                return
+            tally.latencies.append((now, (now - tally.sent[(game, ply + 1)]) * 1000))
+            tally.acked[(game, ply + 1)] = now
+            tally.thought[(game, ply + 1)] = body["think_ms"]
+            seen = now
+            ply += 1
+            if isinstance(answer, dict) and answer.get("status") == "finished":
+                tally.ended_by_server[game] = f"finished {answer.get('result_reason', '')}"
+                return
+        tally.stopped_at[game] = time.time()
+        try:  # the window closed: the player to act resigns, so the round ends
+            await http.request("POST", f"/api/games/{game}/resign/", tokens[ply % 2], {})
+        except ConnectionError:
+            tally.connection_errors += 1
+    finally:
+        await http.close()
+
+
+async def spectate(url: str, game: int, tally: Tally, stop: asyncio.Event) -> None:
+    import websockets
+
+    try:
+        async with websockets.connect(f"{url}?topic=game:{game}&lang=en", max_size=2**22, open_timeout=60) as ws:
+            connected = time.time()
+            seen: set[int] = set()
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), 1.0)
+                except TimeoutError:
+                    continue
+                now = time.time()
+                ply = json.loads(raw).get("game", {}).get("ply")
+                if ply is not None and ply not in seen:  # the first time this spectator sees the ply
+                    seen.add(ply)
+                    tally.arrivals.setdefault((game, ply), []).append((connected, now))
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        tally.socket_errors.append(f"{type(exc).__name__}: {exc}")
+
+
+async def noop_phase(stack: Stack, tokens: list[str], concurrency: int, seconds: float) -> tuple[int, float, float]:
+    """Trivial authenticated requests at ``concurrency`` for ``seconds``: (count, server CPU ms, p99 ms)."""
+    done = 0
+    latencies: list[float] = []
+    ends = time.time() + seconds
+
+    async def loop(token: str) -> None:
+        nonlocal done
+        http = Http(stack.port)
+        try:
+            while time.time() < ends:
+                sent = time.perf_counter()
+                try:
+                    status, _ = await http.request("GET", "/api/me/", token)
+                except ConnectionError:
+                    continue
+                if status == 200:
+                    done += 1
+                    latencies.append((time.perf_counter() - sent) * 1000)
+        finally:
+            await http.close()
+
+    before = server_cpu_ms(stack)
+    await asyncio.gather(*(loop(tokens[n % len(tokens)]) for n in range(concurrency)))
+    spent = sum(cpu_delta(before, server_cpu_ms(stack)).values())
+    return done, spent, percentile(latencies, 99)
+
+
+async def the_round(
+    stack: Stack, tournament: Any, tokens: dict[int, str], spectators: int, seconds: float, seed: int
+) -> dict[str, Any]:
+    tally = Tally()
+    stop = asyncio.Event()
+    known: set[int] = set()
+    tasks: list[asyncio.Task[None]] = []
+    url = f"ws://127.0.0.1:{stack.live_port}/ws/live/"
+    pairing: dict[str, float] = {}
+    expected = len(tokens) // 2
+
+    def pair() -> None:
+        pairing["seconds"] = pair_round(tournament)
+
+    pairer = threading.Thread(target=pair)
+    started = time.time()
+    pairer.start()
+    per_game = max(0, spectators // max(1, expected))
+    extra = spectators - per_game * expected
+    last_game_at = time.time()
+    while len(known) < expected and (pairer.is_alive() or not known or len(known) < expected):
+        found = await asyncio.to_thread(new_games, tournament, known)
+        for game, one, two in found:
+            known.add(game)
+            rng = random.Random(f"{seed}-{game}")
+            tasks.append(
+                asyncio.create_task(play(Http(stack.port), game, (tokens[one], tokens[two]), tally, stop, rng))
+            )
+            watchers = per_game + (1 if extra > 0 else 0)
+            extra -= 1
+            tasks += [asyncio.create_task(spectate(url, game, tally, stop)) for _ in range(watchers)]
+        if found:
+            last_game_at = time.time()
+        if not pairer.is_alive() and not found and len(known) < expected:
+            break  # an odd field: a bye
+        await asyncio.sleep(0.5)
+    pairer.join()
+    window_start = max(last_game_at, started) + 5.0  # every client under way
+    await asyncio.sleep(max(0.0, window_start - time.time()))
+    cpu_before = server_cpu_ms(stack)
+    acked_before = len(tally.acked)
+    await asyncio.sleep(seconds)
+    cpu = cpu_delta(cpu_before, server_cpu_ms(stack))
+    acked_in_window = len(tally.acked) - acked_before
+    window_end = time.time()
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "tally": tally,
+        "games": sorted(known),
+        "pair_s": pairing.get("seconds", 0.0),
+        "window": (window_start, window_end),
+        "moves_in_window": acked_in_window,
+        "cpu": cpu,
+    }
+
+
+def queries_of_a_move_and_a_noop(tokens: list[str]) -> tuple[int, int]:
+    """The queries one move and one trivial authenticated request make, counted through the same API."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Player
+    from games.services import game_create
+
+    one, two = (Player.objects.get(user__auth_token__key=t) for t in tokens[:2])
+    game = game_create(player_one=one, player_two=two, rules="freestyle", time_control=QUICK)
+    client = Client(HTTP_AUTHORIZATION=f"Token {tokens[0]}", HTTP_ACCEPT_LANGUAGE="en")
+    other = Client(HTTP_AUTHORIZATION=f"Token {tokens[1]}", HTTP_ACCEPT_LANGUAGE="en")
+    for ply, point in enumerate(QUIET[:3]):  # warm: the first moves start the clock
+        (client if ply % 2 == 0 else other).post(
+            f"/api/games/{game.pk}/move/",
+            {"ply": ply, "point": point, "think_ms": 1000},
+            content_type="application/json",
+        )
+    with CaptureQueriesContext(connection) as move:
+        answer = other.post(
+            f"/api/games/{game.pk}/move/",
+            {"ply": 3, "point": QUIET[3], "think_ms": 1000},
+            content_type="application/json",
+        )
+    assert answer.status_code == 200, answer.content
+    with CaptureQueriesContext(connection) as noop:
+        assert client.get("/api/me/").status_code == 200
+    return len(move.captured_queries), len(noop.captured_queries)
+
+
+def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[str, Any]:
+    from games.models import Game, Move
+
+    tally: Tally = result["tally"]
+    start, end = result["window"]
+    in_window = [ms for at, ms in tally.latencies if start <= at <= end]
+    pushes = [  # moves sent in the window to spectators already watching (not the state sent on connecting)
+        (arrived - tally.sent[key]) * 1000
+        for key, times in tally.arrivals.items()
+        if key in tally.sent and start <= tally.sent[key] <= end
+        for connected, arrived in times
+        if connected < tally.sent[key]
+    ]
+    charged = []
+    for game_id, ply, readings in Move.objects.filter(game_id__in=result["games"]).values_list(
+        "game_id", "ply", "clock_ms"
+    ):
+        if ply > 1 and (game_id, ply) in tally.thought:
+            charged.append(readings.get("think_ms", 0) - tally.thought[(game_id, ply)])
+    losses = []
+    for game in Game.objects.filter(pk__in=result["games"], result_reason="time"):
+        stopped = tally.stopped_at.get(game.pk)
+        if stopped is None or (game.finished_at is not None and game.finished_at.timestamp() < stopped):
+            losses.append(game.pk)
+    moves = result["moves_in_window"]
+    cpu = result["cpu"]
+    cpu_per_move = sum(cpu.values()) / max(1, moves)
+    return {
+        "moves_per_s": moves / seconds,
+        "move_p50": percentile(in_window, 50),
+        "move_p99": percentile(in_window, 99),
+        "push_p99": percentile(pushes, 99),
+        "pushes": len(pushes),
+        "charged_p99": percentile(charged, 99),
+        "time_losses": len(losses),
+        "errors_5xx": sum(n for status, n in tally.statuses.items() if status >= 500),
+        "connection_errors": tally.connection_errors,
+        "socket_errors": len(tally.socket_errors),
+        "other_endings": sorted(set(tally.ended_by_server.values()))[:5],
+        "cpu_ms_per_move": cpu_per_move,
+        "cpu_split": {name: round(ms / max(1, moves), 2) for name, ms in cpu.items()},
+        "noop_ratio": cpu_per_move / noop_cpu_ms if noop_cpu_ms else 0.0,
+        "pair_s": result["pair_s"],
+    }
+
+
+def one_run(stack: Stack, args: argparse.Namespace, run: int) -> dict[str, Any]:
+    tournament, tokens = make_round(args.players, run)
+    token_list = list(tokens.values())
+    done, spent, noop_p99 = asyncio.run(noop_phase(stack, token_list, concurrency=64, seconds=10))
+    noop_cpu = spent / max(1, done)
+    result = asyncio.run(the_round(stack, tournament, tokens, args.spectators, args.seconds, seed=run))
+    out = figures(result, noop_cpu, args.seconds)
+    out.update(games=len(result["games"]), noop_cpu_ms=noop_cpu, noop_per_s=done / 10, noop_p99=noop_p99)
+    out["queries_move"], out["queries_noop"] = queries_of_a_move_and_a_noop(token_list)
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--spectators", type=int, default=2000)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    os.environ["SWISS_SYNC_PLAYERS"] = str(args.players + 1)  # the bench pairs in its own process
+    results = []
+    stack = Stack(database=args.database, nice_web=False)
+    stack.start()
+    try:
+        stack.start_live()
+        for run in range(args.runs):
+            r = one_run(stack, args, run)
+            results.append(r)
+            print(
+                f"  run {run + 1} ({args.database}): games={r['games']} paired in {r['pair_s']:.1f} s; "
+                f"moves/s={r['moves_per_s']:.1f} move p50={r['move_p50']:.0f} p99={r['move_p99']:.0f} ms; "
+                f"push p99={r['push_p99']:.0f} ms over {r['pushes']} pushes; charged p99={r['charged_p99']:.0f} ms; "
+                f"time losses={r['time_losses']} 5xx={r['errors_5xx']} connection errors={r['connection_errors']} "
+                f"socket errors={r['socket_errors']}; cpu ms/move={r['cpu_ms_per_move']:.1f} {r['cpu_split']}; "
+                f"noop: {r['noop_per_s']:.0f}/s p99={r['noop_p99']:.0f} ms cpu={r['noop_cpu_ms']:.2f} ms; "
+                f"queries: move={r['queries_move']} noop={r['queries_noop']}; other endings {r['other_endings']}",
+                flush=True,
+            )
+    finally:
+        stack.stop()
+    if len(results) > 1:
+        for key in ("moves_per_s", "move_p99", "push_p99", "charged_p99", "cpu_ms_per_move", "noop_ratio"):
+            values = [r[key] for r in results]
+            print(f"  {key}: median {statistics.median(values):.1f}, spread {min(values):.1f}–{max(values):.1f}")
+
+    def median(key: str) -> float:
+        return statistics.median(r[key] for r in results)
+
+    print(
+        f"open: games={results[0]['games']} spectators={args.spectators} moves_per_s={median('moves_per_s'):.1f} "
+        f"move_p99_ms={median('move_p99'):.0f} push_p99_ms={median('push_p99'):.0f} "
+        f"charged_p99_ms={median('charged_p99'):.0f} time_losses={sum(r['time_losses'] for r in results)} "
+        f"errors_5xx={sum(r['errors_5xx'] for r in results)} cpu_ms_per_move={median('cpu_ms_per_move'):.1f} "
+        f"noop_ratio={median('noop_ratio'):.1f}",
+        flush=True,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
