@@ -18,7 +18,7 @@ from games.services.base import GameError, lock_game, log_event, seat_of
 from games.services.claims import game_claim_forbidden, game_referee_claim
 from games.services.finish import game_finish, retry_follow_ups
 from games.services.imports import game_import
-from games.services.play import game_act, game_create, game_pass, game_resign
+from games.services.play import clocks_start, game_act, game_create, game_pass, game_resign
 from games.services.players import player_find_or_create
 from games.services.results import (
     game_confirm_result,
@@ -33,6 +33,7 @@ __all__ = [
     "REPORTABLE_REASONS",
     "GameError",
     "GameState",
+    "clocks_start",
     "clock_view",
     "from_ms",
     "game_act",

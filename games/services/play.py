@@ -49,12 +49,15 @@ def game_create(
     interface: str = "api",
     time_control: str | dict[str, Any] | None = None,
     start_clock_at: datetime | None = None,
+    start_clock_on_commit: bool = False,
     **fields: Any,
 ) -> Game:
     """A new game; with no opening protocol it starts in normal play.
 
     ``time_control`` is a preset name or custom options (:mod:`games.clock`);
-    the clock starts at ``start_clock_at``, or with the first action.
+    the clock starts at ``start_clock_at``, or with the first action, or, with ``start_clock_on_commit``,
+    when the transaction that creates the game commits and the players can see it (:func:`clocks_start`:
+    every game of a round called in one transaction starts at the same instant, however long the call took).
     """
     if player_one.pk == player_two.pk:
         raise GameError("same_player", _("A player cannot play against themselves."))
@@ -88,8 +91,49 @@ def game_create(
         )
         game.save()
         schedule(game)
+    elif start_clock_on_commit and game.mode != GameMode.OVER_THE_BOARD and control.timed:
+        _start_on_commit(game.pk)
     call_computer(game)
     return game
+
+
+def _start_on_commit(game_id: int) -> None:
+    """Collect the games created in this transaction; one call starts their clocks once it commits."""
+    conn = transaction.get_connection()
+    if not conn.in_atomic_block:
+        clocks_start(game_ids=[game_id])
+        return
+    pending: list[int] | None = getattr(conn, "clocks_to_start", None)
+    if pending is None or not any(entry[1] is _start_pending for entry in conn.run_on_commit):
+        conn.clocks_to_start = pending = []  # our own attribute on the connection
+        transaction.on_commit(_start_pending)
+    pending.append(game_id)
+
+
+def _start_pending() -> None:
+    conn = transaction.get_connection()
+    ids: list[int] = getattr(conn, "clocks_to_start", None) or []
+    conn.clocks_to_start = []
+    if ids:
+        clocks_start(game_ids=ids)
+
+
+@transaction.atomic
+def clocks_start(*, game_ids: list[int], at: datetime | None = None) -> int:
+    """Start the waiting clocks of ``game_ids`` at one instant (now); returns how many started. A game whose
+    clock already runs (its first move came first) or that has ended is left as it is."""
+    at = at or timezone.now()
+    started: list[Game] = []
+    for game in Game.objects.select_for_update().filter(pk__in=game_ids, status__in=GameStatus.active()).order_by("pk"):
+        state = clock_of(game)
+        if state.status != "waiting" or game.mode == GameMode.OVER_THE_BOARD:
+            continue
+        clock_apply(game, *clock.start(state, control_of(game), ms(at), clock_seat(game_state(game).to_act)))
+        started.append(game)
+    Game.objects.bulk_update(started, ["clock", "clock_version", "deadline"], batch_size=500)
+    for game in started:
+        schedule(game)
+    return len(started)
 
 
 def game_act(

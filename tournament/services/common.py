@@ -10,8 +10,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from django.utils import timezone
-
 from games import live
 from games.enums import GameMode, GameStatus, Interface
 from games.forfeits import game_cancel
@@ -162,9 +160,10 @@ def next_game(match: Match, tournament: Tournament) -> Game:
         event=tournament.name[:200],
         round=f"{match.group.stage.order}.{match.round}.{number}",
         interface=Interface.SYSTEM,
-        # Online, the clock starts when the game is called to its board: an absent player's time runs
-        # and they lose by the game's rules. Over the board, the clock on the table counts.
-        start_clock_at=timezone.now() if tournament.mode == GameMode.ONLINE and tournament.time_control else None,
+        # Online, the clock starts when the game is called to its board and the players can see it (when the
+        # call commits: a round of a thousand games starts every clock at one instant): an absent player's
+        # time runs and they lose by the game's rules. Over the board, the clock on the table counts.
+        start_clock_on_commit=tournament.mode == GameMode.ONLINE and bool(tournament.time_control),
     )
     referees = list(tournament.referees.order_by("pk").values_list("pk", flat=True))
     if referees:

@@ -413,10 +413,12 @@ def test_the_absent_endpoint_sets_the_deadline_and_present_clears_it() -> None:
 
 
 @pytest.mark.parametrize("absent_colour", ["black", "white"])
-def test_online_the_clock_starts_when_the_game_is_called_so_an_absent_player_loses_on_time(absent_colour: str) -> None:
+def test_online_the_clock_starts_when_the_game_is_called_so_an_absent_player_loses_on_time(
+    absent_colour: str, django_capture_on_commit_callbacks: Any
+) -> None:
     called_at = timezone.now()
-    with time_machine.travel(called_at, tick=False):
-        tournament, stage = started(4, mode="online", time_control="quick")
+    with time_machine.travel(called_at, tick=False), django_capture_on_commit_callbacks(execute=True):
+        tournament, stage = started(4, mode="online", time_control="quick")  # the clocks start once it commits
     game = open_game(Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).first())
     assert game.clock["status"] == "running" and game.deadline is not None
     if absent_colour == "white":  # black is at the board and plays the first stone at once
@@ -439,11 +441,31 @@ def test_over_the_board_the_called_game_has_no_server_clock() -> None:
     assert (game.clock["status"], game.deadline) == ("waiting", None)
 
 
-def test_the_sweep_settles_every_called_game_that_ran_out_and_the_standings_follow() -> None:
+def test_online_a_round_called_in_one_long_transaction_starts_every_clock_when_it_commits(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from games.selectors import ms
+
+    called_at = timezone.now()
+    with time_machine.travel(called_at, tick=False) as traveller:
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament, _stage = started(8, mode="online", time_control="quick", boards=4)
+            waiting = Game.objects.filter(match_game__match__tournament=tournament)
+            assert [g.clock["status"] for g in waiting] == ["waiting"] * 4  # nobody can see them yet
+            traveller.shift(20)  # calling a round of a thousand games takes a while
+        games = list(Game.objects.filter(match_game__match__tournament=tournament))
+
+    assert {(g.clock["status"], g.clock["turn_started"]) for g in games} == {("running", ms(called_at) + 20_000)}
+    assert all(g.deadline is not None and g.deadline >= called_at + timedelta(seconds=50) for g in games)
+
+
+def test_the_sweep_settles_every_called_game_that_ran_out_and_the_standings_follow(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
     from games.tasks import sweep_overdue
 
     called_at = timezone.now()
-    with time_machine.travel(called_at, tick=False):
+    with time_machine.travel(called_at, tick=False), django_capture_on_commit_callbacks(execute=True):
         tournament, stage = started(8, mode="online", time_control="quick", boards=4)
     called = list(Game.objects.filter(match_game__match__tournament=tournament, status="playing"))
     assert len(called) == 4
