@@ -13,7 +13,7 @@ One asyncio process is the whole crowd, so the server keeps most of the CPU:
   player's console is pushed it), plays both seats over one keep-alive HTTP connection: after each
   answer it thinks a realistic time (most moves 1–8 s, one in seven 8–20 s, one in twenty 25–29 s:
   never over the limit), then posts the move with its measured ``think_ms`` as the game page does; a
-  broken connection is retried for the same ply (the server answers a repeat as stored);
+  broken connection or a 503 is retried for the same ply (the server answers a repeat as stored);
 - ``--spectators`` sockets (2 per game by default) watch the games on ``/ws/live/``; each notes when
   each ply reaches it.
 
@@ -23,7 +23,8 @@ Figures: ``moves_per_s`` (moves acknowledged in the window ÷ its length); ``mov
 (a move's acknowledgement as the client sees it); ``push_p99_ms`` (from a move's sending to its arrival at
 each spectator of its game); ``charged_p99_ms`` (the think time the server charged, after any lag credit,
 beyond what the client really thought); ``time_losses`` (games lost on time while their client was still
-playing: each always moved within its limit, so any is the server's doing); ``errors_5xx``;
+playing: each always moved within its limit, so any is the server's doing); ``errors_5xx`` (every answer
+of 500 or more, a 503 retried included);
 ``cpu_ms_per_move`` (every server process's CPU — web, live push, worker, beat, Redis, PostgreSQL — in the
 window ÷ the moves); ``noop_ratio`` (that ÷ the server CPU per trivial authenticated request, ``GET
 /api/me/``, measured in the same run just before the round at the same concurrency); and the queries of one
@@ -262,17 +263,20 @@ async def play(
                     pass
             body = {"ply": ply, "point": points[ply], "think_ms": round((time.time() - seen) * 1000)}
             status, answer = 0, None
-            for _attempt in range(5):
+            for _attempt in range(20):  # as the game page: the same ply again after a broken connection or a 503
                 sent = time.time()
                 tally.sent.setdefault((game, ply + 1), sent)
                 try:
                     status, answer = await http.request("POST", f"/api/games/{game}/move/", tokens[ply % 2], body)
-                    break
                 except ConnectionError:
                     tally.connection_errors += 1
                     await asyncio.sleep(0.2)
+                    continue
+                tally.statuses[status] = tally.statuses.get(status, 0) + 1
+                if status != 503:
+                    break
+                await asyncio.sleep(0.5)
             now = time.time()
-            tally.statuses[status] = tally.statuses.get(status, 0) + 1
             if status != 200:
                 tally.ended_by_server[game] = (
                     f"{status} {(answer or {}).get('code', '') if isinstance(answer, dict) else ''}"

@@ -134,9 +134,8 @@ def _loss_on_time(game: Game, state: clock.ClockState, events: list[clock.Event]
     )
 
 
-@transaction.atomic
 def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit: int = 500) -> int:
-    """Settle every online game whose deadline has passed by ``at``, in one transaction; returns how many.
+    """Settle every online game whose deadline has passed by ``at``; returns how many.
 
     The background adjudicators' path: a burst of deadlines (a round's clocks
     running out together) costs one pass, not one task each: the losses on
@@ -144,16 +143,42 @@ def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit
     flag waits as in :func:`settle_locked` (the requests in flight are asked
     once per pass); anything else that falls due (a draw offer lapsing) goes
     through :func:`settle_locked`. Then follow-ups that failed are tried again.
+
+    What is due is read first, without a transaction: on SQLite every transaction takes the one write lock,
+    and a pass that finds nothing to write — nothing due, or only flags held for a move in flight, which the
+    deadline task looks at again every 0.2 s — must not take it from the moves it is waiting for.
     """
     at = at or timezone.now()
     freeze.guard(path)
+    hold = flaghold.FlagHold()
+    to_settle = [
+        game.pk
+        for game in Game.objects.filter(
+            status__in=GameStatus.active(), mode=GameMode.ONLINE, deadline__lte=at
+        ).order_by("deadline")[:limit]
+        if _to_write(game, at, hold)
+    ]
+    settled = _settle_due(to_settle, at, path, hold) if to_settle else 0
+    retry_follow_ups()
+    return settled
+
+
+def _to_write(game: Game, at: datetime, hold: flaghold.FlagHold) -> bool:
+    """Has the (unlocked) game something to write at ``at``: a lapse, or a flag that does not wait?"""
+    _state, events = clock.settle(clock_of(game), control_of(game), ms(at))
+    flag = next((e for e in events if e.op == "flag"), None)
+    return bool(events) and (flag is None or not hold.holds(from_ms(flag.at), at))
+
+
+@transaction.atomic
+def _settle_due(game_ids: list[int], at: datetime, path: str, hold: flaghold.FlagHold) -> int:
+    """Settle ``game_ids`` under their locks, read again (a move may have come since the first read)."""
     due = list(
         Game.objects.select_for_update()
-        .filter(status__in=GameStatus.active(), mode=GameMode.ONLINE, deadline__lte=at)
-        .order_by("deadline")[:limit]
+        .filter(pk__in=game_ids, status__in=GameStatus.active(), deadline__lte=at)
+        .order_by("deadline")
     )
     endings: list[Ending] = []
-    hold = flaghold.FlagHold()
     settled = 0
     for game in due:
         state, events = clock.settle(clock_of(game), control_of(game), ms(at))
@@ -165,7 +190,6 @@ def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit
             endings.append(ending)
     if endings:
         finish_games(endings, interface=Interface.SYSTEM)
-    retry_follow_ups()
     return settled + len(endings)
 
 

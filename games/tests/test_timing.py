@@ -235,3 +235,28 @@ def test_a_burst_of_deadlines_is_settled_in_one_pass_like_one_by_one(frozen: Any
         assert trail(game) == trail(alone)
     later.refresh_from_db()
     assert later.status == "playing"
+
+
+def test_a_pass_that_finds_only_a_held_flag_writes_nothing_and_takes_no_lock(frozen: Any) -> None:
+    """On SQLite every transaction takes the one write lock: a pass with nothing to write must not open one
+    (the deadline task looks at a held flag again every 0.2 s, while the move it waits for needs the lock)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import flaghold
+    from games.services import games_settle_due
+
+    game = timed_game()
+    frozen.move_to(START + timedelta(seconds=31))
+    previous = flaghold.use_requests(lambda: (START + timedelta(seconds=29)).timestamp())  # a move in flight
+    try:
+        with CaptureQueriesContext(connection) as held:
+            assert games_settle_due(path="eta") == 0
+    finally:
+        flaghold.use_requests(previous)
+
+    written = [q["sql"] for q in held.captured_queries if q["sql"].split()[0] in ("SAVEPOINT", "UPDATE", "INSERT")]
+    assert written == []
+    assert games_settle_due(path="eta") == 1  # served: the flag falls
+    game.refresh_from_db()
+    assert (game.result_reason, game.adjudicated_by) == ("time", "eta")
