@@ -174,7 +174,12 @@ def _render(topic: str, lang: str) -> str | None:
             from games.models import Game
             from games.serializers import GameDetailSerializer
 
-            game = Game.objects.filter(pk=int(ident)).prefetch_related("moves", "claims", "reports").first()
+            game = (
+                Game.objects.filter(pk=int(ident))
+                .select_related("player_one", "player_two")
+                .prefetch_related("moves", "claims", "reports")
+                .first()
+            )
             if game is None:
                 return None
             return json.dumps({"topic": topic, "game": GameDetailSerializer(game).data}, cls=DjangoJSONEncoder)

@@ -77,9 +77,7 @@ def game_state(game: Game) -> GameState:
         return GameState(known[0], known[1].copy())
     opening = start(game.protocol, protocol_options(game))
     board_moves: list[str] = []
-    for player_number, text in (
-        game.moves.filter(ply__lte=game.ply).order_by("ply").values_list("player_number", "text")
-    ):
+    for player_number, text in _record(game):
         action = Action.parse(text)
         if not opening.finished:
             opening = apply(opening, Seat(player_number), action)
@@ -89,6 +87,14 @@ def game_state(game: Game) -> GameState:
     if not transaction.get_connection().in_atomic_block:
         _remember(_position_key(game), state)
     return state
+
+
+def _record(game: Game) -> list[tuple[int, str]]:
+    """The game's actions up to its ply: from the moves already fetched with the game, if they were."""
+    fetched = getattr(game, "_prefetched_objects_cache", {}).get("moves")
+    if fetched is not None:
+        return [(m.player_number, m.text) for m in sorted(fetched, key=lambda m: m.ply) if m.ply <= game.ply]
+    return list(game.moves.filter(ply__lte=game.ply).order_by("ply").values_list("player_number", "text"))
 
 
 def ms(moment: datetime) -> int:

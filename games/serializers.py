@@ -3,6 +3,7 @@ action. They serialize; the selectors and services compute."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -46,19 +47,34 @@ class TimeControlField(serializers.JSONField):
     """A preset name or custom options (games.clock)."""
 
 
-class PlayerSerializer(serializers.ModelSerializer[Player]):
+_BUILT: dict[type, dict[str, serializers.Field[Any, Any, Any, Any]]] = {}
+
+
+class FieldsBuiltOnce(serializers.ModelSerializer[Any]):
+    """DRF builds a model serializer's fields from the model for every instance: a quarter of the time of a
+    game pushed to its spectators (bench/open.py). These serializers' fields depend on their class alone, so
+    they are built once per class and copied, as DRF copies the declared ones."""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        built = _BUILT.get(type(self))
+        if built is None:
+            built = _BUILT[type(self)] = super().get_fields()
+        return copy.deepcopy(built)
+
+
+class PlayerSerializer(FieldsBuiltOnce, serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = ["id", "name", "unit", "rating"]
 
 
-class MoveSerializer(serializers.ModelSerializer[Move]):
+class MoveSerializer(FieldsBuiltOnce, serializers.ModelSerializer[Move]):
     class Meta:
         model = Move
         fields = ["ply", "kind", "text", "player_number", "color", "move_number", "foul", "created_at", "clock_ms"]
 
 
-class ClaimSerializer(serializers.ModelSerializer[ForbiddenClaim]):
+class ClaimSerializer(FieldsBuiltOnce, serializers.ModelSerializer[ForbiddenClaim]):
     verdict = serializers.ChoiceField(
         choices=["double-three", "double-four", "overline", "none", ""],
         help_text="the engine's finding: a forbidden kind, or none (empty while the claim is open)",
@@ -73,7 +89,7 @@ class ClaimSerializer(serializers.ModelSerializer[ForbiddenClaim]):
         return claim_reason(claim)
 
 
-class ReportSerializer(serializers.ModelSerializer[ResultReport]):
+class ReportSerializer(FieldsBuiltOnce, serializers.ModelSerializer[ResultReport]):
     class Meta:
         model = ResultReport
         fields = ["id", "reporter", "result", "reason", "record", "status", "note", "created_at", "answered_at"]
@@ -88,7 +104,7 @@ class ResultTextMixin(serializers.Serializer[Any]):
         return result_text(game)
 
 
-class GameSummarySerializer(ResultTextMixin, serializers.ModelSerializer[Game]):
+class GameSummarySerializer(FieldsBuiltOnce, ResultTextMixin, serializers.ModelSerializer[Game]):
     player_one = PlayerSerializer(read_only=True)
     player_two = PlayerSerializer(read_only=True)
     rules = serializers.ChoiceField(choices=RULE_SETS, read_only=True)
@@ -170,7 +186,7 @@ class ArbiterCallSerializer(serializers.Serializer[Any]):
     answer = serializers.CharField()
 
 
-class GameStateSerializer(ResultTextMixin, serializers.ModelSerializer[Game]):
+class GameStateSerializer(FieldsBuiltOnce, ResultTextMixin, serializers.ModelSerializer[Game]):
     """What an action changes: status, result, colours, the position and the clock (no record)."""
 
     position = serializers.SerializerMethodField()
@@ -214,7 +230,7 @@ class RefereeSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
 
 
-class EventSerializer(serializers.ModelSerializer[GameEvent]):
+class EventSerializer(FieldsBuiltOnce, serializers.ModelSerializer[GameEvent]):
     actor = serializers.CharField(source="actor.username", allow_null=True, default=None)
     interface = serializers.ChoiceField(choices=Interface.choices)
 
