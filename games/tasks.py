@@ -58,7 +58,8 @@ def adjudicate(game_id: int, version: int) -> Settled:
     if game is None or game.deadline is None:
         return Settled.APPLIED if settled else Settled.FINISHED
     if game.deadline <= now:  # held: a request that arrived in time is still being served; look again shortly
-        scheduling.publish(game_id, ANY_VERSION, timezone.now().timestamp() + HOLD_RETRY_S)
+        if scheduling.claim_held_retry(HOLD_RETRY_S):  # one look covers every held game (a pass over all due)
+            scheduling.publish(game_id, ANY_VERSION, timezone.now().timestamp() + HOLD_RETRY_S)
         return Settled.HELD
     scheduling.enqueue(game_id, ANY_VERSION, game.deadline)  # not due yet (moves were made): follow the new deadline
     return Settled.STALE if version not in (ANY_VERSION, game.clock_version) else Settled.NOT_DUE

@@ -56,6 +56,23 @@ def markers() -> Any:
     return _redis
 
 
+HELD_RETRY_KEY = "clock-task:held-retry"
+
+
+def claim_held_retry(after_s: float) -> bool:
+    """May this task send the next look at held flags? One per ``after_s`` for every game: that look is a pass
+    over every game due, so a round of held flags costs one pass per ``after_s``, not one per game (True when
+    the markers cannot be read: then every task looks again, as before)."""
+    found = markers()
+    if found is None:
+        return True
+    try:
+        return bool(found.set(HELD_RETRY_KEY, 1, nx=True, px=max(1, int(after_s * 1000))))
+    except Exception:
+        logger.warning("clock task markers unavailable", exc_info=True)
+        return True
+
+
 def pending_key(game_id: int) -> str:
     return f"clock-task:{game_id}"  # the instant the task now waiting for this game is due
 

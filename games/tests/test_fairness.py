@@ -161,6 +161,42 @@ def test_the_worker_task_looks_again_when_held(settings: Any, monkeypatch: Any) 
     assert outcome == "held" and sent == [pytest.approx((START + timedelta(seconds=31.2)).timestamp())]
 
 
+def test_held_flags_of_many_games_are_looked_at_again_by_one_pass_not_one_task_each(monkeypatch: Any) -> None:
+    games = [timed_game(NOMINAL) for _ in range(3)]
+    WAITING[:] = [START.timestamp()]
+    sent: list[int] = []
+
+    class Markers:  # Redis's SET NX PX, GET and DELETE, in memory
+        def __init__(self) -> None:
+            self.values: dict[str, Any] = {}
+
+        def set(self, key: str, value: Any, nx: bool = False, px: int | None = None, ex: int | None = None) -> bool:
+            if nx and key in self.values:
+                return False
+            self.values[key] = value
+            return True
+
+        def get(self, key: str) -> Any:
+            return self.values.get(key)
+
+        def delete(self, key: str) -> None:
+            self.values.pop(key, None)
+
+    markers = Markers()
+    monkeypatch.setattr("games.services.scheduling.markers", lambda: markers)
+    monkeypatch.setattr("games.services.scheduling.publish", lambda game_id, version, when: sent.append(game_id))
+
+    with time_machine.travel(START + timedelta(seconds=31), tick=False):
+        outcomes = [adjudicate(g.pk, -1) for g in games]
+        WAITING[:] = []  # the move in flight was served (and was not one of theirs)
+        markers.delete("clock-task:held-retry")  # 0.2 s later
+        again = adjudicate(games[0].pk, -1)
+
+    assert (outcomes, sent) == (["held"] * 3, [games[0].pk])  # one look again for the three
+    assert again == "applied"
+    assert {g.result_reason for g in Game.objects.filter(pk__in=[g.pk for g in games])} == {"time"}
+
+
 WAITING: list[float] = []
 
 
