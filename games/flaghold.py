@@ -41,6 +41,12 @@ class FlagHold:
         self._asked = False
         self._since: float | None = None
 
+    def waiting(self) -> bool:
+        """Is any request still being served, so that some flag may wait?"""
+        if not self._asked:
+            self._since, self._asked = _source[0](), True
+        return self._since is not None
+
     def holds(self, flag_at: datetime, now: datetime) -> bool:
         """Does a flag that fell at ``flag_at`` wait at ``now``? Yes while a request that arrived by then is
         still served, for at most ``hold_max``."""
