@@ -170,6 +170,9 @@ CELERY_TASK_ROUTES = {
     "games.computer_move": {"queue": "computer"},
     "games.analyse_game": {"queue": "computer"},
 }
+# Back on a restarted broker within a second, not kombu's 2, 4, 6 … 30 s (config/celery_consumer.py).
+CELERY_WORKER_CONSUMER = "config.celery_consumer:Consumer"
+CELERY_BEAT_SCHEDULER = "config.celery_consumer:BeatScheduler"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

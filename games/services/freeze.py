@@ -72,8 +72,8 @@ def guard(path: str = "lazy_read") -> int:
     now = ms(timezone.now())
     try:
         last = store.read()
-    except Exception:  # the heartbeat cannot be read: nothing is known to have stopped
-        logger.warning("clock heartbeat unreadable", exc_info=True)
+    except Exception as exc:  # the heartbeat cannot be read: nothing is known to have stopped
+        logger.warning("clock heartbeat unreadable: %s", exc)
         return 0
     if last is None or now - last <= settings.CLOCK_FREEZE_MS:
         _fresh_at[0] = checked
@@ -86,8 +86,8 @@ def guard(path: str = "lazy_read") -> int:
 def _moved_on(store: Heartbeat, now: int, checked: float) -> None:
     try:
         store.write(now)
-    except Exception:
-        logger.warning("clock heartbeat not written", exc_info=True)
+    except Exception as exc:
+        logger.warning("clock heartbeat not written: %s", exc)
         return
     _fresh_at[0] = checked
 
