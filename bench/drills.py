@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from stack import Stack, make_players
+from stack import Stack, descendants, make_players, process_tree, server_roots
 
 MOVE_MS = 8000  # longer than any outage here, so the games being played survive it
 ON_TIME = timedelta(seconds=1.0 + 0.3 + 0.5)  # sweep interval, slack, margin
@@ -224,31 +224,10 @@ def drill_postgres(stack: Stack) -> dict[str, Any]:
     return drill.run(fault, stack.postgres.resume, outage_s=4.0)
 
 
-def descendants(root: int) -> list[int]:
-    """``root`` and every process below it (read from /proc)."""
-    parents: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    ppid = int(stat.read().rpartition(")")[2].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            parents.setdefault(ppid, []).append(int(entry))
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo += parents.get(pid, [])
-    return found
-
-
 def drill_freeze(stack: Stack, stopped_s: float = 15.0) -> dict[str, Any]:
     """Every server process and Redis (and PostgreSQL) stopped with SIGSTOP at once, then continued."""
     drill = Drill(stack, "freeze")
-    roots = [s.proc.pid for s in (stack.web, stack.worker, stack.beat, stack.live, stack.redis) if s and s.proc]
-    if stack.postgres is not None:
-        roots.append(int((stack.postgres.datadir / "postmaster.pid").read_text().split()[0]))
+    roots = list(server_roots(stack).values())
     frozen: list[int] = []
 
     def signal_all(sig: int) -> None:
@@ -258,7 +237,8 @@ def drill_freeze(stack: Stack, stopped_s: float = 15.0) -> dict[str, Any]:
 
     def fault() -> None:
         stack.supervisor.paused.update({"celery-worker", "celery-beat"})
-        frozen[:] = [pid for root in roots for pid in descendants(root)]
+        tree = process_tree()
+        frozen[:] = [pid for root in roots for pid in descendants(root, tree)]
         signal_all(signal.SIGSTOP)
 
     def repair() -> None:

@@ -55,7 +55,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from stack import Stack, make_players, percentile  # noqa: E402
+from stack import Stack, descendants, make_players, percentile, process_tree, server_roots  # noqa: E402
 
 # Stones two points apart: never a five, never a forbidden move, so a game runs as long as the clients play.
 QUIET = [f"{c}{r}" for c in "acegikmo" for r in (1, 3, 5, 7, 9, 11, 13, 15)]
@@ -132,38 +132,13 @@ class Http:
 # -- the server's CPU ---------------------------------------------------------------------------------------
 
 
-def _children() -> dict[int, list[int]]:
-    found: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    ppid = int(stat.read().rpartition(")")[2].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            found.setdefault(ppid, []).append(int(entry))
-    return found
-
-
 def server_cpu_ms(stack: Stack) -> dict[str, float]:
     """CPU used so far by each part of the server and its children (ms): web, live, worker, beat, redis, db."""
-    children = _children()
-    roots = {
-        "web": stack.web,
-        "live": stack.live,
-        "worker": stack.worker,
-        "beat": stack.beat,
-        "redis": stack.redis,
-    }
-    pids = {name: [s.proc.pid] for name, s in roots.items() if s is not None and s.proc is not None}
-    if stack.postgres is not None:
-        pids["db"] = [int((stack.postgres.datadir / "postmaster.pid").read_text().split()[0])]
+    tree = process_tree()
     used: dict[str, float] = {}
-    for name, todo in pids.items():
+    for name, root in server_roots(stack).items():
         total = 0.0
-        while todo:
-            pid = todo.pop()
-            todo += children.get(pid, [])
+        for pid in descendants(root, tree):
             try:
                 with open(f"/proc/{pid}/stat") as stat:
                     fields = stat.read().rpartition(")")[2].split()

@@ -257,6 +257,40 @@ def make_players(count: int, prefix: str) -> list[tuple[Any, str]]:
     return list(zip(players, [t.key for t in tokens], strict=True))
 
 
+def process_tree() -> dict[int, list[int]]:
+    """Every process's children, read from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    ppid = int(stat.read().rpartition(")")[2].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    return children
+
+
+def descendants(root: int, tree: dict[int, list[int]] | None = None) -> list[int]:
+    """``root`` and every process below it."""
+    tree = process_tree() if tree is None else tree
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += tree.get(pid, [])
+    return found
+
+
+def server_roots(stack: Stack) -> dict[str, int]:
+    """The top process of each part of the stack that runs: web, live, worker, beat, redis, and db (PostgreSQL)."""
+    parts = {"web": stack.web, "live": stack.live, "worker": stack.worker, "beat": stack.beat, "redis": stack.redis}
+    roots = {name: s.proc.pid for name, s in parts.items() if s is not None and s.proc is not None}
+    if stack.postgres is not None:
+        roots["db"] = int((stack.postgres.datadir / "postmaster.pid").read_text().split()[0])
+    return roots
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
