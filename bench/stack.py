@@ -30,7 +30,9 @@ from devtools.processes import (  # noqa: E402
     celery_worker,
     free_port,
     live_push_server,
+    nginx_proxy,
     wait_until,
+    web_server,
 )
 
 
@@ -43,26 +45,49 @@ class Stack:
         database: str = "postgres",
         nice_web: bool = True,
         worker_concurrency: int | None = None,
+        nodes: int = 0,
     ) -> None:
-        """``database="sqlite"`` is ``make run``'s default stack (a SQLite file); else a throw-away PostgreSQL."""
+        """``database="sqlite"`` is ``make run``'s default stack (a SQLite file); else a throw-away PostgreSQL.
+
+        ``nodes=N`` (N >= 1): N web processes (gunicorn, ``web_workers`` each), N live-push servers and N
+        Celery workers behind nginx (deploy/nginx.conf), with one beat; clients then use the proxy's port.
+        """
         self.workdir = Path(tempfile.mkdtemp(prefix="gomoku-stack-"))
         self.web_workers, self.web_threads = web_workers, web_threads
-        self.port = free_port()
+        self.nodes = nodes
+        count = max(1, nodes)
+        self.web_ports = [free_port() for _ in range(count)]
+        self.live_ports = [free_port() for _ in range(count)]
+        self.port = free_port() if nodes else self.web_ports[0]  # where clients connect
+        self.live_port = self.port if nodes else self.live_ports[0]
         self.database = database
         self.worker_concurrency = worker_concurrency
         self.nice_web = nice_web
         self.postgres = ThrowawayPostgres() if database == "postgres" else None
         self.redis: EmbeddedRedis | None = None
-        self.web: Service | None = None
-        self.worker: Service | None = None
+        self.webs: list[Service | None] = [None] * count
+        self.lives: list[Service | None] = [None] * count
+        self.workers: list[Service | None] = [None] * count
         self.beat: Service | None = None
-        self.live: Service | None = None
-        self.live_port = free_port()
+        self.beats: list[Service] = []  # beats started beyond the one (a mistake the lease makes harmless)
+        self.proxy: Service | None = None
         self.throttle_moves = throttle_moves
         self.env: dict[str, str] = {}
         self.supervisor = Supervisor()
         self.restarted: list[str] = []
         self._watching = threading.Event()
+
+    @property
+    def web(self) -> Service | None:
+        return self.webs[0]
+
+    @property
+    def worker(self) -> Service | None:
+        return self.workers[0]
+
+    @property
+    def live(self) -> Service | None:
+        return self.lives[0]
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -88,6 +113,8 @@ class Stack:
             CLOCK_ETA_TASKS=os.environ.get("CLOCK_ETA_TASKS", "true"),
             LIVE_PUSH="true",
         )
+        if self.nodes:  # behind nginx: its arrival stamp and its client address are the ones to trust
+            self.env.update(TRUST_X_REQUEST_START="true", CLIENT_IP_HEADER="X-Real-IP", LIVE_URL="/ws/live/")
         os.environ.update(
             {
                 k: self.env[k]
@@ -100,9 +127,14 @@ class Stack:
         from django.core.management import call_command
 
         call_command("migrate", verbosity=0)
-        self.start_web()
-        self.start_worker()
+        for node in range(max(1, self.nodes)):
+            self.start_web(node)
+            self.start_worker(node)
         self.start_beat()
+        if self.nodes:
+            for node in range(self.nodes):
+                self.start_live(node)
+            self.start_proxy()
         self._watching.set()
         threading.Thread(target=self._watch, daemon=True).start()
         return self
@@ -110,13 +142,19 @@ class Stack:
     def _watch(self) -> None:
         """Restart the worker or beat if they die (as systemd would), while the drills let it."""
         while self._watching.is_set():
-            self.supervisor.services = [s for s in (self.worker, self.beat) if s is not None]
+            watched = [
+                *self.workers,
+                self.beat,
+                *(self.webs if self.nodes else []),
+                *(self.lives if self.nodes else []),
+            ]
+            self.supervisor.services = [s for s in watched if s is not None]
             self.restarted += self.supervisor.check()
             time.sleep(0.5)
 
     def stop(self) -> None:
         self._watching.clear()
-        for service in (self.live, self.web, self.worker, self.beat, self.redis):
+        for service in (self.proxy, *self.lives, *self.webs, *self.workers, self.beat, *self.beats, self.redis):
             if service is not None:
                 service.stop()
         from django.db import connections
@@ -125,67 +163,63 @@ class Stack:
         if self.postgres is not None:
             self.postgres.stop()
 
-    def start_web(self) -> None:
+    def start_web(self, node: int = 0) -> None:
         # The web tier runs at a lower priority than the clock worker: under overload, adjudicating a
         # timeout on time matters more than answering a request a few milliseconds sooner.
-        self.web = Service(
-            "web",
-            [
-                *(["nice", "-n", "10"] if self.nice_web else []),
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "config.wsgi:application",
-                "--bind",
-                f"127.0.0.1:{self.port}",
-                "--workers",
-                str(self.web_workers),
-                "--worker-class",
-                "config.gunicorn_worker.StampingThreadWorker",
-                "--threads",
-                str(self.web_threads),
-                "--keep-alive",
-                "30",
-                "--timeout",
-                "60",
-                "--log-level",
-                "warning",
-            ],
-            env=self.env,
-            cwd=str(ROOT),
-            log=self.workdir / "web.log",
-        ).start()
-        wait_until(self._web_answers, 60, "the web server")
+        web = web_server(
+            self.env,
+            "127.0.0.1",
+            self.web_ports[node],
+            self.web_workers,
+            self.web_threads,
+            log=self.workdir / f"web{node}.log",
+            extra=["--keep-alive", "30", "--timeout", "60", "--log-level", "warning"],
+        )
+        if self.nice_web:
+            web.argv = ["nice", "-n", "10", *web.argv]
+        self.webs[node] = web.start()
+        wait_until(lambda: self._web_answers(self.web_ports[node]), 60, "the web server")
 
-    def start_live(self) -> None:
+    def start_live(self, node: int = 0) -> None:
         """The live-push socket server (uvicorn, config.asgi), as make run starts it."""
-        assert self.live_port
-        self.live = live_push_server(self.env, "127.0.0.1", self.live_port, log=self.workdir / "live.log").start()
+        port = self.live_ports[node]
+        self.lives[node] = live_push_server(self.env, "127.0.0.1", port, log=self.workdir / f"live{node}.log").start()
+        wait_until(lambda: answers_tcp(port), 60, "the live-push server")
 
-        def answers() -> bool:
-            import socket
+    def start_proxy(self) -> None:
+        from django.conf import settings
 
-            try:
-                socket.create_connection(("127.0.0.1", self.live_port), timeout=0.5).close()
-                return True
-            except OSError:
-                return False
+        self.proxy = nginx_proxy(
+            f"127.0.0.1:{self.port}",
+            [f"127.0.0.1:{p}" for p in self.web_ports],
+            [f"127.0.0.1:{p}" for p in self.live_ports],
+            self.workdir / "nginx",
+            Path(settings.STATIC_ROOT),
+            log=self.workdir / "nginx.log",
+        ).start()
+        wait_until(lambda: self._web_answers(self.port), 30, "nginx")
 
-        wait_until(answers, 60, "the live-push server")
-
-    def start_worker(self) -> None:
+    def start_worker(self, node: int = 0) -> None:
         """Start a worker and wait until it answers (a restarted worker sweeps as soon as it is ready)."""
         from config.celery import app
 
-        name = f"bench-{time.monotonic_ns()}"
+        name = f"bench{node}-{time.monotonic_ns()}"
         extra = {} if self.worker_concurrency is None else {"concurrency": self.worker_concurrency}
-        self.worker = celery_worker(self.env, log=self.workdir / "worker.log", hostname=f"{name}@%h", **extra).start()
+        log = self.workdir / f"worker{node}.log"
+        self.workers[node] = celery_worker(self.env, log=log, hostname=f"{name}@%h", **extra).start()
         wait_until(
             lambda: any(name in next(iter(r)) for r in app.control.ping(timeout=0.5) or []), 60, "the celery worker"
         )
 
-    def start_beat(self) -> None:
-        self.beat = celery_beat(self.env, self.workdir / "beat-schedule", log=self.workdir / "beat.log").start()
+    def start_beat(self, extra: bool = False) -> Service:
+        """The beat; ``extra``: one more, as if started by mistake (it must stand by: config.celery_consumer)."""
+        n = len(self.beats) + 1 if extra else 0
+        beat = celery_beat(self.env, self.workdir / f"beat-schedule{n}", log=self.workdir / f"beat{n}.log").start()
+        if extra:
+            self.beats.append(beat)
+        else:
+            self.beat = beat
+        return beat
 
     def restart_redis(self) -> None:
         """Redis without persistence: every queued task is lost, as on a real crash."""
@@ -193,9 +227,11 @@ class Stack:
         self.redis.stop()
         self.redis = EmbeddedRedis(port=self.redis.port, log=self.workdir / "redis.log").start()
 
-    def _web_answers(self) -> bool:
+    def _web_answers(self, port: int) -> bool:
         try:
-            status, _body, _ms = self.request(None, "GET", "/api/")
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            status, _body, _ms = self.request(conn, "GET", "/api/")
+            conn.close()
             return status == 200
         except OSError:
             return False
@@ -237,6 +273,16 @@ class Stack:
         except ValueError:
             parsed = raw.decode(errors="replace")
         return response.status, parsed, elapsed
+
+
+def answers_tcp(port: int) -> bool:
+    import socket
+
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        return True
+    except OSError:
+        return False
 
 
 def make_players(count: int, prefix: str) -> list[tuple[Any, str]]:
@@ -284,7 +330,10 @@ def descendants(root: int, tree: dict[int, list[int]] | None = None) -> list[int
 
 def server_roots(stack: Stack) -> dict[str, int]:
     """The top process of each part of the stack that runs: web, live, worker, beat, redis, and db (PostgreSQL)."""
-    parts = {"web": stack.web, "live": stack.live, "worker": stack.worker, "beat": stack.beat, "redis": stack.redis}
+    parts: dict[str, Service | None] = {"beat": stack.beat, "redis": stack.redis, "proxy": stack.proxy}
+    for kind, services in (("web", stack.webs), ("live", stack.lives), ("worker", stack.workers)):
+        parts.update({kind if n == 0 else f"{kind}{n}": s for n, s in enumerate(services)})
+    parts.update({f"beat{n + 1}": s for n, s in enumerate(stack.beats)})
     roots = {name: s.proc.pid for name, s in parts.items() if s is not None and s.proc is not None}
     if stack.postgres is not None:
         roots["db"] = int((stack.postgres.datadir / "postmaster.pid").read_text().split()[0])

@@ -19,7 +19,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from config import arrivals
-from tournament.lan import is_loopback
+from tournament.lan import from_this_machine
 
 logger = logging.getLogger(__name__)
 
@@ -99,8 +99,7 @@ class VenueAdminMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if settings.VENUE and not settings.ADMIN_FROM_LAN and request.path.startswith("/admin/"):
-            local = settings.TRUST_LOOPBACK and is_loopback(request.META.get("REMOTE_ADDR", ""))
-            if not local:
-                raise Http404
+        admin = request.path.startswith("/admin/")
+        if admin and settings.VENUE and not settings.ADMIN_FROM_LAN and not from_this_machine(request):
+            raise Http404
         return self.get_response(request)

@@ -27,7 +27,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle
 
 from config.authentication import token_expired
-from tournament.lan import is_loopback
+from tournament import lan
 
 logger = logging.getLogger(__name__)
 
@@ -70,15 +70,8 @@ class ObtainToken(ObtainAuthToken):
 
 
 def client_address(request: Any) -> str:
-    """The client's address: the TCP peer's, or behind a proxy the header it sets (``CLIENT_IP_HEADER``; of a
-    list, the last entry, which the proxy itself appended). Used by every limit per address."""
-    meta = getattr(request, "META", {}) if request is not None else {}
-    header = settings.CLIENT_IP_HEADER
-    if header:
-        forwarded = str(meta.get("HTTP_" + header.upper().replace("-", "_"), "")).split(",")[-1].strip()
-        if forwarded:
-            return forwarded
-    return str(meta.get("REMOTE_ADDR", "")) or "unknown"
+    """The client's address (tournament.lan.client_address); django-ratelimit's RATELIMIT_IP_META_KEY."""
+    return lan.client_address(request)
 
 
 def _client(request: HttpRequest | Request | None) -> str:
@@ -87,7 +80,7 @@ def _client(request: HttpRequest | Request | None) -> str:
 
 def _local(request: Any) -> bool:
     """The server's own keyboard (never trusted behind a proxy on the same machine: TRUST_LOOPBACK)."""
-    return bool(settings.TRUST_LOOPBACK) and is_loopback(_client(request))
+    return lan.from_this_machine(request)
 
 
 def _keys(request: Any, username: str) -> tuple[str, str]:

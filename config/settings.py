@@ -136,7 +136,7 @@ CLOCK_ETA_TASKS = env_bool("CLOCK_ETA_TASKS", True)
 
 # Live push (config/live.py, games/live.py): on when Redis is configured (make run exports REDIS_URL).
 # LIVE_URL is where pages open their socket: ":8001/ws/live/" (this host, that port), or a full
-# "wss://example.org/ws/live/" behind a proxy; empty: pages poll.
+# "wss://example.org/ws/live/", or "/ws/live/" (this host and port: behind deploy/nginx.conf); empty: pages poll.
 LIVE_PUSH = env_bool("LIVE_PUSH", bool(os.environ.get("REDIS_URL")))
 LIVE_URL = env_str("LIVE_URL", ":8001/ws/live/" if LIVE_PUSH else "")
 CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline

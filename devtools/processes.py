@@ -243,3 +243,64 @@ class Supervisor:
             service.start()
             done.append(f"{service.name} exited; restarted it")
         return done
+
+
+def web_server(
+    env: dict[str, str],
+    host: str,
+    port: int,
+    workers: int = 2,
+    threads: int = 8,
+    log: Path | None = None,
+    extra: Sequence[str] = (),
+) -> Service:
+    """gunicorn with the stamping threaded worker (config.gunicorn_worker): one process per core, threads for
+    requests that wait on the database (bench/load.py)."""
+    root = Path(__file__).resolve().parent.parent
+    command = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"{host}:{port}"]
+    command += ["--workers", str(workers), "--threads", str(threads)]
+    command += ["--worker-class", "config.gunicorn_worker.StampingThreadWorker", *extra]
+    return Service("web", command, env=env, cwd=str(root), log=log)
+
+
+NGINX_CONF = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf"
+
+
+def nginx_binary() -> str | None:
+    import shutil
+
+    return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()), None)
+
+
+def nginx_config(listen: str, web: Sequence[str], live: Sequence[str], var: Path, static: Path) -> str:
+    """deploy/nginx.conf with its @@NAMES@@ filled in: ``web`` and ``live`` are ``host:port`` each."""
+    for folder in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (var / folder).mkdir(parents=True, exist_ok=True)
+    mime = Path("/etc/nginx/mime.types")
+    values = {
+        "LISTEN": listen,
+        "VAR": str(var),
+        "STATIC": str(static),
+        "MIME_TYPES": str(mime) if mime.exists() else str(NGINX_CONF.parent / "mime.types"),
+        "WEB_SERVERS": "\n".join(f"        server {a} max_fails=1 fail_timeout=10s;" for a in web),
+        "LIVE_SERVERS": "\n".join(f"        server {a} max_fails=1 fail_timeout=10s;" for a in live),
+    }
+    text = NGINX_CONF.read_text()
+    for name, value in values.items():
+        text = text.replace(f"@@{name}@@", value)
+    if os.geteuid() == 0:  # nginx started by root drops its workers to nobody, who could not write var/
+        text = "user root;\n" + text
+    return text
+
+
+def nginx_proxy(
+    listen: str, web: Sequence[str], live: Sequence[str], var: Path, static: Path, log: Path | None = None
+) -> Service:
+    """nginx (Debian's package) in front of ``web`` and ``live``, as deploy/nginx.conf describes."""
+    binary = nginx_binary()
+    if binary is None:
+        raise FileNotFoundError("nginx is not installed (Debian: apt-get install nginx-light)")
+    var.mkdir(parents=True, exist_ok=True)
+    conf = var / "nginx.conf"
+    conf.write_text(nginx_config(listen, web, live, var, static))
+    return Service("proxy", [binary, "-p", str(var), "-c", str(conf)], log=log)

@@ -68,6 +68,11 @@ _NO_INFO: LineInfo = ()
 _LINE_CACHE: dict[int, LineInfo] = {}
 LINE_CACHE_LIMIT = 2_000_000
 
+# The recursive check adds a stone and three frames a level; a full board of nested threes must not hit
+# Python's default limit of 1000. Raised once, on import, not in the middle of someone's call.
+if sys.getrecursionlimit() < 5000:
+    sys.setrecursionlimit(5000)
+
 
 def clear_cache() -> None:
     """Forget the analysed lines and points (benchmarks use it to measure a cold start)."""
@@ -255,10 +260,6 @@ class Judge:
     def __init__(self, board: Board, five_extension_is_three: bool = False) -> None:
         self.board = board
         self.five_extension_is_three = five_extension_is_three
-        # Each recursion level adds a stone and three frames; a full board of
-        # nested threes must not hit Python's default limit of 1000.
-        if sys.getrecursionlimit() < 5000:
-            sys.setrecursionlimit(5000)
         self.memo: dict[tuple[int, int], int] = {}
         self.ok_codes = (NONE, FIVE) if five_extension_is_three else (NONE,)
 

@@ -3,7 +3,12 @@ Celery beat, the web server and the live-push socket server, until Ctrl-C stops 
 
 ``make venue`` (``--venue``): the same, listening on every interface for the phones on the venue's Wi-Fi
 (the machine's own addresses accepted as hosts, any other refused), each LAN URL printed with a QR code,
-and a backup of the database every BACKUP_EVERY_S seconds (600) into var/backups/, the newest 24 kept."""
+and a backup of the database every BACKUP_EVERY_S seconds (600) into var/backups/, the newest 24 kept.
+
+``--nodes N``: the deployment of docs/deployment.md on one machine: N web processes, N live-push servers and
+N clock workers behind nginx (deploy/nginx.conf) on PORT, with exactly one beat (others would stand by). The
+processes listen on loopback only (PORT+10… and PORT+20…); nginx stamps each request's arrival and the
+client's address, which the settings then trust (TRUST_X_REQUEST_START, CLIENT_IP_HEADER)."""
 
 from __future__ import annotations
 
@@ -25,11 +30,16 @@ from devtools.processes import (  # noqa: E402
     celery_beat,
     celery_worker,
     live_push_server,
+    nginx_proxy,
+    web_server,
 )
 
 VENUE = "--venue" in sys.argv[1:]
+NODES = int(sys.argv[sys.argv.index("--nodes") + 1]) if "--nodes" in sys.argv[1:] else 0
 HOST, PORT = ("0.0.0.0" if VENUE else "127.0.0.1"), int(os.environ.get("PORT", "8000"))
 LIVE_PORT = int(os.environ.get("LIVE_PORT", str(PORT + 1)))
+WEB_PORTS = [PORT + 10 + n for n in range(NODES)] if NODES else [PORT]
+LIVE_PORTS = [PORT + 20 + n for n in range(NODES)] if NODES else [LIVE_PORT]
 
 
 def venue_check(env: dict[str, str]) -> bool:
@@ -61,7 +71,8 @@ def banner(redis_url: str) -> str:
             f"  admin       {base}/admin/",
             f"  API docs    {base}/api/docs/   (schema: {base}/api/schema/)",
             f"  health      {base}/healthz",
-            f"  live push   ws://127.0.0.1:{LIVE_PORT}/ws/live/",
+            f"  live push   ws://127.0.0.1:{PORT if NODES else LIVE_PORT}/ws/live/",
+            *([f"  nodes       {NODES} web, {NODES} live-push, {NODES} clock workers behind nginx"] if NODES else []),
             f"  redis       {redis_url}",
             f"Demo logins (password {DEMO_PASSWORD}):",
             "  organizer   organizer",
@@ -94,6 +105,44 @@ def backups(env: dict[str, str], stopped: threading.Event, logs: Path) -> None:
             )
 
 
+def servers(env: dict[str, str], var: Path, logs: Path) -> list[Service]:
+    """Every server process but Redis, in the order they start: clock workers, the computer's and outside
+    engines' workers, the beat, the web, the live push, and with ``--nodes`` nginx in front."""
+    out: list[Service] = []
+    for node in range(max(1, NODES)):
+        name = f"worker{node}@%h" if NODES else "worker@%h"
+        out.append(celery_worker(env, log=logs / f"celery-{name[:-3]}.log", hostname=name))
+    # The computer opponent and game analysis: searches hold a CPU, so processes, apart from the clock's threads.
+    # Outside Gomocup engines on a queue and worker of their own: a bad one never delays the built-in's turns.
+    for queue, workers in (("computer", "COMPUTER_WORKERS"), ("engines", "ENGINE_WORKERS")):
+        concurrency = int(env.get(workers, "1"))
+        out.append(
+            celery_worker(
+                env,
+                log=logs / f"{queue}-worker.log",
+                pool="prefork",
+                concurrency=concurrency,
+                hostname=f"{queue}@%h",
+                queues=queue,
+            )
+        )
+    out.append(celery_beat(env, var / "celerybeat-schedule", log=logs / "celery-beat.log"))
+    inner = "127.0.0.1" if NODES else HOST  # behind nginx only nginx listens beyond this machine
+    for node, port in enumerate(WEB_PORTS):
+        log = logs / (f"web{node}.log" if NODES else "web.log")
+        out.append(web_server(env, inner, port, log=log, extra=["--access-logfile", "-"]))
+    # Pages receive changes over WebSockets from here (config/live.py); gunicorn serves the rest.
+    for node, port in enumerate(LIVE_PORTS):
+        log = logs / (f"live{node}.log" if NODES else "live.log")
+        out.append(live_push_server(env, inner, port, log=log))
+    if NODES:
+        web = [f"127.0.0.1:{p}" for p in WEB_PORTS]
+        live = [f"127.0.0.1:{p}" for p in LIVE_PORTS]
+        static = Path(env.get("VAR_DIR", str(var))) / "staticfiles"
+        out.append(nginx_proxy(f"{HOST}:{PORT}", web, live, var / "nginx", static, log=logs / "nginx.log"))
+    return out
+
+
 def main() -> int:
     var = ROOT / "var"
     logs = var / "log"
@@ -119,55 +168,14 @@ def main() -> int:
             redis_server = EmbeddedRedis(port=port, log=logs / "redis.log")
             services.append(supervisor.watch(redis_server.start()))
             env["REDIS_URL"] = redis_server.url
+        if NODES:  # behind nginx: its arrival stamp and its client address are the ones to trust
+            env.update(TRUST_X_REQUEST_START="true", CLIENT_IP_HEADER="X-Real-IP", LIVE_URL="/ws/live/")
         env.setdefault("LIVE_URL", f":{LIVE_PORT}/ws/live/")  # where pages open their socket
         env["PORT"] = str(PORT)
         if VENUE:
             env["VENUE"] = "1"  # settings accept the machine's own addresses as hosts
-        services.append(supervisor.watch(celery_worker(env, log=logs / "celery-worker.log").start()))
-        # The computer opponent and game analysis: searches hold a CPU, so processes, apart from the clock's threads.
-        # Outside Gomocup engines on a queue and worker of their own: a bad one never delays the built-in's turns.
-        for queue, workers in (("computer", "COMPUTER_WORKERS"), ("engines", "ENGINE_WORKERS")):
-            worker = celery_worker(
-                env,
-                log=logs / f"{queue}-worker.log",
-                pool="prefork",
-                concurrency=int(env.get(workers, "1")),
-                hostname=f"{queue}@%h",
-                queues=queue,
-            )
-            services.append(supervisor.watch(worker.start()))
-        services.append(
-            supervisor.watch(celery_beat(env, var / "celerybeat-schedule", log=logs / "celery-beat.log").start())
-        )
-        # One process per core, threads for requests that wait on the database (see bench/load.py).
-        services.append(
-            supervisor.watch(
-                Service(
-                    "web",
-                    [
-                        sys.executable,
-                        "-m",
-                        "gunicorn",
-                        "config.wsgi:application",
-                        "--bind",
-                        f"{HOST}:{PORT}",
-                        "--workers",
-                        "2",
-                        "--worker-class",
-                        "config.gunicorn_worker.StampingThreadWorker",
-                        "--threads",
-                        "8",
-                        "--access-logfile",
-                        "-",
-                    ],
-                    env=env,
-                    cwd=str(ROOT),
-                    log=logs / "web.log",
-                ).start()
-            )
-        )
-        # Pages receive changes over WebSockets from here (config/live.py); gunicorn serves the rest.
-        services.append(supervisor.watch(live_push_server(env, HOST, LIVE_PORT, log=logs / "live.log").start()))
+        for service in servers(env, var, logs):
+            services.append(supervisor.watch(service.start()))
         print(banner(env["REDIS_URL"]), flush=True)
         stopped = threading.Event()
         if VENUE:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# System packages. `make test`: PostgreSQL (the concurrency tests), Debian's Chromium (the browser tests)
-# and a Chinese font. `make run` / `make venue` (--run): only the Chinese font, which the PDF sheets embed
-# (WeasyPrint finds it through fontconfig; its other libraries, pango and harfbuzz, are on Debian already).
+# System packages. `make test`: PostgreSQL (the concurrency tests), Debian's Chromium (the browser tests),
+# nginx (the proxy in front of several processes, deploy/nginx.conf) and a Chinese font. `make run` /
+# `make venue` (--run): only the Chinese font, which the PDF sheets embed (WeasyPrint finds it through
+# fontconfig; its other libraries, pango and harfbuzz, are on Debian already).
 # Installs what is missing with apt when it can (root on Debian); otherwise says what to install: for the
 # tests that is an error, for running the system only a warning (the PDFs then lack Chinese glyphs).
 set -euo pipefail
@@ -13,6 +14,7 @@ need=()
 if [ "$mode" = test ]; then
     ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
     command -v chromium >/dev/null 2>&1 || need+=(chromium)
+    [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx-light)  # deploy/nginx.conf's tests
 fi
 fc-list 2>/dev/null | grep -qi "WenQuanYi\|Noto Sans CJK" || need+=(fonts-wqy-microhei)  # Chinese in PDFs, screenshots
 fc-list 2>/dev/null | grep -qi "DejaVu Sans" || need+=(fonts-dejavu-core)  # Latin, digits and ½ in PDFs

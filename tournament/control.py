@@ -29,7 +29,7 @@ from games.services import GameError
 from games.services.arbiter import game_answer_arbiter, open_calls_for
 from tournament import backup, services, staff
 from tournament.checkin import check_in_round
-from tournament.lan import is_loopback
+from tournament.lan import client_address, from_this_machine
 from tournament.models import CheckIn, Entry, Stage, Tournament, WithdrawalPolicy
 from tournament.registration_views import public_url, qr
 from tournament.round_control import ROUND_ACTIONS, rounds_payload
@@ -204,7 +204,7 @@ def waiting_context(tournament: Tournament) -> dict[str, Any]:
 
 def _loopback(request: HttpRequest) -> bool:
     """The request comes from the server's own machine (the operator at the control-room laptop)."""
-    return bool(settings.TRUST_LOOPBACK) and is_loopback(request.META.get("REMOTE_ADDR", ""))
+    return from_this_machine(request)
 
 
 def may_backup(request: HttpRequest, user: Any) -> bool:
@@ -230,7 +230,7 @@ def backup_download(request: HttpRequest) -> HttpResponse | FileResponse:
         messages.error(request, str(exc))
         return redirect("control-home")
     logger.warning(
-        "backup downloaded by %s (#%s) from %s: %s", user.username, user.pk, request.META.get("REMOTE_ADDR"), path.name
+        "backup downloaded by %s (#%s) from %s: %s", user.username, user.pk, client_address(request), path.name
     )
     backup.rotate(settings.BACKUP_KEEP)
     if path.stat().st_size <= 32 * 1024 * 1024:

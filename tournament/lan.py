@@ -13,6 +13,7 @@ import ipaddress
 import socket
 import struct
 from pathlib import Path
+from typing import Any
 
 import segno
 
@@ -82,6 +83,28 @@ def qr_terminal(url: str) -> str:
     out = io.StringIO()
     segno.make(url, error="m").terminal(out=out, compact=True, border=2)
     return out.getvalue()
+
+
+def client_address(request: Any) -> str:
+    """The client's address: the TCP peer's, or behind a proxy the header it sets (``CLIENT_IP_HEADER``; of a
+    list, the last entry, which the proxy itself appended). Used by every limit per address and to tell the
+    server's own keyboard: behind a proxy on this machine every peer is loopback, the header says who it is."""
+    from django.conf import settings
+
+    meta = getattr(request, "META", {}) if request is not None else {}
+    header = settings.CLIENT_IP_HEADER
+    if header:
+        forwarded = str(meta.get("HTTP_" + header.upper().replace("-", "_"), "")).split(",")[-1].strip()
+        if forwarded:
+            return forwarded
+    return str(meta.get("REMOTE_ADDR", "")) or "unknown"
+
+
+def from_this_machine(request: Any) -> bool:
+    """The request comes from the server's own keyboard (``TRUST_LOOPBACK``, and a loopback client address)."""
+    from django.conf import settings
+
+    return bool(settings.TRUST_LOOPBACK) and is_loopback(client_address(request))
 
 
 def is_loopback(address: str) -> bool:

@@ -10,8 +10,11 @@
   var open = {};
 
   function address(topic) {
+    // "wss://host/ws/live/" as given; "/ws/live/" on this page's host and port (behind a proxy);
+    // ":8001/ws/live/" on this page's host, that port.
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
     var url = base.indexOf("//") === 0 || /^wss?:/.test(base) ? base :
-      (location.protocol === "https:" ? "wss://" : "ws://") + location.hostname + base;
+      scheme + (base.charAt(0) === "/" ? location.host : location.hostname) + base;
     return url + (url.indexOf("?") >= 0 ? "&" : "?") + "topic=" + encodeURIComponent(topic) +
       "&lang=" + encodeURIComponent(document.documentElement.lang || "");
   }
