@@ -35,6 +35,11 @@ time_losses=0 errors_5xx=0 cpu_ms_per_move=… noop_ratio=…`` (the median of `
 line and the spread above it).
 Run: ``.venv/bin/python bench/open.py [--players 2000] [--spectators 2000] [--seconds 120] [--runs 1]
 [--database sqlite|postgres]``.
+
+``--nodes N`` (N >= 2): the same round on the deployment of docs/deployment.md (bench/stack.py: N gunicorn, N
+live-push servers, N workers behind nginx, one beat), first with one node, then with N, on the same cores:
+``nodes: 1=… N=… moves/s ratio=…``, then the N-node ``open:`` line. ``--drills``: bench/nodes.py, a web, a
+live-push and a worker process killed mid-round and a second beat started, one ``drill:`` line each.
 """
 
 from __future__ import annotations
@@ -471,27 +476,20 @@ def one_run(stack: Stack, args: argparse.Namespace, run: int) -> dict[str, Any]:
     return out
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=2000)
-    parser.add_argument("--spectators", type=int, default=2000)
-    parser.add_argument("--seconds", type=float, default=120.0)
-    parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
-    args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    os.environ["SWISS_SYNC_PLAYERS"] = str(args.players + 1)  # the bench pairs in its own process
+def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
+    """``--runs`` rounds on one stack (``nodes`` behind nginx, or 0: make run's stack); each run's line."""
     results = []
-    stack = Stack(database=args.database, nice_web=False)
+    stack = Stack(database=args.database, nice_web=False, nodes=nodes)
     stack.start()
+    where = f"{args.database}, {nodes} node{'s' if nodes > 1 else ''} behind nginx" if nodes else args.database
     try:
-        stack.start_live()
+        if not nodes:
+            stack.start_live()
         for run in range(args.runs):
             r = one_run(stack, args, run)
             results.append(r)
             print(
-                f"  run {run + 1} ({args.database}): games={r['games']} paired in {r['pair_s']:.1f} s; "
+                f"  run {run + 1} ({where}): games={r['games']} paired in {r['pair_s']:.1f} s; "
                 f"moves/s={r['moves_per_s']:.1f} move p50={r['move_p50']:.0f} p99={r['move_p99']:.0f} ms; "
                 f"push p99={r['push_p99']:.0f} ms over {r['pushes']} pushes; charged p99={r['charged_p99']:.0f} ms; "
                 f"time losses={r['time_losses']} 5xx={r['errors_5xx']} connection errors={r['connection_errors']} "
@@ -506,18 +504,55 @@ def main() -> int:
         for key in ("moves_per_s", "move_p99", "push_p99", "charged_p99", "cpu_ms_per_move", "noop_ratio"):
             values = [r[key] for r in results]
             print(f"  {key}: median {statistics.median(values):.1f}, spread {min(values):.1f}–{max(values):.1f}")
+    return results
 
+
+def summary(results: list[dict[str, Any]], spectators: int) -> str:
     def median(key: str) -> float:
         return statistics.median(r[key] for r in results)
 
-    print(
-        f"open: games={results[0]['games']} spectators={args.spectators} moves_per_s={median('moves_per_s'):.1f} "
+    return (
+        f"open: games={results[0]['games']} spectators={spectators} moves_per_s={median('moves_per_s'):.1f} "
         f"move_p99_ms={median('move_p99'):.0f} push_p99_ms={median('push_p99'):.0f} "
         f"charged_p99_ms={median('charged_p99'):.0f} time_losses={sum(r['time_losses'] for r in results)} "
         f"errors_5xx={sum(r['errors_5xx'] for r in results)} cpu_ms_per_move={median('cpu_ms_per_move'):.1f} "
-        f"noop_ratio={median('noop_ratio'):.1f}",
+        f"noop_ratio={median('noop_ratio'):.1f}"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2000)
+    parser.add_argument("--spectators", type=int, default=2000)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--nodes", type=int, default=0, help="N web, live and worker processes behind nginx")
+    parser.add_argument("--drills", action="store_true", help="kill a web, live and worker process mid-round")
+    args = parser.parse_args()
+    if args.drills:
+        from nodes import run_drills
+
+        return 0 if run_drills(max(2, args.nodes)) else 1
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    os.environ["SWISS_SYNC_PLAYERS"] = str(args.players + 1)  # the bench pairs in its own process
+    if args.nodes < 2:
+        print(summary(measure(args, args.nodes), args.spectators), flush=True)
+        return 0
+    # The same round with one node and with N behind the same proxy, on the same cores: the ratio shows
+    # whether anything serialises that should not (a shared lock, one process doing every node's work).
+    one = measure(args, 1)
+    print(f"  1 node:  {summary(one, args.spectators)}", flush=True)
+    many = measure(args, args.nodes)
+    print(f"  {args.nodes} nodes: {summary(many, args.spectators)}", flush=True)
+    rate_one = statistics.median(r["moves_per_s"] for r in one)
+    rate_many = statistics.median(r["moves_per_s"] for r in many)
+    print(
+        f"nodes: 1={rate_one:.1f} {args.nodes}={rate_many:.1f} moves/s ratio={rate_many / max(rate_one, 0.01):.2f}",
         flush=True,
     )
+    print(summary(many, args.spectators), flush=True)
     return 0
 
 
