@@ -51,6 +51,7 @@ import os
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -529,6 +530,7 @@ def main() -> int:
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--nodes", type=int, default=0, help="N web, live and worker processes behind nginx")
     parser.add_argument("--drills", action="store_true", help="kill a web, live and worker process mid-round")
+    parser.add_argument("--alone", action="store_true", help="with --nodes N: only N nodes, no 1-node comparison")
     args = parser.parse_args()
     if args.drills:
         from nodes import run_drills
@@ -537,22 +539,27 @@ def main() -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     os.environ["SWISS_SYNC_PLAYERS"] = str(args.players + 1)  # the bench pairs in its own process
-    if args.nodes < 2:
+    if args.nodes < 2 or args.alone:
         print(summary(measure(args, args.nodes), args.spectators), flush=True)
         return 0
-    # The same round with one node and with N behind the same proxy, on the same cores: the ratio shows
-    # whether anything serialises that should not (a shared lock, one process doing every node's work).
-    one = measure(args, 1)
-    print(f"  1 node:  {summary(one, args.spectators)}", flush=True)
-    many = measure(args, args.nodes)
-    print(f"  {args.nodes} nodes: {summary(many, args.spectators)}", flush=True)
-    rate_one = statistics.median(r["moves_per_s"] for r in one)
-    rate_many = statistics.median(r["moves_per_s"] for r in many)
-    print(
-        f"nodes: 1={rate_one:.1f} {args.nodes}={rate_many:.1f} moves/s ratio={rate_many / max(rate_one, 0.01):.2f}",
-        flush=True,
-    )
-    print(summary(many, args.spectators), flush=True)
+    # The same round with one node and with N behind the same proxy, on the same cores, each in a process of
+    # its own (a stack per process): the ratio shows whether anything serialises that should not.
+    rates, last = {}, ""
+    for nodes in (1, args.nodes):
+        argv = [sys.executable, __file__, *sys.argv[1:], "--nodes", str(nodes), "--alone"]
+        child = subprocess.run(argv, capture_output=True, text=True, check=False)
+        lines = [line for line in child.stdout.splitlines() if line.startswith(("  run", "  ", "open:"))]
+        for line in lines:
+            print(f"  [{nodes} node{'s' if nodes > 1 else ''}] {line.strip()}", flush=True)
+        found = [line for line in lines if line.startswith("open:")]
+        if child.returncode or not found:
+            print(child.stderr[-2000:], file=sys.stderr)
+            return 1
+        last = found[-1]
+        rates[nodes] = float(last.split("moves_per_s=")[1].split()[0])
+    ratio = rates[args.nodes] / max(rates[1], 0.01)
+    print(f"nodes: 1={rates[1]:.1f} {args.nodes}={rates[args.nodes]:.1f} moves/s ratio={ratio:.2f}", flush=True)
+    print(last, flush=True)
     return 0
 
 

@@ -138,13 +138,13 @@ def servers(env: dict[str, str], var: Path, logs: Path) -> list[Service]:
     if NODES:
         web = [f"127.0.0.1:{p}" for p in WEB_PORTS]
         live = [f"127.0.0.1:{p}" for p in LIVE_PORTS]
-        static = Path(env.get("VAR_DIR", str(var))) / "staticfiles"
+        static = var / "staticfiles"  # settings.STATIC_ROOT
         out.append(nginx_proxy(f"{HOST}:{PORT}", web, live, var / "nginx", static, log=logs / "nginx.log"))
     return out
 
 
 def main() -> int:
-    var = ROOT / "var"
+    var = Path(os.environ.get("VAR_DIR", str(ROOT / "var")))  # settings.VAR_DIR: logs, schedule, nginx
     logs = var / "log"
     logs.mkdir(parents=True, exist_ok=True)
     services: list[Service] = []
