@@ -480,7 +480,9 @@ def one_run(stack: Stack, args: argparse.Namespace, run: int) -> dict[str, Any]:
 def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
     """``--runs`` rounds on one stack (``nodes`` behind nginx, or 0: make run's stack); each run's line."""
     results = []
-    stack = Stack(database=args.database, nice_web=False, nodes=nodes)
+    # N nodes share the same two cores: the web processes are split between them (2 in all), so the
+    # comparison asks whether anything serialises or is done twice, not whether more processes help.
+    stack = Stack(database=args.database, nice_web=False, nodes=nodes, web_workers=max(1, 2 // max(1, nodes)))
     stack.start()
     where = f"{args.database}, {nodes} node{'s' if nodes > 1 else ''} behind nginx" if nodes else args.database
     try:
