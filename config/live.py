@@ -14,10 +14,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
 from asgiref.sync import sync_to_async
@@ -28,6 +29,8 @@ from django.http.request import validate_host
 logger = logging.getLogger(__name__)
 Send = Any  # the ASGI send callable
 SEND_TIMEOUT_S = 5.0
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
@@ -155,14 +158,22 @@ def hub() -> Hub:
 def render(topic: str, lang: str) -> str | None:
     """The state a watcher of ``topic`` sees, as the JSON text sent to it (None if it no longer exists).
 
-    Runs in a worker thread; its database connection is closed after each use (a change is rare
-    beside the number of watchers, and idle connections would pile up in the thread pool)."""
-    from django.db import connection
+    Runs in a thread of the event loop's executor (a few threads, so a few connections). Each thread keeps
+    its database connection as a request would, up to ``CONN_MAX_AGE`` and while it works: on PostgreSQL
+    a new connection per render is a new server process warming its caches (bench/open.py, README)."""
+    return with_database(_render, topic, lang)
 
+
+def with_database(work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``work(*args)`` in an executor thread, keeping the thread's connection as a request does: one broken
+    or older than ``CONN_MAX_AGE`` is closed before and after."""
+    from django.db import close_old_connections
+
+    close_old_connections()
     try:
-        return _render(topic, lang)
+        return work(*args, **kwargs)
     finally:
-        connection.close()
+        close_old_connections()
 
 
 def _render(topic: str, lang: str) -> str | None:
@@ -221,24 +232,15 @@ def _render(topic: str, lang: str) -> str | None:
 
 
 def _tournament_of(game_id: int) -> int | None:
-    from django.db import connection
-
     from tournament.models import MatchGame
 
-    try:
-        return MatchGame.objects.filter(game_id=game_id).values_list("match__tournament_id", flat=True).first()
-    finally:
-        connection.close()
+    query = MatchGame.objects.filter(game_id=game_id).values_list("match__tournament_id", flat=True)
+    return with_database(query.first)
 
 
 def may_watch(scope: dict[str, Any], topic: str) -> bool:
     """The session behind the socket may see the topic (the same rule as the pages and the API)."""
-    from django.db import connection
-
-    try:
-        return _may_watch(scope, topic)
-    finally:
-        connection.close()
+    return with_database(_may_watch, scope, topic)
 
 
 def _may_watch(scope: dict[str, Any], topic: str) -> bool:

@@ -223,3 +223,30 @@ def test_a_referees_console_is_pushed_a_new_dispute(sockets: SocketServer, live_
     game_dispute_result(game_id=game.pk, player=two, note="not a five")
 
     expect(page.locator("body")).to_contain_text("not a five", timeout=1500)
+
+
+def test_a_render_keeps_its_threads_database_connection_as_a_request_would() -> None:
+    """A new PostgreSQL connection per render is a new server process warming its caches for each move."""
+    from django.db import connection
+
+    from config.live import render
+
+    one, two = Player.objects.create(name="Keep One"), Player.objects.create(name="Keep Two")
+    game = game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick")
+    topic = f"game:{game.pk}"
+    age = connection.settings_dict["CONN_MAX_AGE"]
+    connection.close()
+    try:
+        connection.settings_dict["CONN_MAX_AGE"] = 60
+        assert render(topic, "en") is not None
+        kept = connection.connection
+        assert kept is not None
+        assert json.loads(render(topic, "zh-hans") or "{}")["game"]["id"] == game.pk
+        assert connection.connection is kept  # the same server process answered both
+
+        connection.settings_dict["CONN_MAX_AGE"] = 0  # no age allowed: closed after each use, as before
+        connection.close()
+        assert render(topic, "en") is not None
+        assert connection.connection is None
+    finally:
+        connection.settings_dict["CONN_MAX_AGE"] = age
