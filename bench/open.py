@@ -225,6 +225,7 @@ class Tally:
     socket_errors: list[str] = field(default_factory=list)
     stopped_at: dict[int, float] = field(default_factory=dict)  # game -> when its client stopped playing
     ended_by_server: dict[int, str] = field(default_factory=dict)  # game -> the code that ended the client
+    loop_lag_ms: list[float] = field(default_factory=list)  # the client's event loop, late by this much
 
 
 async def play(
@@ -278,6 +279,15 @@ async def play(
             tally.connection_errors += 1
     finally:
         await http.close()
+
+
+async def loop_lag(tally: Tally, stop: asyncio.Event) -> None:
+    """How late the crowd's own event loop wakes (it shares the cores): a client that sees an answer late
+    and then thinks its full time is charged that lateness, which is the bench's doing, not the server's."""
+    while not stop.is_set():
+        asked = time.perf_counter()
+        await asyncio.sleep(0.1)
+        tally.loop_lag_ms.append((time.perf_counter() - asked - 0.1) * 1000)
 
 
 async def spectate(url: str, game: int, tally: Tally, stop: asyncio.Event) -> None:
@@ -336,6 +346,7 @@ async def the_round(
 ) -> dict[str, Any]:
     tally = Tally()
     stop = asyncio.Event()
+    lag = asyncio.create_task(loop_lag(tally, stop))
     known: set[int] = set()
     tasks: list[asyncio.Task[None]] = []
     url = f"ws://127.0.0.1:{stack.live_port}/ws/live/"
@@ -377,7 +388,7 @@ async def the_round(
     acked_in_window = len(tally.acked) - acked_before
     window_end = time.time()
     stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*tasks, lag, return_exceptions=True)
     return {
         "tally": tally,
         "games": sorted(known),
@@ -456,6 +467,8 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
         "time_losses": len(losses),
         "errors_5xx": sum(n for status, n in tally.statuses.items() if status >= 500),
         "connection_errors": tally.connection_errors,
+        "client_lag_p99": percentile(tally.loop_lag_ms, 99),
+        "client_lag_max": max(tally.loop_lag_ms, default=0.0),
         "socket_errors": len(tally.socket_errors),
         "other_endings": sorted(set(tally.ended_by_server.values()))[:5],
         "cpu_ms_per_move": cpu_per_move,
@@ -496,7 +509,8 @@ def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
                 f"moves/s={r['moves_per_s']:.1f} move p50={r['move_p50']:.0f} p99={r['move_p99']:.0f} ms; "
                 f"push p99={r['push_p99']:.0f} ms over {r['pushes']} pushes; charged p99={r['charged_p99']:.0f} ms; "
                 f"time losses={r['time_losses']} 5xx={r['errors_5xx']} connection errors={r['connection_errors']} "
-                f"socket errors={r['socket_errors']}; cpu ms/move={r['cpu_ms_per_move']:.1f} {r['cpu_split']}; "
+                f"socket errors={r['socket_errors']}; client loop lag p99={r['client_lag_p99']:.0f} "
+                f"max={r['client_lag_max']:.0f} ms; cpu ms/move={r['cpu_ms_per_move']:.1f} {r['cpu_split']}; "
                 f"noop: {r['noop_per_s']:.0f}/s p99={r['noop_p99']:.0f} ms cpu={r['noop_cpu_ms']:.2f} ms; "
                 f"queries: move={r['queries_move']} noop={r['queries_noop']}; other endings {r['other_endings']}",
                 flush=True,

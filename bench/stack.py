@@ -173,7 +173,9 @@ class Stack:
             self.web_workers,
             self.web_threads,
             log=self.workdir / f"web{node}.log",
-            extra=["--keep-alive", "30", "--timeout", "60", "--log-level", "warning"],
+            # Idle connections kept longer than the longest think (30 s) plus the client's own lag: a
+            # connection closed as the client sends is a broken move to retry, charged the retry.
+            extra=["--keep-alive", "75", "--timeout", "60", "--log-level", "warning"],
         )
         if self.nice_web:
             web.argv = ["nice", "-n", "10", *web.argv]
