@@ -303,4 +303,5 @@ def nginx_proxy(
     var.mkdir(parents=True, exist_ok=True)
     conf = var / "nginx.conf"
     conf.write_text(nginx_config(listen, web, live, var, static))
-    return Service("proxy", [binary, "-p", str(var), "-c", str(conf)], log=log)
+    # -e: the error log from the first instant (before the configuration is read), never /var/log/nginx/.
+    return Service("proxy", [binary, "-p", str(var), "-e", str(var / "nginx-error.log"), "-c", str(conf)], log=log)
