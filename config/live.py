@@ -166,14 +166,18 @@ def render(topic: str, lang: str) -> str | None:
 
 def with_database(work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``work(*args)`` in an executor thread, keeping the thread's connection as a request does: one broken
-    or older than ``CONN_MAX_AGE`` is closed before and after."""
-    from django.db import close_old_connections
+    or older than ``CONN_MAX_AGE`` is closed before and after. ``LIVE_KEEP_CONNECTIONS=false``: closed
+    after every use (a server whose threads outlive its database, as the tests' in-process one)."""
+    from django.db import close_old_connections, connection
 
     close_old_connections()
     try:
         return work(*args, **kwargs)
     finally:
-        close_old_connections()
+        if settings.LIVE_KEEP_CONNECTIONS:
+            close_old_connections()
+        else:
+            connection.close()
 
 
 def _render(topic: str, lang: str) -> str | None:

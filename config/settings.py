@@ -139,6 +139,8 @@ CLOCK_ETA_TASKS = env_bool("CLOCK_ETA_TASKS", True)
 # "wss://example.org/ws/live/", or "/ws/live/" (this host and port: behind deploy/nginx.conf); empty: pages poll.
 LIVE_PUSH = env_bool("LIVE_PUSH", bool(os.environ.get("REDIS_URL")))
 LIVE_URL = env_str("LIVE_URL", ":8001/ws/live/" if LIVE_PUSH else "")
+# The live-push server's threads keep their database connections (CONN_MAX_AGE), as requests do.
+LIVE_KEEP_CONNECTIONS = env_bool("LIVE_KEEP_CONNECTIONS", True)
 CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline
 CLOCK_SWEEP_SECONDS = 1.0
 # Behind a proxy that stamps X-Request-Start (and strips it from clients), time moves by that stamp.

@@ -56,6 +56,7 @@ class SocketServer:
 def sockets(redis_server: Any, settings: Any) -> Iterator[SocketServer]:
     settings.LIVE_PUSH = True
     settings.REDIS_URL = redis_server.url
+    settings.LIVE_KEEP_CONNECTIONS = False  # the server's threads outlive each test's database
     import games.live
 
     games.live._client = None  # publish to this test's Redis
@@ -225,9 +226,11 @@ def test_a_referees_console_is_pushed_a_new_dispute(sockets: SocketServer, live_
     expect(page.locator("body")).to_contain_text("not a five", timeout=1500)
 
 
-def test_a_render_keeps_its_threads_database_connection_as_a_request_would() -> None:
+def test_a_render_keeps_its_threads_database_connection_as_a_request_would(settings: Any) -> None:
     """A new PostgreSQL connection per render is a new server process warming its caches for each move."""
     from django.db import connection
+
+    settings.LIVE_KEEP_CONNECTIONS = True  # the default
 
     from config.live import render
 
@@ -250,3 +253,4 @@ def test_a_render_keeps_its_threads_database_connection_as_a_request_would() -> 
         assert connection.connection is None
     finally:
         connection.settings_dict["CONN_MAX_AGE"] = age
+        connection.close()
