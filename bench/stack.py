@@ -26,6 +26,7 @@ from devtools.processes import (  # noqa: E402
     EmbeddedRedis,
     Service,
     Supervisor,
+    answers_tcp,
     celery_beat,
     celery_worker,
     free_port,
@@ -275,16 +276,6 @@ class Stack:
         except ValueError:
             parsed = raw.decode(errors="replace")
         return response.status, parsed, elapsed
-
-
-def answers_tcp(port: int) -> bool:
-    import socket
-
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-        return True
-    except OSError:
-        return False
 
 
 def make_players(count: int, prefix: str) -> list[tuple[Any, str]]:

@@ -36,6 +36,15 @@ def redis_server_binary() -> str:
     return str(path)
 
 
+def answers_tcp(port: int, host: str = "127.0.0.1") -> bool:
+    """Something accepts connections on ``port``."""
+    try:
+        socket.create_connection((host, port), timeout=0.5).close()
+        return True
+    except OSError:
+        return False
+
+
 def wait_until(predicate: Callable[[], object], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -101,10 +101,14 @@ def client_address(request: Any) -> str:
 
 
 def from_this_machine(request: Any) -> bool:
-    """The request comes from the server's own keyboard (``TRUST_LOOPBACK``, and a loopback client address)."""
+    """The request comes from the server's own keyboard (``TRUST_LOOPBACK``): the TCP peer is loopback, and so
+    is the address a proxy forwards, if one is configured. Both, so a header a client writes itself (a proxy
+    header set on a server clients reach directly) never makes a phone the keyboard."""
     from django.conf import settings
 
-    return bool(settings.TRUST_LOOPBACK) and is_loopback(client_address(request))
+    meta = getattr(request, "META", {}) if request is not None else {}
+    peer = str(meta.get("REMOTE_ADDR", ""))
+    return bool(settings.TRUST_LOOPBACK) and is_loopback(peer) and is_loopback(client_address(request))
 
 
 def is_loopback(address: str) -> bool:

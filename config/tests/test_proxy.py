@@ -22,7 +22,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 
-from devtools.processes import Service, free_port, nginx_binary, nginx_proxy, wait_until
+from devtools.processes import Service, answers_tcp, free_port, nginx_binary, nginx_proxy, wait_until
 from tournament.roles import ORGANIZER, sync_roles
 
 User = get_user_model()
@@ -64,6 +64,13 @@ def test_a_phone_in_the_hall_is_not_the_servers_keyboard_behind_the_proxy(behind
 
     keyboard = via_nginx("127.0.0.1")  # the organizer's browser on the server itself, through nginx
     assert keyboard.get("/admin/login/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_phone_that_writes_the_proxys_header_itself_is_not_the_keyboard(behind_nginx: Any) -> None:
+    """CLIENT_IP_HEADER set on a server the hall reaches directly: the header is the phone's own words."""
+    forged = Client(HTTP_ACCEPT_LANGUAGE="en", REMOTE_ADDR="192.168.1.40", HTTP_X_REAL_IP="127.0.0.1")
+    assert forged.get("/admin/login/").status_code == 404
 
 
 # -- nginx itself: what it passes on, and when it tries the next process -----------------------------------
@@ -137,18 +144,10 @@ def start_nginx(tmp_path: Path, web: list[int]) -> Iterator[int]:
         f"127.0.0.1:{port}", [f"127.0.0.1:{p}" for p in web], [f"127.0.0.1:{web[-1]}"], tmp_path, tmp_path / "static"
     ).start()
     try:
-        wait_until(lambda: _answers(port), 20, "nginx")
+        wait_until(lambda: answers_tcp(port), 20, "nginx")
         yield port
     finally:
         proxy.stop()
-
-
-def _answers(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-        return True
-    except OSError:
-        return False
 
 
 def request(port: int, method: str, path: str, headers: dict[str, str]) -> tuple[int, Any]:
