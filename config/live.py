@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
@@ -57,6 +58,7 @@ class Hub:
     dirty: set[str] = field(default_factory=set)
     listener: asyncio.Task[None] | None = None
     tournament_of: dict[int, int | None] = field(default_factory=dict)  # game id -> its tournament (cached)
+    kinds: Counter[str] = field(default_factory=Counter)  # watched topics of each kind ("game", "referee", …)
 
     def ensure_listening(self) -> None:
         if self.listener is None or self.listener.done():
@@ -91,8 +93,12 @@ class Hub:
                 await client.aclose()
 
     def changed(self, topic: str) -> None:
-        if topic.startswith("game:") and any(t.startswith("tournament:") for t in self.watchers):
-            asyncio.get_running_loop().create_task(self._follow_game(int(topic.partition(":")[2])))
+        kind, _sep, ident = topic.partition(":")
+        if kind == "game" and ident.isdigit():
+            if self.kinds["tournament"]:
+                asyncio.get_running_loop().create_task(self._follow_game(int(ident)))
+            if self.kinds["referee"]:
+                asyncio.get_running_loop().create_task(self._tell_referees(int(ident)))
         if topic not in self.watchers:
             return
         if topic in self.running:
@@ -108,6 +114,13 @@ class Hub:
         tournament = self.tournament_of[game_id]
         if tournament is not None:
             self.changed(f"tournament:{tournament}")
+
+    async def _tell_referees(self, game_id: int) -> None:
+        """A game changed: the consoles of its referees watched here show it (looked up only while a
+        referee's console is open, so a move costs nothing for them otherwise)."""
+        referees = await sync_to_async(_referees_of, thread_sensitive=False)(game_id)
+        for referee in referees:
+            self.changed(f"referee:{referee}")
 
     async def _refresh(self, topic: str) -> None:
         # A tournament's page is read at most once a second, however many of its games move meanwhile.
@@ -132,6 +145,8 @@ class Hub:
             self.running.discard(topic)
 
     def add(self, watcher: Watcher) -> None:
+        if watcher.topic not in self.watchers:
+            self.kinds[watcher.topic.partition(":")[0]] += 1
         self.watchers.setdefault(watcher.topic, set()).add(watcher)
 
     def remove(self, watcher: Watcher) -> None:
@@ -140,6 +155,7 @@ class Hub:
             watching.discard(watcher)
             if not watching:
                 del self.watchers[watcher.topic]
+                self.kinds[watcher.topic.partition(":")[0]] -= 1
                 for key in [k for k in self.latest if k[0] == watcher.topic]:
                     del self.latest[key]
 
@@ -233,6 +249,13 @@ def _render(topic: str, lang: str) -> str | None:
                 return None
             return json.dumps({"topic": topic, "fragments": fragments(tournament)})
     return None
+
+
+def _referees_of(game_id: int) -> list[int]:
+    from games.models import Game
+
+    query = Game.referees.through.objects.filter(game_id=game_id).values_list("user_id", flat=True)
+    return with_database(lambda: list(query))
 
 
 def _tournament_of(game_id: int) -> int | None:

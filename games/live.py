@@ -40,13 +40,11 @@ def changed(topic: str) -> None:
 
 
 def game_changed(game: Any) -> None:
-    """A game changed: its watchers and both players' consoles are told."""
+    """A game changed: its watchers and both players' consoles are told (and its referees' consoles: the
+    socket server looks them up, config.live, only while one is watched)."""
     changed(f"game:{game.pk}")
     changed(f"player:{game.player_one_id}")
     changed(f"player:{game.player_two_id}")
-    if settings.LIVE_PUSH and game.pk:
-        for referee in game.referees.values_list("pk", flat=True):
-            changed(f"referee:{referee}")
 
 
 def _flush() -> None:

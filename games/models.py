@@ -199,6 +199,9 @@ class Game(models.Model):
     adjudicated_by = models.CharField(
         max_length=12, blank=True, help_text=_("which path ended the game on time"), verbose_name=_("adjudicated by")
     )
+    # A player's call for the arbiter waits for an answer (games.services.arbiter keeps it with the calls), so
+    # reading a game's state asks for the call only when there is one.
+    arbiter_called = models.BooleanField(default=False, verbose_name=_("arbiter called"))
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 

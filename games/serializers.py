@@ -213,6 +213,8 @@ class GameStateSerializer(FieldsBuiltOnce, ResultTextMixin, serializers.ModelSer
     @extend_schema_field(ArbiterCallSerializer(allow_null=True))
     def get_arbiter_call(self, game: Game) -> dict[str, Any] | None:
         """The open call for an arbiter at this game, if any (the clocks of an online game are stopped)."""
+        if not game.arbiter_called:
+            return None
         call = game.arbiter_calls.filter(answered_at__isnull=True).select_related("caller").first()
         return ArbiterCallSerializer(call).data if call is not None else None
 

@@ -69,6 +69,7 @@ def game_call_arbiter(
             paused_clock=paused,
             on_callers_turn=own_turn and paused,
         )
+        game.arbiter_called = True
         log_event(game, EventKind.ARBITER_CALL, actor, interface, call=call.pk, note=call.note, board=game.board_number)
         arbiter_call_changed.send(sender=ArbiterCall, game=game, call=call)
         game.save()
@@ -122,6 +123,7 @@ def game_answer_arbiter(
         call.answered_at, call.answered_by, call.answer = at, actor, answer.strip()[:200]
         call.justified = bool(justified)
         call.save(update_fields=["answered_at", "answered_by", "answer", "justified"])
+        game.arbiter_called = False
         state = clock_of(game)
         resumed = False
         charged = call.on_callers_turn and not call.justified

@@ -6,8 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db import IntegrityError
 from django.utils.translation import gettext as _
 
 from engine import Color
@@ -82,7 +81,9 @@ def sync_colours(game: Game, state: GameState) -> None:
 
 
 def lock_game(game_id: int) -> Game:
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    """The game's row, locked until the transaction ends (on SQLite the transaction itself is the lock: it
+    begins IMMEDIATE, config.env)."""
+    game = next(iter(Game.objects.select_for_update().filter(pk=game_id)), None)
     if game is None:
         raise GameError("no_game", _("There is no such game."), 404)
     return game
@@ -99,24 +100,24 @@ def record_action(
     foul: str = "",
     readings: dict[str, Any] | None = None,
 ) -> Move:
-    """Store one action at ``expected_ply + 1``; a stale or repeated ply changes nothing."""
-    updated = Game.objects.filter(pk=game.pk, ply=expected_ply).update(ply=F("ply") + 1)
-    if updated != 1:
+    """Store one action at ``expected_ply + 1`` of a game the caller has locked (:func:`lock_game`) and
+    saves with its new ``ply``; a stale or repeated ply changes nothing. The lock orders the actions, and
+    the unique (game, ply) of the moves is the last word."""
+    if game.ply != expected_ply:
         raise GameError("stale_ply", _("The game has moved on; reload and try again."), 409)
     try:
-        with transaction.atomic():
-            move = Move.objects.create(
-                game=game,
-                ply=expected_ply + 1,
-                kind=action.kind.value,
-                text=str(action),
-                player_number=int(seat),
-                color=str(color) if color else "",
-                move_number=move_number,
-                foul=foul,
-                clock_ms=readings or {},
-            )
-    except IntegrityError:
+        move = Move.objects.create(
+            game=game,
+            ply=expected_ply + 1,
+            kind=action.kind.value,
+            text=str(action),
+            player_number=int(seat),
+            color=str(color) if color else "",
+            move_number=move_number,
+            foul=foul,
+            clock_ms=readings or {},
+        )
+    except IntegrityError:  # the transaction is spoilt: the error ends it, and it rolls back
         raise GameError("stale_ply", _("The game has moved on; reload and try again."), 409) from None
     game.ply = expected_ply + 1
     return move

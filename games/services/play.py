@@ -343,6 +343,7 @@ def _board_move(
         foul=foul,
         **timing.log(),
     )
+    game.save(update_fields=_TURN_FIELDS)
     result = rules.outcome(board)
     if result is not None and result.termination.value == "forbidden":
         if game.forbidden_mode == ForbiddenMode.AUTO:
@@ -355,11 +356,10 @@ def _board_move(
             return game_finish(game=game, result=GameResult(str(result.winner)), reason=ResultReason.FIVE, actor=actor)
         reason = ResultReason.FULL_BOARD if result.termination.value == "full-board" else ResultReason.TWO_PASSES
         return game_finish(game=game, result=GameResult.DRAW, reason=reason, actor=actor)
-    game.save(update_fields=_TURN_FIELDS)
     return _after_turn(game, actor, interface)
 
 
-_TURN_FIELDS = ["black", "white", "status", "clock", "clock_version", "deadline"]
+_TURN_FIELDS = ["ply", "black", "white", "status", "clock", "clock_version", "deadline"]
 
 
 def _after_turn(game: Game, actor: Any, interface: str) -> Game:

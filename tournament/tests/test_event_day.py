@@ -222,6 +222,27 @@ def test_an_arbiter_call_stops_both_clocks_until_a_referee_answers() -> None:
     assert GameEvent.objects.get(game=game, kind="arbiter_answered").data["resumed"] is True
 
 
+def test_a_call_that_stops_no_clock_shows_in_every_state_until_it_is_answered() -> None:
+    """A call made while a draw offer has the clocks stopped pauses nothing; play goes on after the offer,
+    and each answer to a move names the open call until a referee answers it."""
+    from games.serializers import GameStateSerializer
+    from games.services import game_answer_draw, game_offer_draw
+
+    game, one, two = online_game()
+    game_offer_draw(game_id=game.pk, player=one)
+    call = game_call_arbiter(game_id=game.pk, player=two, note="noise")
+    game_answer_draw(game_id=game.pk, player=two, accept=False)
+    assert not call.paused_clock
+
+    moved = game_act(game_id=game.pk, player=two, action="place h9", expected_ply=1)
+
+    shown = GameStateSerializer(moved).data["arbiter_call"]
+    assert shown is not None and shown["id"] == call.pk and shown["note"] == "noise"
+    game_answer_arbiter(call_id=call.pk, actor=get_user_model().objects.create_superuser("boss"))
+    moved = game_act(game_id=game.pk, player=one, action="place j9", expected_ply=2)
+    assert GameStateSerializer(moved).data["arbiter_call"] is None and moved.ply == 3
+
+
 def test_an_arbiter_call_over_the_board_is_logged_without_a_clock_and_only_players_call() -> None:
     one, two = Player.objects.create(name="A"), Player.objects.create(name="B")
     game = game_create(player_one=one, player_two=two, mode="otb")
