@@ -135,60 +135,6 @@ class Http:
             return status, raw.decode(errors="replace")
 
 
-class HttpMoves:
-    """One seat's moves as ``POST /api/games/N/move/`` on the game's keep-alive connection."""
-
-    def __init__(self, http: Http, game: int, token: str) -> None:
-        self.http, self.game, self.token = http, game, token
-
-    async def move(self, body: dict[str, Any]) -> tuple[int, Any]:
-        return await self.http.request("POST", f"/api/games/{self.game}/move/", self.token, body)
-
-    async def close(self) -> None:
-        await self.http.close()
-
-
-class SocketMoves:
-    """One seat's moves on its own socket watching the game (config/live_moves.py), as a lichess client
-    plays: sent as frames and acknowledged on the socket; the pushes of the game's state in between are
-    skipped unread (they start with ``{"topic"``, an answer with ``{"op"``)."""
-
-    def __init__(self, url: str, game: int, token: str) -> None:
-        self.address = f"{url}?topic=game:{game}&lang=en"
-        self.token = token
-        self.ws: Any = None
-        self.ref = 0
-
-    async def move(self, body: dict[str, Any]) -> tuple[int, Any]:
-        import websockets
-
-        try:
-            if self.ws is None:
-                self.ws = await websockets.connect(
-                    self.address,
-                    additional_headers={"Authorization": f"Token {self.token}"},
-                    max_size=2**22,
-                    open_timeout=60,
-                )
-            self.ref += 1
-            await self.ws.send(json.dumps({"op": "move", "ref": self.ref, **body}))
-            while True:
-                raw = await self.ws.recv()
-                if not raw.startswith('{"op"'):
-                    continue
-                answer = json.loads(raw)
-                if answer.get("ref") == self.ref:
-                    return (200, answer["game"]) if answer["op"] == "ack" else (answer["status"], answer)
-        except (OSError, websockets.ConnectionClosed, websockets.InvalidHandshake, TimeoutError) as exc:
-            await self.close()
-            raise ConnectionError(str(exc)) from None
-
-    async def close(self) -> None:
-        if self.ws is not None:
-            ws, self.ws = self.ws, None
-            await ws.close()
-
-
 # -- the server's CPU ---------------------------------------------------------------------------------------
 
 
@@ -283,13 +229,7 @@ class Tally:
 
 
 async def play(
-    http: Http,
-    movers: tuple[HttpMoves | SocketMoves, HttpMoves | SocketMoves],
-    game: int,
-    tokens: tuple[str, str],
-    tally: Tally,
-    stop: asyncio.Event,
-    rng: random.Random,
+    http: Http, game: int, tokens: tuple[str, str], tally: Tally, stop: asyncio.Event, rng: random.Random
 ) -> None:
     points = QUIET[:]
     rng.shuffle(points)
@@ -309,7 +249,7 @@ async def play(
                 sent = time.time()
                 tally.sent.setdefault((game, ply + 1), sent)
                 try:
-                    status, answer = await movers[ply % 2].move(body)
+                    status, answer = await http.request("POST", f"/api/games/{game}/move/", tokens[ply % 2], body)
                 except ConnectionError:
                     tally.connection_errors += 1
                     await asyncio.sleep(0.2)
@@ -339,8 +279,6 @@ async def play(
             tally.connection_errors += 1
     finally:
         await http.close()
-        for mover in movers:
-            await mover.close()
 
 
 async def loop_lag(tally: Tally, stop: asyncio.Event) -> None:
@@ -404,13 +342,7 @@ async def noop_phase(stack: Stack, tokens: list[str], concurrency: int, seconds:
 
 
 async def the_round(
-    stack: Stack,
-    tournament: Any,
-    tokens: dict[int, str],
-    spectators: int,
-    seconds: float,
-    seed: int,
-    moves: str = "http",
+    stack: Stack, tournament: Any, tokens: dict[int, str], spectators: int, seconds: float, seed: int
 ) -> dict[str, Any]:
     tally = Tally()
     stop = asyncio.Event()
@@ -435,14 +367,9 @@ async def the_round(
         for game, one, two in found:
             known.add(game)
             rng = random.Random(f"{seed}-{game}")
-            http = Http(stack.port)
-            seats = (tokens[one], tokens[two])
-            movers = (
-                tuple(SocketMoves(url, game, t) for t in seats)
-                if moves == "socket"
-                else tuple(HttpMoves(http, game, t) for t in seats)
+            tasks.append(
+                asyncio.create_task(play(Http(stack.port), game, (tokens[one], tokens[two]), tally, stop, rng))
             )
-            tasks.append(asyncio.create_task(play(http, movers, game, seats, tally, stop, rng)))  # type: ignore[arg-type]
             watchers = per_game + (1 if extra > 0 else 0)
             extra -= 1
             tasks += [asyncio.create_task(spectate(url, game, tally, stop)) for _ in range(watchers)]
@@ -556,9 +483,7 @@ def one_run(stack: Stack, args: argparse.Namespace, run: int) -> dict[str, Any]:
     token_list = list(tokens.values())
     done, spent, noop_p99 = asyncio.run(noop_phase(stack, token_list, concurrency=64, seconds=10))
     noop_cpu = spent / max(1, done)
-    result = asyncio.run(
-        the_round(stack, tournament, tokens, args.spectators, args.seconds, seed=run, moves=args.moves)
-    )
+    result = asyncio.run(the_round(stack, tournament, tokens, args.spectators, args.seconds, seed=run))
     out = figures(result, noop_cpu, args.seconds)
     out.update(games=len(result["games"]), noop_cpu_ms=noop_cpu, noop_per_s=done / 10, noop_p99=noop_p99)
     out["queries_move"], out["queries_noop"] = queries_of_a_move_and_a_noop(token_list)
@@ -573,7 +498,6 @@ def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
     stack = Stack(database=args.database, nice_web=False, nodes=nodes, web_workers=max(1, 2 // max(1, nodes)))
     stack.start()
     where = f"{args.database}, {nodes} node{'s' if nodes > 1 else ''} behind nginx" if nodes else args.database
-    where += f", moves over {args.moves}"
     try:
         if not nodes:
             stack.start_live()
@@ -623,9 +547,6 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=0, help="N web, live and worker processes behind nginx")
     parser.add_argument("--drills", action="store_true", help="kill a web, live and worker process mid-round")
     parser.add_argument("--alone", action="store_true", help="with --nodes N: only N nodes, no 1-node comparison")
-    parser.add_argument(
-        "--moves", choices=["http", "socket"], default="http", help="moves as POSTs, or on each seat's game socket"
-    )
     args = parser.parse_args()
     if args.drills:
         from nodes import run_drills

@@ -17,6 +17,8 @@ import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from types import SimpleNamespace
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
@@ -24,8 +26,6 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http.request import validate_host
-
-from config.live_moves import answer
 
 logger = logging.getLogger(__name__)
 Send = Any  # the ASGI send callable
@@ -271,13 +271,17 @@ def may_watch(scope: dict[str, Any], topic: str) -> bool:
 
 
 def _may_watch(scope: dict[str, Any], topic: str) -> bool:
-    from config.live_moves import socket_user
-    from games.services import GameError
+    from django.contrib.auth import get_user
 
-    try:
-        user = socket_user(scope)
-    except GameError:  # an unknown or expired token
-        return False
+    cookies = SimpleCookie()
+    for name, value in scope.get("headers", []):
+        if name == b"cookie":
+            cookies.load(value.decode("latin-1"))
+    from importlib import import_module
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    key = cookies[settings.SESSION_COOKIE_NAME].value if settings.SESSION_COOKIE_NAME in cookies else None
+    user = get_user(SimpleNamespace(session=store(key)))  # type: ignore[arg-type]  # get_user reads .session only
     kind, _sep, ident = topic.partition(":")
     if not ident.isdigit():
         return False
@@ -290,9 +294,9 @@ def _may_watch(scope: dict[str, Any], topic: str) -> bool:
     if kind == "player":  # a console: only its own player's session
         from games.models import Player
 
-        return bool(user.is_authenticated and Player.objects.filter(pk=int(ident), user_id=user.pk).exists())
+        return user.is_authenticated and Player.objects.filter(pk=int(ident), user_id=user.pk).exists()
     if kind == "referee":  # a referee's console: only that referee's session
-        return bool(user.is_authenticated and user.pk == int(ident) and user.groups.filter(name="referee").exists())
+        return user.is_authenticated and user.pk == int(ident) and user.groups.filter(name="referee").exists()
     if kind == "tournament":
         from games.access import may_organize
         from tournament.models import Tournament
@@ -341,7 +345,5 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Send) -> None:
             message = await receive()
             if message["type"] == "websocket.disconnect":
                 break
-            if message["type"] == "websocket.receive" and message.get("text"):  # a move (config.live_moves)
-                await watcher.push(await answer(scope, topic, lang, message["text"]))
     finally:
         here.remove(watcher)
