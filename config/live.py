@@ -59,6 +59,7 @@ class Hub:
     listener: asyncio.Task[None] | None = None
     tournament_of: dict[int, int | None] = field(default_factory=dict)  # game id -> its tournament (cached)
     kinds: Counter[str] = field(default_factory=Counter)  # watched topics of each kind ("game", "referee", …)
+    shown: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # a game's state last sent
 
     def ensure_listening(self) -> None:
         if self.listener is None or self.listener.done():
@@ -81,8 +82,10 @@ class Hub:
                 first = False
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
-                        for topic in json.loads(message["data"]):
-                            self.changed(str(topic))
+                        data = json.loads(message["data"])
+                        topics, moves = (data["topics"], data["moves"]) if isinstance(data, dict) else (data, {})
+                        for topic in topics:
+                            self.changed(str(topic), moves.get(topic))
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -92,7 +95,10 @@ class Hub:
                 await pubsub.aclose()
                 await client.aclose()
 
-    def changed(self, topic: str) -> None:
+    def changed(self, topic: str, move: dict[str, Any] | None = None) -> None:
+        """``topic`` changed: its watchers here are sent the new state, read once per language; or, for a
+        plain move announced with what it changed (games.live.game_moved), the state they were last sent
+        with the move added, when that state is the one just before it."""
         kind, _sep, ident = topic.partition(":")
         if kind == "game" and ident.isdigit():
             if self.kinds["tournament"]:
@@ -104,8 +110,27 @@ class Hub:
         if topic in self.running:
             self.dirty.add(topic)
             return
+        if move is not None and self._add_move(topic, move):
+            return
         self.running.add(topic)
         asyncio.get_running_loop().create_task(self._refresh(topic))
+
+    def _add_move(self, topic: str, move: dict[str, Any]) -> bool:
+        """Send each language's last state with ``move`` added; False (read the game) unless every one of
+        them is the state just before it."""
+        shown = {lang: self.shown.get((topic, lang)) for lang in {w.lang for w in self.watchers[topic]}}
+        after: dict[str, dict[str, Any]] = {}
+        for lang, state in shown.items():
+            new = with_move(state, move)
+            if new is None:
+                return False
+            after[lang] = new
+        for lang, new in after.items():
+            text = json.dumps({"topic": topic, "game": new}, cls=DjangoJSONEncoder)
+            self.shown[(topic, lang)], self.latest[(topic, lang)] = new, text
+            targets = [w for w in self.watchers[topic] if w.lang == lang]
+            asyncio.get_running_loop().create_task(_push_all(targets, text))
+        return True
 
     async def _follow_game(self, game_id: int) -> None:
         """A game on a watched tournament's board changed: its boards list (moves, turn, clocks) did too."""
@@ -134,6 +159,8 @@ class Hub:
                     if text is None or text == self.latest.get((topic, lang)):
                         continue  # gone, or nothing new (a repeated announcement)
                     self.latest[(topic, lang)] = text
+                    if topic.startswith("game:"):
+                        self.shown[(topic, lang)] = json.loads(text)["game"]
                     targets = [w for w in self.watchers.get(topic, ()) if w.lang == lang]
                     await asyncio.gather(*(w.push(text) for w in targets))
                 if topic not in self.dirty:
@@ -158,6 +185,30 @@ class Hub:
                 self.kinds[watcher.topic.partition(":")[0]] -= 1
                 for key in [k for k in self.latest if k[0] == watcher.topic]:
                     del self.latest[key]
+                    self.shown.pop(key, None)
+
+
+# What a plain move changes in a game's state (games.live.move_delta), besides adding itself to the moves.
+MOVE_FIELDS = ("ply", "status", "black", "white", "clock", "position")
+
+
+def with_move(state: dict[str, Any] | None, move: dict[str, Any]) -> dict[str, Any] | None:
+    """``state`` (a game as GameDetailSerializer shows it) after the plain move ``move`` describes, or None
+    when ``state`` is not the state just before it (another ply, another status, a call for the arbiter)."""
+    if (
+        state is None
+        or state.get("ply") != move["ply"] - 1
+        or move["move"].get("ply") != move["ply"]
+        or len(state.get("moves", ())) != state["ply"]
+        or state.get("status") != move["status"]
+        or state.get("arbiter_call") is not None
+    ):
+        return None
+    return {**state, **{name: move[name] for name in MOVE_FIELDS}, "moves": [*state["moves"], move["move"]]}
+
+
+async def _push_all(targets: list[Watcher], text: str) -> None:
+    await asyncio.gather(*(w.push(text) for w in targets))
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}

@@ -4,6 +4,13 @@ A change is announced as a topic (``game:12``, ``tournament:3``) on the Redis ch
 socket server (``config/live.py``) reads the new state once per topic and language and sends it to
 every page watching. Announcing costs one Redis PUBLISH per committed transaction, whatever the
 number of watchers, and nothing when live push is off (``LIVE_PUSH``, on when Redis is configured).
+
+A plain move (a stone or a pass after the opening, the game going on, nothing else changed in the
+transaction) is announced with what it changed (:func:`game_moved`): the new move and the game's ply,
+status, colours, clock and position, as the game's state shows them. A socket server that last sent the
+state just before it adds the move to that state instead of reading the game again; any doubt (another
+change of the game in the transaction, a state it did not send, a read under way) and it reads. The
+message is ``["game:12", …]``, or ``{"topics": [...], "moves": {"game:12": {...}}}`` with moves.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -34,9 +42,12 @@ def changed(topic: str) -> None:
         return
     registered = any(entry[1] is _flush for entry in conn.run_on_commit)
     if not registered:
-        conn.live_topics = set()  # our own attribute on the connection
+        conn.live_topics = set()  # our own attributes on the connection
+        conn.live_moves = {}
         transaction.on_commit(_flush)
     conn.live_topics.add(topic)
+    if topic in conn.live_moves:  # the game changed again after its move: the move alone does not say it
+        conn.live_moves[topic] = None
 
 
 def game_changed(game: Any) -> None:
@@ -47,15 +58,51 @@ def game_changed(game: Any) -> None:
     changed(f"player:{game.player_two_id}")
 
 
+def game_moved(game: Any, move: Any, state: Any) -> None:
+    """``move`` was a plain move of ``game`` (now in ``state``, the game going on), announced already by
+    :func:`game_changed`: say what it changed, unless the game changes again before the commit or the
+    transaction holds a second move of it."""
+    if not settings.LIVE_PUSH:
+        return
+    conn = transaction.get_connection()
+    topic = f"game:{game.pk}"
+    if not conn.in_atomic_block or topic not in getattr(conn, "live_topics", ()):
+        return
+    conn.live_moves[topic] = None if topic in conn.live_moves else (game, move, state)
+
+
+def move_delta(game: Any, move: Any, state: Any) -> dict[str, Any]:
+    """What a plain move changed in the game's state, as GameDetailSerializer shows each part."""
+    from games.selectors import clock_view, position_view
+    from games.serializers import MoveSerializer
+
+    return {
+        "ply": game.ply,
+        "status": game.status,
+        "black": game.black_id,
+        "white": game.white_id,
+        "clock": clock_view(game),
+        "position": position_view(game, state),
+        "move": MoveSerializer(move).data,
+    }
+
+
 def _flush() -> None:
     conn = transaction.get_connection()
     topics: set[str] = getattr(conn, "live_topics", None) or set()
-    conn.live_topics = set()
+    moves = {topic: entry for topic, entry in (getattr(conn, "live_moves", None) or {}).items() if entry}
+    conn.live_topics, conn.live_moves = set(), {}
     if topics:
-        publish(sorted(topics))
+        deltas = {}
+        for topic, (game, move, state) in moves.items():
+            try:
+                deltas[topic] = move_delta(game, move, state)
+            except Exception:  # the socket server reads the game instead
+                logger.warning("could not describe the move of %s", topic, exc_info=True)
+        publish(sorted(topics), deltas)
 
 
-def publish(topics: list[str]) -> None:
+def publish(topics: list[str], moves: dict[str, Any] | None = None) -> None:
     """Send the topics now; a Redis that cannot be reached loses only the push (pages still poll)."""
     global _client
     try:
@@ -63,6 +110,7 @@ def publish(topics: list[str]) -> None:
             import redis
 
             _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.3, socket_timeout=0.3)
-        _client.publish(CHANNEL, json.dumps(topics))
+        message = {"topics": topics, "moves": moves} if moves else topics
+        _client.publish(CHANNEL, json.dumps(message, cls=DjangoJSONEncoder))
     except Exception:
         logger.warning("live push unavailable", exc_info=True)

@@ -128,10 +128,10 @@ def clock_view(game: Game, now: datetime | None = None) -> dict[str, Any]:
     return data
 
 
-def position_view(game: Game) -> dict[str, Any]:
+def position_view(game: Game, state: GameState | None = None) -> dict[str, Any]:
     """The position as a client shows it: stones, whose turn and what is expected, the opening's offers and
-    verdicts, black's forbidden points now."""
-    state = game_state(game)
+    verdicts, black's forbidden points now (``state``: the game's, when the caller has it)."""
+    state = state or game_state(game)
     opening = state.opening
     over = game.status == GameStatus.FINISHED
     board = state.board

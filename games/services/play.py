@@ -15,6 +15,7 @@ from engine.protocols import Action, Kind, Options, ProtocolError, apply, start
 from engine.protocols import Player as Seat
 from games import clock
 from games.enums import EventKind, ForbiddenMode, GameMode, GameResult, GameStatus, ResultReason, Settled
+from games.live import game_moved
 from games.messages import foul_label, translate
 from games.models import Game, Move, Player
 from games.selectors import GameState, clock_of, control_of, game_state, ms, remember_on_commit
@@ -332,7 +333,8 @@ def _board_move(
         readings=readings,
     )
     board.push("pass" if action.kind is Kind.PASS else action.points[0])
-    remember_on_commit(game, GameState(state.opening, board))
+    after = GameState(state.opening, board)
+    remember_on_commit(game, after)
     log_event(
         game,
         EventKind.MOVE,
@@ -356,7 +358,10 @@ def _board_move(
             return game_finish(game=game, result=GameResult(str(result.winner)), reason=ResultReason.FIVE, actor=actor)
         reason = ResultReason.FULL_BOARD if result.termination.value == "full-board" else ResultReason.TWO_PASSES
         return game_finish(game=game, result=GameResult.DRAW, reason=reason, actor=actor)
-    return _after_turn(game, actor, interface)
+    game = _after_turn(game, actor, interface)
+    if game.status == GameStatus.PLAYING and not game.arbiter_called:
+        game_moved(game, move, after)  # the game's watchers are sent the move, not the game read again
+    return game
 
 
 _TURN_FIELDS = ["ply", "black", "white", "status", "clock", "clock_version", "deadline"]

@@ -1,0 +1,115 @@
+"""A plain move pushed as what it changed (games.live.game_moved, config.live.with_move): the state a watcher
+was last sent, with the move added, is exactly the game read again; anything else is read again."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+
+import games.live
+from config.live import _render, with_move
+from games.models import Game, Player
+from games.services import game_act, game_create, game_offer_draw
+from games.services.arbiter import game_call_arbiter
+
+pytestmark = pytest.mark.django_db(transaction=True)  # each action commits, as on the server
+
+# Renju: black's g8 h8 and i9 i10 make i8 a double-three, so the pushed position carries a forbidden point.
+RENJU = ["g8", "a1", "h8", "a3", "i10", "a5", "i9", "a7"]
+
+
+@pytest.fixture
+def announced(settings: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], dict[str, Any]]]:
+    """What games.live would publish, as the socket server reads it back from Redis (through JSON)."""
+    settings.LIVE_PUSH = True
+    sent: list[tuple[list[str], dict[str, Any]]] = []
+
+    def publish(topics: list[str], moves: dict[str, Any] | None = None) -> None:
+        sent.append((topics, json.loads(json.dumps(moves or {}, cls=DjangoJSONEncoder))))
+
+    monkeypatch.setattr(games.live, "publish", publish)
+    return sent
+
+
+def new_game(rules: str = "renju") -> Game:
+    one, two = Player.objects.create(name="Black"), Player.objects.create(name="White")
+    return game_create(player_one=one, player_two=two, rules=rules, time_control="quick")
+
+
+def shown(game: Game) -> dict[str, Any]:
+    """The game as the socket server reads and sends it."""
+    text = _render(f"game:{game.pk}", "en")
+    assert text is not None
+    return dict(json.loads(text)["game"])
+
+
+def play(game: Game, ply: int, point: str) -> None:
+    player = game.player_one if ply % 2 == 0 else game.player_two
+    game_act(game_id=game.pk, player=player, action=f"place {point}", expected_ply=ply)
+
+
+def test_each_move_added_to_the_last_state_is_the_game_read_again(announced: list[Any], time_machine: Any) -> None:
+    time_machine.move_to(datetime(2026, 12, 4, 10, 0, tzinfo=UTC), tick=False)
+    game = new_game()
+    topic = f"game:{game.pk}"
+    state = shown(game)
+
+    for ply, point in enumerate(RENJU):
+        time_machine.shift(timedelta(seconds=3 + ply))
+        play(game, ply, point)
+        topics, moves = announced[-1]
+        assert topic in topics and topic in moves
+        added = with_move(state, moves[topic])
+        assert added is not None
+        assert added == shown(game), f"after ply {ply + 1}"
+        state = added
+
+    assert state["position"]["forbidden"] == {"i8": "double-three"}
+    assert with_move(state, moves[topic]) is None  # the same move again: not the state just before it
+
+
+def test_a_move_that_ends_the_game_or_comes_with_other_changes_is_read_again(announced: list[Any]) -> None:
+    game = new_game("freestyle")
+    topic = f"game:{game.pk}"
+    for ply, point in enumerate(["h8", "a1", "h9", "a3", "h10", "a5", "h11", "a7"]):
+        play(game, ply, point)
+    play(game, 8, "h12")  # five: the game ends
+    assert topic in announced[-1][0] and topic not in announced[-1][1]
+
+    other = new_game("freestyle")
+    topic = f"game:{other.pk}"
+    with transaction.atomic():  # two moves, one commit
+        game_act(game_id=other.pk, player=other.player_one, action="place h8", expected_ply=0)
+        game_act(game_id=other.pk, player=other.player_two, action="place a1", expected_ply=1)
+    assert topic in announced[-1][0] and topic not in announced[-1][1]
+
+    with transaction.atomic():  # a move, then a draw offer
+        game_act(game_id=other.pk, player=other.player_one, action="place h9", expected_ply=2)
+        game_offer_draw(game_id=other.pk, player=other.player_one)
+    assert topic in announced[-1][0] and topic not in announced[-1][1]
+
+
+def test_a_move_while_the_arbiter_is_called_is_read_again(announced: list[Any]) -> None:
+    game = new_game("freestyle")
+    play(game, 0, "h8")
+    game_offer_draw(game_id=game.pk, player=game.player_one)  # the clocks stop: the call pauses nothing
+    game_call_arbiter(game_id=game.pk, player=game.player_two, note="noise")
+    from games.services import game_answer_draw
+
+    game_answer_draw(game_id=game.pk, player=game.player_two, accept=False)
+    play(game, 1, "h9")
+
+    assert f"game:{game.pk}" not in announced[-1][1]
+
+
+def test_a_state_sent_before_a_missed_move_is_not_patched() -> None:
+    before = {"ply": 3, "status": "playing", "arbiter_call": None, "moves": [{}, {}, {}]}
+    move = {"ply": 5, "status": "playing", "move": {"ply": 5}, **{k: None for k in ("black", "white", "clock")}}
+    assert with_move(before, {**move, "position": {}}) is None  # ply 4 never reached this server
+    assert with_move(before, {**move, "ply": 4, "move": {"ply": 4}, "status": "finished", "position": {}}) is None
+    assert with_move(None, {**move, "position": {}}) is None  # nothing sent yet
