@@ -495,7 +495,13 @@ def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
     results = []
     # N nodes share the same two cores: the web processes are split between them (2 in all), so the
     # comparison asks whether anything serialises or is done twice, not whether more processes help.
-    stack = Stack(database=args.database, nice_web=False, nodes=nodes, web_workers=max(1, 2 // max(1, nodes)))
+    stack = Stack(
+        database=args.database,
+        nice_web=False,
+        nodes=nodes,
+        web_workers=max(1, 2 // max(1, nodes)),
+        web_threads=args.web_threads,
+    )
     stack.start()
     where = f"{args.database}, {nodes} node{'s' if nodes > 1 else ''} behind nginx" if nodes else args.database
     try:
@@ -547,6 +553,7 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=0, help="N web, live and worker processes behind nginx")
     parser.add_argument("--drills", action="store_true", help="kill a web, live and worker process mid-round")
     parser.add_argument("--alone", action="store_true", help="with --nodes N: only N nodes, no 1-node comparison")
+    parser.add_argument("--web-threads", type=int, default=8, help="threads per gunicorn process (make run: 8)")
     args = parser.parse_args()
     if args.drills:
         from nodes import run_drills

@@ -5,8 +5,10 @@ the topic, sends the latest state it has, then every new one. One Redis subscrip
 (channel ``live``, see :mod:`games.live`) says which topics changed; for each, the new state is read
 and rendered once per language and sent to every local watcher of it — the cost of a change does not
 grow with the number of watchers beyond one send each. Changes that arrive while a topic is being
-read are coalesced into one more read. A page that loses its socket reconnects and fetches once to
-catch up; while its socket is open it polls only as a slow safety net.
+read are coalesced into one more read. A plain move comes with what it changed (games.live.game_moved):
+the state last sent, if it is the one just before the move, is sent with the move added, without a read
+(:func:`with_move`). A page that loses its socket reconnects and fetches once to catch up; while its
+socket is open it polls only as a slow safety net.
 """
 
 from __future__ import annotations
