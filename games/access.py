@@ -99,9 +99,13 @@ def is_referee_of(user: Any, game: Game) -> bool:
 
 
 def player_of(user: Any) -> Player | None:
+    """The user's player, if any (read with the user when the token authentication has: one query less)."""
     if not user.is_authenticated:
         return None
-    return Player.objects.filter(user=user).first()
+    try:
+        return user.player  # type: ignore[no-any-return]
+    except Player.DoesNotExist:
+        return None
 
 
 def visible_games(user: Any) -> QuerySet[Game]:

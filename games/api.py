@@ -67,6 +67,7 @@ from games.serializers import (
     ReportSerializer,
     RuleInputSerializer,
     SeatSerializer,
+    game_state_data,
     validated,
 )
 from games.services import GameError
@@ -118,7 +119,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         """Actions load the bare game and check who may see it without a join over every role."""
         if self.action in ("retrieve", "list"):
             return super().get_object()
-        game = Game.objects.filter(pk=self.kwargs["pk"]).first() if str(self.kwargs["pk"]).isdigit() else None
+        pk = str(self.kwargs["pk"])
+        game = next(iter(Game.objects.filter(pk=int(pk))), None) if pk.isdigit() and len(pk) < 19 else None
         if game is None or not can_see(self.request.user, game):
             raise NotFound(_("There is no such game."))
         self.check_object_permissions(self.request, game)
@@ -137,7 +139,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
     def _detail(self, game: Game) -> Response:
         """The game after an action: its state, position and clock (GET the game for the whole record)."""
-        return Response(GameStateSerializer(game, context={"request": self.request}).data)
+        return Response(game_state_data(game))
 
     def _player_action(
         self,

@@ -1,0 +1,60 @@
+"""The representations built directly for speed (games.serializers.game_state_data, move_data) are exactly
+what the serializers that document them give, in every state a game passes through."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from games.models import Game, Move, Player
+from games.serializers import GameStateSerializer, MoveSerializer, game_state_data, move_data
+from games.services import game_act, game_create, game_offer_draw
+from games.services.arbiter import game_call_arbiter
+
+pytestmark = pytest.mark.django_db
+
+
+def same(game: Game) -> None:
+    game = Game.objects.get(pk=game.pk)
+    assert game_state_data(game) == GameStateSerializer(game).data
+    for move in Move.objects.filter(game=game):
+        assert move_data(move) == MoveSerializer(move).data
+
+
+def pair() -> tuple[Player, Player]:
+    return Player.objects.create(name="One"), Player.objects.create(name="Two")
+
+
+def test_a_free_game_from_its_creation_to_a_five(time_machine: Any) -> None:
+    time_machine.move_to(datetime(2026, 12, 4, 10, 0, tzinfo=UTC), tick=False)
+    one, two = pair()
+    game = game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick")
+    same(game)  # the clock waits
+    for ply, point in enumerate(["h8", "a1", "h9", "a3", "h10", "a5", "h11", "a7"]):
+        time_machine.shift(timedelta(seconds=2))
+        game_act(game_id=game.pk, player=one if ply % 2 == 0 else two, action=f"place {point}", expected_ply=ply)
+        same(game)
+    game_act(game_id=game.pk, player=one, action="place h12", expected_ply=8)
+    game.refresh_from_db()
+    assert game.status == "finished" and game.result_reason == "five"
+    same(game)
+
+
+def test_a_renju_opening_a_forbidden_point_an_offer_and_an_open_call(time_machine: Any) -> None:
+    time_machine.move_to(datetime(2026, 12, 4, 10, 0, tzinfo=UTC), tick=False)
+    one, two = pair()
+    game = game_create(player_one=one, player_two=two, rules="renju", protocol="rif", time_control="quick")
+    game_act(game_id=game.pk, player=one, action="place h8", expected_ply=0)
+    same(game)  # in the opening: what is expected next, by whom
+    other = game_create(player_one=one, player_two=two, rules="renju", time_control="quick")
+    for ply, point in enumerate(["g8", "a1", "h8", "a3", "i10", "a5", "i9", "a7"]):
+        game_act(game_id=other.pk, player=one if ply % 2 == 0 else two, action=f"place {point}", expected_ply=ply)
+    assert game_state_data(Game.objects.get(pk=other.pk))["position"]["forbidden"]
+    same(other)
+    game_offer_draw(game_id=other.pk, player=two)  # the clocks stop for the answer
+    same(other)
+    game_call_arbiter(game_id=other.pk, player=one, note="noise")
+    assert game_state_data(Game.objects.get(pk=other.pk))["arbiter_call"] is not None
+    same(other)
