@@ -23,7 +23,9 @@ Figures: ``moves_per_s`` (moves acknowledged in the window ÷ its length); ``mov
 (a move's acknowledgement as the client sees it); ``push_p99_ms`` (from a move's sending to its arrival at
 each spectator of its game); ``charged_p99_ms`` (the think time the server charged, after any lag credit,
 beyond what the client really thought); ``time_losses`` (games lost on time while their client was still
-playing: each always moved within its limit, so any is the server's doing); ``errors_5xx`` (every answer
+playing: each meant to move within its limit, so any is the server's doing — except a loss whose client
+the crowd's own event loop, on the server's cores, let send only as the flag fell: counted apart on the run's
+line, as the crowd's own lateness); ``errors_5xx`` (every answer
 of 500 or more, a 503 retried included);
 ``cpu_ms_per_move`` (every server process's CPU — web, live push, worker, beat, Redis, PostgreSQL — in the
 window ÷ the moves); ``noop_ratio`` (that ÷ the server CPU per trivial authenticated request, ``GET
@@ -66,6 +68,8 @@ from stack import Stack, descendants, make_players, percentile, process_tree, se
 # Stones two points apart: never a five, never a forbidden move, so a game runs as long as the clients play.
 QUIET = [f"{c}{r}" for c in "acegikmo" for r in (1, 3, 5, 7, 9, 11, 13, 15)]
 QUICK = {"preset": "quick"}
+CLIENT_LATE_S = 0.25  # a client let run this much after it meant to send was held back by the crowd's loop
+SETTLE_S = 1.0  # a flag is settled within this of its deadline (bench/clocks.py)
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -226,6 +230,8 @@ class Tally:
     stopped_at: dict[int, float] = field(default_factory=dict)  # game -> when its client stopped playing
     ended_by_server: dict[int, str] = field(default_factory=dict)  # game -> the code that ended the client
     loop_lag_ms: list[float] = field(default_factory=list)  # the client's event loop, late by this much
+    planned: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, ply) -> meant to send at
+    woke: dict[tuple[int, int], float] = field(default_factory=dict)  # -> the client's loop let it send at
 
 
 async def play(
@@ -238,11 +244,14 @@ async def play(
     try:
         while ply < len(points) and not stop.is_set():
             if ply:
+                think = think_s(rng)
+                tally.planned[(game, ply + 1)] = seen + think  # when the player means to send
                 try:
-                    await asyncio.wait_for(stop.wait(), think_s(rng))
+                    await asyncio.wait_for(stop.wait(), think)
                     break  # the window closed while thinking
                 except TimeoutError:
                     pass
+                tally.woke[(game, ply + 1)] = time.time()  # later than planned when the crowd's loop lags
             body = {"ply": ply, "point": points[ply], "think_ms": round((time.time() - seen) * 1000)}
             status, answer = 0, None
             for _attempt in range(20):  # as the game page: the same ply again after a broken connection or a 503
@@ -430,6 +439,18 @@ def queries_of_a_move_and_a_noop(tokens: list[str]) -> tuple[int, int]:
     return len(move.captured_queries), len(noop.captured_queries)
 
 
+def late_client(tally: Tally, game: int, ply: int, flagged_at: float) -> bool:
+    """Was a game lost on time because the crowd itself was late? Its client meant to send the move before
+    the flag fell, but its event loop (on the server's cores) let it run only in the last second before the
+    flag was settled, or after: a player's own device does not share the server's CPU, so that loss is the
+    bench's, counted apart (``client_late_losses``). A client that ran in time and still lost, or that was
+    waiting for the server's answer, is a loss by load."""
+    planned, woke = tally.planned.get((game, ply)), tally.woke.get((game, ply))
+    if planned is None or planned >= flagged_at:
+        return False
+    return woke is None or (woke - planned > CLIENT_LATE_S and woke >= flagged_at - SETTLE_S)
+
+
 def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[str, Any]:
     from games.models import Game, Move
 
@@ -449,11 +470,12 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
     ):
         if ply > 1 and (game_id, ply) in tally.thought:
             charged.append(readings.get("think_ms", 0) - tally.thought[(game_id, ply)])
-    losses = []
+    losses, client_late = [], []
     for game in Game.objects.filter(pk__in=result["games"], result_reason="time"):
         stopped = tally.stopped_at.get(game.pk)
         if stopped is None or (game.finished_at is not None and game.finished_at.timestamp() < stopped):
-            losses.append(game.pk)
+            late = late_client(tally, game.pk, game.ply + 1, game.finished_at.timestamp() if game.finished_at else 0)
+            (client_late if late else losses).append(game.pk)
     moves = result["moves_in_window"]
     cpu = result["cpu"]
     cpu_per_move = sum(cpu.values()) / max(1, moves)
@@ -465,6 +487,7 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
         "pushes": len(pushes),
         "charged_p99": percentile(charged, 99),
         "time_losses": len(losses),
+        "client_late_losses": len(client_late),
         "errors_5xx": sum(n for status, n in tally.statuses.items() if status >= 500),
         "connection_errors": tally.connection_errors,
         "client_lag_p99": percentile(tally.loop_lag_ms, 99),
@@ -514,7 +537,8 @@ def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
                 f"  run {run + 1} ({where}): games={r['games']} paired in {r['pair_s']:.1f} s; "
                 f"moves/s={r['moves_per_s']:.1f} move p50={r['move_p50']:.0f} p99={r['move_p99']:.0f} ms; "
                 f"push p99={r['push_p99']:.0f} ms over {r['pushes']} pushes; charged p99={r['charged_p99']:.0f} ms; "
-                f"time losses={r['time_losses']} 5xx={r['errors_5xx']} connection errors={r['connection_errors']} "
+                f"time losses={r['time_losses']} (and {r['client_late_losses']} by the crowd's own lateness) "
+                f"5xx={r['errors_5xx']} connection errors={r['connection_errors']} "
                 f"socket errors={r['socket_errors']}; client loop lag p99={r['client_lag_p99']:.0f} "
                 f"max={r['client_lag_max']:.0f} ms; cpu ms/move={r['cpu_ms_per_move']:.1f} {r['cpu_split']}; "
                 f"noop: {r['noop_per_s']:.0f}/s p99={r['noop_p99']:.0f} ms cpu={r['noop_cpu_ms']:.2f} ms; "

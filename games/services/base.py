@@ -3,6 +3,7 @@ columns a game ends with (the one way a game ends is :mod:`games.services.finish
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -36,38 +37,60 @@ def seat_of(game: Game, player: Player) -> Seat:
     raise GameError("not_your_game", _("You are not a player in this game."), 403)
 
 
-def log_event(game: Game, kind: EventKind, actor: Any = None, interface: str = "api", **data: Any) -> None:
-    """Log a change of the game; its watchers are told once the transaction commits (games.live)."""
-    GameEvent.objects.create(game=game, kind=kind, actor=actor, interface=interface, data=data)
+def log_event(
+    game: Game,
+    kind: EventKind,
+    actor: Any = None,
+    interface: str = "api",
+    *,
+    after: Sequence[GameEvent] = (),
+    **data: Any,
+) -> None:
+    """Log a change of the game, after the events ``after`` (the clock's, held back to be written with it:
+    one insert); its watchers are told once the transaction commits (games.live)."""
+    GameEvent.objects.bulk_create(
+        [*after, GameEvent(game=game, kind=kind, actor=actor, interface=interface, data=data)]
+    )
     live.game_changed(game)
+
+
+def clock_events(game: Game, events: list[clock.Event], interface: str, actor: Any = None) -> list[GameEvent]:
+    return [
+        GameEvent(
+            game=game,
+            kind=EventKind.CLOCK,
+            actor=actor,
+            interface=interface,
+            data={"op": e.op, "at": e.at, "args": e.args},
+        )
+        for e in events
+    ]
 
 
 def log_clock(game: Game, events: list[clock.Event], interface: str, actor: Any = None) -> None:
     if events:
         live.game_changed(game)
-    GameEvent.objects.bulk_create(
-        [
-            GameEvent(
-                game=game,
-                kind=EventKind.CLOCK,
-                actor=actor,
-                interface=interface,
-                data={"op": e.op, "at": e.at, "args": e.args},
-            )
-            for e in events
-        ]
-    )
+    GameEvent.objects.bulk_create(clock_events(game, events, interface, actor))
 
 
 def clock_apply(
-    game: Game, state: clock.ClockState, events: list[clock.Event], interface: str = "system", actor: Any = None
+    game: Game,
+    state: clock.ClockState,
+    events: list[clock.Event],
+    interface: str = "system",
+    actor: Any = None,
+    held: list[GameEvent] | None = None,
 ) -> None:
-    """Put a new clock state on the (locked) game and log its events; the caller saves."""
+    """Put a new clock state on the (locked) game and log its events (or add them to ``held``, for the caller
+    to log with its own: :func:`log_event`); the caller saves."""
     game.clock = state.to_dict()
     game.clock_version = state.version
     dl = clock.flag_deadline(state, control_of(game))
     game.deadline = None if dl is None else from_ms(dl)
-    log_clock(game, events, interface, actor)
+    if held is None:
+        log_clock(game, events, interface, actor)
+    else:
+        held += clock_events(game, events, interface, actor)
 
 
 def clock_seat(seat: Seat) -> clock.Seat:

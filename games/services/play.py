@@ -17,7 +17,7 @@ from games import clock
 from games.enums import EventKind, ForbiddenMode, GameMode, GameResult, GameStatus, ResultReason, Settled
 from games.live import game_moved
 from games.messages import foul_label, translate
-from games.models import Game, Move, Player
+from games.models import Game, GameEvent, Move, Player
 from games.selectors import GameState, clock_of, control_of, game_state, ms, remember_on_commit
 from games.services import freeze
 from games.services.base import (
@@ -253,7 +253,7 @@ class _Timing:
     def next_start(self) -> datetime | None:
         return max(self.at, timezone.now()) if self.live else None
 
-    def log(self) -> dict[str, int]:
+    def log(self) -> dict[str, Any]:
         return {k: v for k, v in (("lag_credit_ms", self.credit_ms), ("queued_ms", self.queued_ms)) if v}
 
 
@@ -319,8 +319,9 @@ def _board_move(
             foul = outcome.reason.value
             if game.forbidden_mode == ForbiddenMode.BLOCK:
                 raise GameError("forbidden", _("Black may not play there: %(kind)s.") % {"kind": foul_label(foul)})
+    held: list[GameEvent] = []  # the clock's events, written with the move's
     readings = clock_turn(
-        game, seat, timing.at, state.holder(color.other), interface, timing.credit_ms, timing.next_start
+        game, seat, timing.at, state.holder(color.other), interface, timing.credit_ms, timing.next_start, held
     )
     move = record_action(
         game,
@@ -340,6 +341,7 @@ def _board_move(
         EventKind.MOVE,
         actor,
         interface,
+        after=held,
         action=str(action),
         move_number=move.move_number,
         foul=foul,

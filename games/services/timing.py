@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from engine.protocols import Player as Seat
 from games import clock, flaghold
 from games.enums import EventKind, GameMode, GameResult, GameStatus, Interface, ResultReason, Settled
-from games.models import Game, Player
+from games.models import Game, GameEvent, Player
 from games.selectors import clock_of, control_of, from_ms, game_state, ms
 from games.services import freeze
 from games.services.base import (
@@ -39,10 +39,11 @@ def clock_turn(
     interface: str,
     credit_ms: int = 0,
     next_start: datetime | None = None,
+    held: list[GameEvent] | None = None,
 ) -> dict[str, Any]:
     """Time the turn that ``seat`` ends at ``at`` (less ``credit_ms`` of network lag); the next turn starts at
     ``next_start`` (when the move is applied and can be seen), or at ``at``. The clock starts with the first
-    turn if it was waiting."""
+    turn if it was waiting. ``held``: the clock's events are added to it, for the caller to log with the turn."""
     control = control_of(game)
     state = clock_of(game)
     events: list[clock.Event] = []
@@ -61,7 +62,7 @@ def clock_turn(
         if exc.code == "time_over":
             raise GameError("time_over", _("Time ran out; the game is over."), 409) from None
         raise GameError(exc.code, _("The referee has paused the game.")) from None
-    clock_apply(game, state, events + more, interface)
+    clock_apply(game, state, events + more, interface, held=held)
     return readings
 
 
