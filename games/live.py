@@ -73,8 +73,7 @@ def game_moved(game: Any, move: Any, state: Any) -> None:
 
 def move_delta(game: Any, move: Any, state: Any) -> dict[str, Any]:
     """What a plain move changed in the game's state, as GameDetailSerializer shows each part."""
-    from games.selectors import clock_view, position_view
-    from games.serializers import move_data
+    from games.selectors import clock_view, move_view, position_view
 
     return {
         "ply": game.ply,
@@ -83,7 +82,7 @@ def move_delta(game: Any, move: Any, state: Any) -> dict[str, Any]:
         "white": game.white_id,
         "clock": clock_view(game),
         "position": position_view(game, state),
-        "move": move_data(move),
+        "move": move_view(move),
     }
 
 

@@ -17,7 +17,7 @@ from engine.protocols import Action, Kind, OpeningState, Options, apply, opening
 from engine.protocols import Player as Seat
 from games import clock
 from games.enums import GameMode, GameStatus
-from games.models import Game, Player
+from games.models import Game, Move, Player
 
 
 @dataclass
@@ -152,6 +152,30 @@ def position_view(game: Game, state: GameState | None = None) -> dict[str, Any]:
         "declare_verdicts": _declare_verdicts(opening) if expects == "declare" else {},
         "forbidden": _forbidden(game, board) if not over else {},
         "last_black_move": _last_black_move(board),
+    }
+
+
+def instant(value: datetime | None) -> str | None:
+    """A stored instant as the API writes it (DRF's ISO 8601: the site's time zone, ``Z`` for UTC)."""
+    if value is None:
+        return None
+    text = timezone.localtime(value).isoformat() if timezone.is_aware(value) else value.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def move_view(move: Move) -> dict[str, Any]:
+    """A move as the API shows it (``MoveSerializer(move).data``, built directly: each pushed move,
+    games.live.move_delta; games/tests/test_representations.py keeps them equal)."""
+    return {
+        "ply": move.ply,
+        "kind": move.kind,
+        "text": move.text,
+        "player_number": move.player_number,
+        "color": move.color,
+        "move_number": move.move_number,
+        "foul": move.foul,
+        "created_at": instant(move.created_at),
+        "clock_ms": move.clock_ms,
     }
 
 

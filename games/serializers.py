@@ -250,25 +250,6 @@ def game_state_data(game: Game) -> dict[str, Any]:
     }
 
 
-_INSTANT = serializers.DateTimeField()
-
-
-def move_data(move: Move) -> dict[str, Any]:
-    """``MoveSerializer(move).data``, built directly (a pushed move: games.live.move_delta; kept equal by the
-    same tests)."""
-    return {
-        "ply": move.ply,
-        "kind": move.kind,
-        "text": move.text,
-        "player_number": move.player_number,
-        "color": move.color,
-        "move_number": move.move_number,
-        "foul": move.foul,
-        "created_at": _INSTANT.to_representation(move.created_at),
-        "clock_ms": move.clock_ms,
-    }
-
-
 class RefereeSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     username = serializers.CharField()

@@ -1,5 +1,6 @@
-"""The representations built directly for speed (games.serializers.game_state_data, move_data) are exactly
-what the serializers that document them give, in every state a game passes through."""
+"""The representations built directly for speed (games.serializers.game_state_data,
+games.selectors.move_view) are exactly what the serializers that document them give, in every state a game
+passes through."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 import pytest
 
 from games.models import Game, Move, Player
-from games.serializers import GameStateSerializer, MoveSerializer, game_state_data, move_data
+from games.selectors import move_view
+from games.serializers import GameStateSerializer, MoveSerializer, game_state_data
 from games.services import game_act, game_create, game_offer_draw
 from games.services.arbiter import game_call_arbiter
 
@@ -20,7 +22,7 @@ def same(game: Game) -> None:
     game = Game.objects.get(pk=game.pk)
     assert game_state_data(game) == GameStateSerializer(game).data
     for move in Move.objects.filter(game=game):
-        assert move_data(move) == MoveSerializer(move).data
+        assert move_view(move) == MoveSerializer(move).data
 
 
 def pair() -> tuple[Player, Player]:
