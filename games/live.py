@@ -23,6 +23,8 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
+from games.selectors import clock_view, move_view, position_view
+
 logger = logging.getLogger(__name__)
 CHANNEL = "live"
 _client: Any = None
@@ -73,8 +75,6 @@ def game_moved(game: Any, move: Any, state: Any) -> None:
 
 def move_delta(game: Any, move: Any, state: Any) -> dict[str, Any]:
     """What a plain move changed in the game's state, as GameDetailSerializer shows each part."""
-    from games.selectors import clock_view, move_view, position_view
-
     return {
         "ply": game.ply,
         "status": game.status,
