@@ -63,12 +63,13 @@ def game_changed(game: Any) -> None:
 def game_moved(game: Any, move: Any, state: Any) -> None:
     """``move`` was a plain move of ``game`` (now in ``state``, the game going on), announced already by
     :func:`game_changed`: say what it changed, unless the game changes again before the commit or the
-    transaction holds a second move of it."""
+    transaction holds a second move of it. Only in an outermost transaction: a move made inside a savepoint
+    may be rolled back with it while the transaction commits, and must never be pushed (the game is read)."""
     if not settings.LIVE_PUSH:
         return
     conn = transaction.get_connection()
     topic = f"game:{game.pk}"
-    if not conn.in_atomic_block or topic not in getattr(conn, "live_topics", ()):
+    if not conn.in_atomic_block or conn.savepoint_ids or topic not in getattr(conn, "live_topics", ()):
         return
     conn.live_moves[topic] = None if topic in conn.live_moves else (game, move, state)
 

@@ -113,3 +113,19 @@ def test_a_state_sent_before_a_missed_move_is_not_patched() -> None:
     assert with_move(before, {**move, "position": {}}) is None  # ply 4 never reached this server
     assert with_move(before, {**move, "ply": 4, "move": {"ply": 4}, "status": "finished", "position": {}}) is None
     assert with_move(None, {**move, "position": {}}) is None  # nothing sent yet
+
+
+def test_a_move_rolled_back_with_its_savepoint_is_never_pushed(announced: list[Any]) -> None:
+    game = new_game("freestyle")
+    topic = f"game:{game.pk}"
+    with transaction.atomic():
+        games.live.game_changed(game)  # the transaction announces the game before the savepoint
+        try:
+            with transaction.atomic():
+                game_act(game_id=game.pk, player=game.player_one, action="place h8", expected_ply=0)
+                raise RuntimeError("the caller gives up")
+        except RuntimeError:
+            pass
+
+    assert Game.objects.get(pk=game.pk).ply == 0
+    assert topic in announced[-1][0] and topic not in announced[-1][1]  # read again: no phantom move
