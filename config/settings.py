@@ -116,7 +116,7 @@ REDIS_URL = env_redis_url("REDIS_URL", "redis://127.0.0.1:6379/0")
 # Rate limits count in Redis when a Redis is configured (shared by every web process); else in memory.
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.RedisCache",  # one client per pool, not one per call
         "LOCATION": REDIS_URL,
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
     }

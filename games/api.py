@@ -68,6 +68,7 @@ from games.serializers import (
     RuleInputSerializer,
     SeatSerializer,
     game_state_data,
+    move_input,
     validated,
 )
 from games.services import GameError
@@ -135,6 +136,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return Response(GameDetailSerializer(game, context={"request": request}).data)
 
     def _input(self, serializer_class: type[serializers.Serializer[Any]]) -> dict[str, Any]:
+        if serializer_class is MoveInputSerializer:
+            return move_input(self.request.data)
         return validated(serializer_class, self.request.data)
 
     def _detail(self, game: Game) -> Response:
@@ -152,16 +155,51 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         inputs: Callable[[dict[str, Any]], dict[str, Any]] = lambda data: {},
     ) -> T:
         """A player's action on their game: the input, the seat acting (a shared account names it), the
-        service. ``timed``: the service is given when the request arrived; ``live``: and how long it queued."""
+        service. ``timed``: the service is given when the request arrived; ``live`` (a move or a pass): and how
+        long it queued, and the game is read once, under the service's lock, where who may act is checked."""
+        if live:
+            return self._live_action(serializer_class, service, inputs)
         game = self.get_object()
         data = self._input(serializer_class)
         kwargs = inputs(data)
-        if timed or live:
+        if timed:
             kwargs["at"] = _received(self.request)
-        if live:
-            kwargs.update(think_ms=data.get("think_ms"), queued_ms=getattr(self.request, "queued_ms", 0), live=True)
         kwargs[as_player] = acting_player(self.request.user, game, data.get("seat"))
         return service(game_id=game.pk, actor=self.request.user, interface=INTERFACE, **kwargs)
+
+    def _live_action(
+        self,
+        serializer_class: type[serializers.Serializer[Any]],
+        service: Callable[..., T],
+        inputs: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> T:
+        pk = str(self.kwargs["pk"])
+        if not (pk.isdigit() and len(pk) < 19):
+            raise NotFound(_("There is no such game."))
+        data = self._input(serializer_class)
+
+        def acting(game: Game) -> Player:  # the locked game: the checks get_object and acting_player make
+            if not can_see(self.request.user, game):
+                raise NotFound(_("There is no such game."))
+            self.check_object_permissions(self.request, game)
+            return acting_player(self.request.user, game, data.get("seat"))
+
+        try:
+            return service(
+                game_id=int(pk),
+                actor=self.request.user,
+                interface=INTERFACE,
+                at=_received(self.request),
+                think_ms=data.get("think_ms"),
+                queued_ms=getattr(self.request, "queued_ms", 0),
+                live=True,
+                player=acting,
+                **inputs(data),
+            )
+        except GameError as exc:
+            if exc.code == "no_game":  # a game that is not there reads as one the user may not see
+                raise NotFound(_("There is no such game.")) from None
+            raise
 
     def _full(self, game: Game, status: int = 200) -> Response:
         fresh = visible_games(self.request.user).prefetch_related("moves", "claims", "reports").get(pk=game.pk)

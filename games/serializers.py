@@ -355,6 +355,38 @@ class MoveInputSerializer(TimedInputSerializer):
         return attrs
 
 
+def _whole(value: Any, low: int, high: int | None = None) -> bool:
+    return type(value) is int and value >= low and (high is None or value <= high)
+
+
+def _plain_text(value: Any, longest: int) -> bool:
+    return type(value) is str and 0 < len(value) <= longest and value.isprintable() and value == value.strip()
+
+
+def move_input(data: Any) -> dict[str, Any]:
+    """A move's input as :class:`MoveInputSerializer` validates it.
+
+    The common well-formed move (whole numbers, plain text, no unknown field) is checked here directly: building
+    the serializer deep-copies its fields, about a tenth of a move's work in a web process. Anything else goes
+    through the serializer, so every refusal reads as it always did (tested equal on both kinds of input).
+    """
+    if (
+        type(data) is dict
+        and data.keys() <= MOVE_FIELDS
+        and _whole(data.get("ply"), 0)
+        and (data.get("point") or data.get("action"))
+        and ("point" not in data or _plain_text(data["point"], 4))
+        and ("action" not in data or _plain_text(data["action"], 200))
+        and ("think_ms" not in data or _whole(data["think_ms"], 0, 86_400_000))
+        and ("seat" not in data or _whole(data["seat"], 1, 2))
+    ):
+        return dict(data)
+    return validated(MoveInputSerializer, data)
+
+
+MOVE_FIELDS = frozenset(MoveInputSerializer().fields)
+
+
 class PassInputSerializer(TimedInputSerializer):
     ply = serializers.IntegerField(min_value=0)
 

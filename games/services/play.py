@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -140,7 +141,7 @@ def clocks_start(*, game_ids: list[int], at: datetime | None = None) -> int:
 def game_act(
     *,
     game_id: int,
-    player: Player,
+    player: Player | Callable[[Game], Player],
     action: Action | str,
     expected_ply: int,
     actor: Any = None,
@@ -161,6 +162,8 @@ def game_act(
     (:func:`games.clock.lag_credit`). A timeout that is due by then is settled
     (and committed) first, so a late move is refused with ``time_over`` and
     the game records the loss on time.
+    ``player`` may be a function of the locked game that names the player acting
+    (or refuses): the API's checks, made on the one read of the game.
     Side effects: stores a Move with its clock readings, logs an event, and
     ends the game (through :func:`game_finish`) on a five, an adjudicated
     foul, two passes, a full board or exhausted overtime.
@@ -188,7 +191,7 @@ def game_act(
 def _game_act(
     *,
     game_id: int,
-    player: Player,
+    player: Player | Callable[[Game], Player],
     action: Action | str,
     expected_ply: int,
     actor: Any,
@@ -199,6 +202,8 @@ def _game_act(
     live: bool = False,
 ) -> Game | None:
     game = lock_game(game_id)
+    if not isinstance(player, Player):
+        player = player(game)
     require_online(game)
     if _repeated(game, player, action, expected_ply):
         return game  # a client's retry of a move already stored (its answer was lost): nothing changes
@@ -408,7 +413,7 @@ def _game_resign(*, game_id: int, player: Player, actor: Any, interface: str) ->
 def game_pass(
     *,
     game_id: int,
-    player: Player,
+    player: Player | Callable[[Game], Player],
     expected_ply: int,
     actor: Any = None,
     interface: str = "api",

@@ -93,9 +93,8 @@ def enqueue(game_id: int, version: int, deadline: datetime) -> bool:
     when = (deadline + timedelta(milliseconds=settings.CLOCK_SLACK_MS)).timestamp()
     ttl = max(1, int(when - timezone.now().timestamp()) + 60)
     try:
-        found = markers()
-        found.set(due_key(game_id), when, ex=ttl)
-        waiting = found.get(pending_key(game_id))
+        pipe = markers().pipeline(transaction=False)  # one round trip for both markers
+        _done, waiting = pipe.set(due_key(game_id), when, ex=ttl).get(pending_key(game_id)).execute()
         if waiting is not None and float(waiting) <= when:
             return False
     except Exception:

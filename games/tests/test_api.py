@@ -177,6 +177,34 @@ def test_private_games_are_hidden_from_the_public(seats: tuple[Any, Any]) -> Non
     assert game.pk not in [g["id"] for g in client_for().get("/api/games/").json()["results"]]
 
 
+@pytest.mark.parametrize("action", ["move", "pass"])
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_a_move_on_a_game_one_may_not_see_reads_as_one_that_is_not_there(
+    seats: tuple[Any, Any], action: str, language: str
+) -> None:
+    """Moves read the game once, under its lock: the checks get_object made are made there, the same way."""
+    one, two = PlayerFactory(user=seats[0]), PlayerFactory(user=seats[1])
+    hidden = game_create(player_one=one, player_two=two, is_public=False)
+    public = game_create(player_one=one, player_two=two)
+    stranger = user("mallory", "player")
+    PlayerFactory(user=stranger)
+    body = {"ply": 0, "point": "h8"}
+
+    def answer(account: Any, pk: Any) -> tuple[int, Any]:
+        reply = client_for(account, language).post(f"/api/games/{pk}/{action}/", body, format="json")
+        return reply.status_code, reply.json()
+
+    missing = answer(stranger, 987654)
+    assert missing[0] == 404 and missing[1]["code"] == "not_found"
+    assert answer(stranger, hidden.pk) == missing
+    assert answer(None, hidden.pk) == answer(None, public.pk) == answer(None, 987654)  # no account: the same refusal
+    assert answer(None, hidden.pk)[0] in (401, 403)
+    assert answer(stranger, "9" * 25) == missing
+    assert answer(stranger, public.pk)[1]["code"] == "not_your_game"
+    assert Move.objects.filter(game__in=[hidden, public]).count() == 0
+    assert answer(seats[0], hidden.pk)[0] == 200  # its own player plays it
+
+
 def test_schema_documents_every_action() -> None:
     schema = client_for().get("/api/schema/").content.decode()
 

@@ -8,10 +8,19 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from django.http import QueryDict
+from rest_framework.exceptions import ValidationError
 
 from games.models import Game, Move, Player
 from games.selectors import move_view
-from games.serializers import GameStateSerializer, MoveSerializer, game_state_data
+from games.serializers import (
+    GameStateSerializer,
+    MoveInputSerializer,
+    MoveSerializer,
+    game_state_data,
+    move_input,
+    validated,
+)
 from games.services import game_act, game_create, game_offer_draw
 from games.services.arbiter import game_call_arbiter
 
@@ -60,3 +69,53 @@ def test_a_renju_opening_a_forbidden_point_an_offer_and_an_open_call(time_machin
     game_call_arbiter(game_id=other.pk, player=one, note="noise")
     assert game_state_data(Game.objects.get(pk=other.pk))["arbiter_call"] is not None
     same(other)
+
+
+# -- a move's input: the direct check of the common move against MoveInputSerializer ----------------------
+
+MOVE_VALUES: dict[str, list[Any]] = {
+    "ply": [0, 7, -1, "7", 7.0, 7.5, True, None, [7], 10**30],
+    "point": ["h8", "O15", " h8", "h8 ", "", "h8h8h", "h\x008", "\ud800", 8, None, "五"],
+    "action": ["place h8", "swap", "", "  ", "x" * 200, "x" * 201, "a\x00", 1, None],
+    "think_ms": [0, 1500, 86_400_000, 86_400_001, -1, "1500", 1.5, False, None],
+    "seat": [1, 2, 0, 3, "1", True, None],
+    "other": ["anything"],
+}
+
+
+def outcome(check: Any, data: Any) -> Any:
+    try:
+        return ("valid", check(data))
+    except ValidationError as exc:
+        return ("refused", exc.detail)
+
+
+def inputs() -> Any:
+    yield {"ply": 3, "point": "h8"}
+    yield {"ply": 3, "point": "h8", "think_ms": 1200}
+    for field, values in MOVE_VALUES.items():
+        for value in values:
+            yield {"ply": 3, "point": "h8", field: value}
+            yield {"ply": 3, "action": "place h8", field: value}
+            yield {field: value}
+    yield {"ply": 3}
+    yield {}
+    yield []
+    yield "ply=3"
+    yield QueryDict("ply=3&point=h8")
+
+
+def test_a_moves_input_is_checked_exactly_as_its_serializer_checks_it() -> None:
+    for data in inputs():
+        assert outcome(move_input, data) == outcome(lambda d: validated(MoveInputSerializer, d), data), data
+
+
+def test_the_common_move_is_checked_without_building_the_serializer(monkeypatch: Any) -> None:
+    def refuse(*_args: Any) -> None:
+        raise AssertionError("the serializer was built")
+
+    monkeypatch.setattr("games.serializers.validated", refuse)
+    move = {"ply": 12, "point": "h8", "think_ms": 2500}
+    assert move_input(move) == move
+    with pytest.raises(AssertionError):
+        move_input({"ply": "12", "point": "h8"})  # a number as text: the serializer's to read
