@@ -30,7 +30,7 @@ Rules (each is an option of :class:`TimeControl`):
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 # The options, re-exported: ``clock.TimeControl``, ``clock.PRESETS`` and ``clock.find_time_control`` as before.
@@ -70,7 +70,7 @@ class ClockState:
         return 0 if seat == "0" else 1
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(self.__dict__)  # asdict(self), without its deep copy of values that are all immutable
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ClockState:
@@ -183,7 +183,7 @@ class View:
     version: int
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {name: list(v) if isinstance(v, list) else v for name, v in self.__dict__.items()}  # asdict(self)
 
 
 def view(s: ClockState, tc: TimeControl, now: int) -> View:

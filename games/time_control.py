@@ -5,7 +5,7 @@ Every option of :class:`TimeControl` is a rule of :mod:`games.clock` (its docstr
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Literal
 
 MainScope = Literal["game", "player"]
@@ -54,7 +54,7 @@ class TimeControl:
         return self.main_ms is not None or self.move_ms is not None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(self.__dict__)  # asdict(self), without its deep copy of values that are all immutable
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TimeControl:

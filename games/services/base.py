@@ -16,6 +16,7 @@ from engine.protocols import Player as Seat
 from games import clock, live
 from games.enums import EventKind, GameMode, GameStatus, ResultReason
 from games.models import Game, GameEvent, Move, Player
+from games.prepared import Prepared
 from games.selectors import GameState, control_of, from_ms, ms
 
 
@@ -103,10 +104,13 @@ def sync_colours(game: Game, state: GameState) -> None:
     game.black, game.white = black, white
 
 
+_LOCK: Prepared[Game] = Prepared(lambda pk: Game.objects.select_for_update().filter(pk=pk), for_update=True)
+
+
 def lock_game(game_id: int) -> Game:
     """The game's row, locked until the transaction ends (on SQLite the transaction itself is the lock: it
     begins IMMEDIATE, config.env)."""
-    game = next(iter(Game.objects.select_for_update().filter(pk=game_id)), None)
+    game = _LOCK.first(int(game_id))
     if game is None:
         raise GameError("no_game", _("There is no such game."), 404)
     return game

@@ -4,6 +4,7 @@ passes through."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from django.http import QueryDict
 from rest_framework.exceptions import ValidationError
 
+from games import clock
 from games.models import Game, Move, Player
 from games.selectors import move_view
 from games.serializers import (
@@ -119,3 +121,13 @@ def test_the_common_move_is_checked_without_building_the_serializer(monkeypatch:
     assert move_input(move) == move
     with pytest.raises(AssertionError):
         move_input({"ply": "12", "point": "h8"})  # a number as text: the serializer's to read
+
+
+def test_the_clocks_dictionaries_are_what_asdict_gives() -> None:
+    control = clock.PRESETS["quick"]
+    state = clock.start(clock.initial(control), control, 1_000, 0)[0]
+    state = clock.play(state, control, 4_000, 1)[0]
+    shown = clock.view(state, control, 5_000)
+    for value in (control, state, shown):
+        assert value.to_dict() == asdict(value) and list(value.to_dict()) == list(asdict(value))
+    assert shown.to_dict()["main_left"] is not shown.main_left  # a copy: the caller may change it
