@@ -53,7 +53,12 @@ def test_the_sql_is_compiled_once_and_each_value_finds_its_own_row(monkeypatch: 
     game_act(game_id=games[1].pk, player=one, action="place h8", expected_ply=0)
     compiled = []
     original = SQLCompiler.as_sql
-    monkeypatch.setattr(SQLCompiler, "as_sql", lambda self, *a, **k: compiled.append(1) or original(self, *a, **k))
+
+    def counted(self: SQLCompiler, *args: Any, **kwargs: Any) -> Any:
+        compiled.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", counted)
 
     with transaction.atomic():
         locked = [lock_game(game.pk) for game in games * 2]
