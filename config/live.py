@@ -47,7 +47,8 @@ class Watcher:
         if self.closed:
             return
         try:
-            await asyncio.wait_for(self.send({"type": "websocket.send", "text": text}), SEND_TIMEOUT_S)
+            async with asyncio.timeout(SEND_TIMEOUT_S):  # no task of its own per send, as wait_for makes
+                await self.send({"type": "websocket.send", "text": text})
         except Exception:  # a dead or too slow socket: drop it; the page reconnects and catches up
             self.closed = True
 
@@ -62,6 +63,7 @@ class Hub:
     tournament_of: dict[int, int | None] = field(default_factory=dict)  # game id -> its tournament (cached)
     kinds: Counter[str] = field(default_factory=Counter)  # watched topics of each kind ("game", "referee", …)
     shown: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # a game's state last sent
+    pending: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # moves announced during a read
 
     def ensure_listening(self) -> None:
         if self.listener is None or self.listener.done():
@@ -109,8 +111,11 @@ class Hub:
                 asyncio.get_running_loop().create_task(self._tell_referees(int(ident)))
         if topic not in self.watchers:
             return
-        if topic in self.running:
-            self.dirty.add(topic)
+        if topic in self.running:  # a read under way: a move is added after it, anything else reads again
+            if move is not None:
+                self.pending.setdefault(topic, []).append(move)
+            else:
+                self.dirty.add(topic)
             return
         if move is not None and self._add_move(topic, move):
             return
@@ -165,6 +170,7 @@ class Hub:
                         self.shown[(topic, lang)] = json.loads(text)["game"]
                     targets = [w for w in self.watchers.get(topic, ()) if w.lang == lang]
                     await asyncio.gather(*(w.push(text) for w in targets))
+                self._add_pending(topic)
                 if topic not in self.dirty:
                     return
                 await asyncio.sleep(max(0.0, started + spacing - asyncio.get_running_loop().time()))
@@ -172,6 +178,20 @@ class Hub:
             logger.exception("live push: could not render %s", topic)
         finally:
             self.running.discard(topic)
+            self.pending.pop(topic, None)
+
+    def _add_pending(self, topic: str) -> None:
+        """The moves announced while ``topic`` was read: those the read already shows are dropped, the others
+        added in turn; one that does not follow (a move missed, another change) and the topic is read again."""
+        for move in self.pending.pop(topic, []):
+            langs = {w.lang for w in self.watchers.get(topic, ())}
+            if topic in self.dirty or not langs:
+                return
+            plies = [self.shown.get((topic, lang), {}).get("ply") for lang in langs]
+            if all(isinstance(ply, int) and ply >= move["ply"] for ply in plies):
+                continue  # read after the move was stored: already shown
+            if not self._add_move(topic, move):
+                self.dirty.add(topic)
 
     def add(self, watcher: Watcher) -> None:
         if watcher.topic not in self.watchers:
@@ -185,6 +205,7 @@ class Hub:
             if not watching:
                 del self.watchers[watcher.topic]
                 self.kinds[watcher.topic.partition(":")[0]] -= 1
+                self.pending.pop(watcher.topic, None)
                 for key in [k for k in self.latest if k[0] == watcher.topic]:
                     del self.latest[key]
                     self.shown.pop(key, None)

@@ -129,3 +129,74 @@ def test_a_move_rolled_back_with_its_savepoint_is_never_pushed(announced: list[A
 
     assert Game.objects.get(pk=game.pk).ply == 0
     assert topic in announced[-1][0] and topic not in announced[-1][1]  # read again: no phantom move
+
+
+# -- moves announced while the socket server reads the game --------------------------------------------------
+
+
+def state_at(ply: int) -> dict[str, Any]:
+    return {
+        "ply": ply,
+        "status": "playing",
+        "arbiter_call": None,
+        "moves": [{"ply": n} for n in range(1, ply + 1)],
+        **{name: {"at": ply} for name in CHANGED},
+    }
+
+
+def delta(ply: int) -> dict[str, Any]:
+    return {"ply": ply, "status": "playing", "move": {"ply": ply}, **{n: {"at": ply} for n in CHANGED}}
+
+
+CHANGED = ("black", "white", "clock", "position")
+
+
+def run_hub_read(monkeypatch: pytest.MonkeyPatch, read_ply: int, announced_during: list[int]) -> tuple[int, list[int]]:
+    """A watched game is read (the read returns the game at ``read_ply``) while moves ``announced_during`` are
+    announced; returns how many reads were made and the plies the watcher was sent."""
+    import asyncio
+    import threading
+
+    import config.live as live
+
+    reads: list[int] = []
+    release = threading.Event()
+
+    def render(topic: str, lang: str) -> str:
+        release.wait(5)
+        reads.append(1)
+        ply = read_ply if len(reads) == 1 else read_ply + 10  # a second read: the game has moved on
+        return json.dumps({"topic": topic, "game": state_at(ply)})
+
+    monkeypatch.setattr(live, "render", render)
+    sent: list[int] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(json.loads(message["text"])["game"]["ply"])
+
+    async def scenario() -> None:
+        hub = live.Hub()
+        hub.add(live.Watcher(send, "game:1", "en"))
+        hub.changed("game:1")  # the first watcher: read the game
+        await asyncio.sleep(0.05)
+        for ply in announced_during:
+            hub.changed("game:1", delta(ply))
+        release.set()
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if "game:1" not in hub.running:
+                break
+        await asyncio.sleep(0.05)
+
+    asyncio.run(scenario())
+    return len(reads), sent
+
+
+def test_moves_announced_during_a_read_are_added_after_it_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The read saw move 3 already; moves 4 and 5 came after it.
+    assert run_hub_read(monkeypatch, 3, [3, 4, 5]) == (1, [3, 4, 5])
+
+
+def test_a_move_that_does_not_follow_the_read_has_the_game_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Move 4 was never announced here: move 5 cannot be added to the state at 3.
+    assert run_hub_read(monkeypatch, 3, [5]) == (2, [3, 13])
