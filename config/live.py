@@ -277,7 +277,7 @@ def _render(topic: str, lang: str) -> str | None:
     with translation.override(lang):
         if kind == "game":
             from games.models import Game
-            from games.serializers import GameDetailSerializer
+            from games.serializers import game_detail_data
 
             game = (
                 Game.objects.filter(pk=int(ident))
@@ -287,7 +287,7 @@ def _render(topic: str, lang: str) -> str | None:
             )
             if game is None:
                 return None
-            return json.dumps({"topic": topic, "game": GameDetailSerializer(game).data}, cls=DjangoJSONEncoder)
+            return json.dumps({"topic": topic, "game": game_detail_data(game)}, cls=DjangoJSONEncoder)
         if kind == "player":
             from django.template.loader import render_to_string
 

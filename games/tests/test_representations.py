@@ -13,12 +13,14 @@ from django.http import QueryDict
 from rest_framework.exceptions import ValidationError
 
 from games import clock
-from games.models import Game, Move, Player
+from games.models import ForbiddenClaim, Game, Move, Player, ResultReport
 from games.selectors import move_view
 from games.serializers import (
+    GameDetailSerializer,
     GameStateSerializer,
     MoveInputSerializer,
     MoveSerializer,
+    game_detail_data,
     game_state_data,
     move_input,
     validated,
@@ -32,6 +34,9 @@ pytestmark = pytest.mark.django_db
 def same(game: Game) -> None:
     game = Game.objects.get(pk=game.pk)
     assert game_state_data(game) == GameStateSerializer(game).data
+    full = Game.objects.select_related("player_one", "player_two").prefetch_related("moves", "claims", "reports")
+    detail = full.get(pk=game.pk)
+    assert game_detail_data(detail) == GameDetailSerializer(detail).data
     for move in Move.objects.filter(game=game):
         assert move_view(move) == MoveSerializer(move).data
 
@@ -131,3 +136,15 @@ def test_the_clocks_dictionaries_are_what_asdict_gives() -> None:
     for value in (control, state, shown):
         assert value.to_dict() == asdict(value) and list(value.to_dict()) == list(asdict(value))
     assert shown.to_dict()["main_left"] is not shown.main_left  # a copy: the caller may change it
+
+
+def test_a_game_with_claims_reports_and_rated_players_reads_the_same(time_machine: Any) -> None:
+    time_machine.move_to(datetime(2026, 12, 4, 10, 0, tzinfo=UTC), tick=False)
+    one = Player.objects.create(name="One", unit="Club 一", rating=1720)
+    two = Player.objects.create(name="Two")
+    game = game_create(player_one=one, player_two=two, rules="renju", time_control="quick", event="Open", round=3)
+    for ply, point in enumerate(["h8", "a1", "h9"]):
+        game_act(game_id=game.pk, player=one if ply % 2 == 0 else two, action=f"place {point}", expected_ply=ply)
+    ForbiddenClaim.objects.create(game=game, move_number=3, point="h9", verdict="none", explanation={"why": "—"})
+    ResultReport.objects.create(game=game, reporter=one, result="black", reason="resignation", record="h8 a1 h9")
+    same(game)
