@@ -64,6 +64,7 @@ class Hub:
     kinds: Counter[str] = field(default_factory=Counter)  # watched topics of each kind ("game", "referee", …)
     shown: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # a game's state last sent
     pending: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # moves announced during a read
+    unsent: dict[str, set[str]] = field(default_factory=dict)  # languages a read under way will still send
 
     def ensure_listening(self) -> None:
         if self.listener is None or self.listener.done():
@@ -122,6 +123,15 @@ class Hub:
         self.running.add(topic)
         asyncio.get_running_loop().create_task(self._refresh(topic))
 
+    async def welcome(self, watcher: Watcher) -> None:
+        """A new watcher gets the latest state sent here; the first one of its topic and language has it read,
+        unless a read under way will be sent to it (watchers arriving together cost one read)."""
+        latest = self.latest.get((watcher.topic, watcher.lang))
+        if latest is not None:
+            await watcher.push(latest)
+        elif watcher.lang not in self.unsent.get(watcher.topic, ()):
+            self.changed(watcher.topic)
+
     def _add_move(self, topic: str, move: dict[str, Any]) -> bool:
         """Send each language's last state with ``move`` added; False (read the game) unless every one of
         them is the state just before it."""
@@ -161,8 +171,10 @@ class Hub:
             while True:
                 started = asyncio.get_running_loop().time()
                 self.dirty.discard(topic)
-                for lang in sorted({w.lang for w in self.watchers.get(topic, ())}):
+                self.unsent[topic] = langs = {w.lang for w in self.watchers.get(topic, ())}
+                for lang in sorted(langs):
                     text = await sync_to_async(render, thread_sensitive=False)(topic, lang)
+                    langs.discard(lang)
                     if text is None or text == self.latest.get((topic, lang)):
                         continue  # gone, or nothing new (a repeated announcement)
                     self.latest[(topic, lang)] = text
@@ -179,6 +191,7 @@ class Hub:
         finally:
             self.running.discard(topic)
             self.pending.pop(topic, None)
+            self.unsent.pop(topic, None)
 
     def _add_pending(self, topic: str) -> None:
         """The moves announced while ``topic`` was read: those the read already shows are dropped, the others
@@ -410,11 +423,7 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Send) -> None:
     here.ensure_listening()
     here.add(watcher)
     try:
-        latest = here.latest.get((topic, lang))
-        if latest is not None:
-            await watcher.push(latest)
-        else:
-            here.changed(topic)  # the first watcher here: read the state now
+        await here.welcome(watcher)
         while not watcher.closed:
             message = await receive()
             if message["type"] == "websocket.disconnect":

@@ -200,3 +200,47 @@ def test_moves_announced_during_a_read_are_added_after_it_not_read_again(monkeyp
 def test_a_move_that_does_not_follow_the_read_has_the_game_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
     # Move 4 was never announced here: move 5 cannot be added to the state at 3.
     assert run_hub_read(monkeypatch, 3, [5]) == (2, [3, 13])
+
+
+def test_watchers_arriving_during_a_read_are_sent_it_without_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+    import threading
+
+    import config.live as live
+
+    reads: list[str] = []
+    release = threading.Event()
+
+    def render(topic: str, lang: str) -> str:
+        release.wait(5)
+        reads.append(lang)
+        return json.dumps({"topic": topic, "game": state_at(len(reads))})
+
+    monkeypatch.setattr(live, "render", render)
+    sent: dict[str, list[int]] = {}
+
+    def watcher(name: str, lang: str) -> Any:
+        async def send(message: dict[str, Any]) -> None:
+            sent.setdefault(name, []).append(json.loads(message["text"])["game"]["ply"])
+
+        return live.Watcher(send, "game:1", lang)
+
+    async def scenario() -> None:
+        hub = live.Hub()
+        for name, lang in (("first", "en"), ("second", "en")):
+            new = watcher(name, lang)
+            hub.add(new)
+            await hub.welcome(new)
+            await asyncio.sleep(0.02)
+        release.set()
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if "game:1" not in hub.running:
+                break
+        late = watcher("late", "en")
+        hub.add(late)
+        await hub.welcome(late)  # after the read: the state it sent
+
+    asyncio.run(scenario())
+    assert reads == ["en"]  # one read for the two watchers
+    assert sent == {"first": [1], "second": [1], "late": [1]}
