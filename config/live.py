@@ -29,6 +29,8 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http.request import validate_host
 
+from games.parsing import whole
+
 logger = logging.getLogger(__name__)
 Send = Any  # the ASGI send callable
 SEND_TIMEOUT_S = 5.0
@@ -369,26 +371,27 @@ def _may_watch(scope: dict[str, Any], topic: str) -> bool:
     store = import_module(settings.SESSION_ENGINE).SessionStore
     key = cookies[settings.SESSION_COOKIE_NAME].value if settings.SESSION_COOKIE_NAME in cookies else None
     user = get_user(SimpleNamespace(session=store(key)))  # type: ignore[arg-type]  # get_user reads .session only
-    kind, _sep, ident = topic.partition(":")
-    if not ident.isdigit():
+    kind, _sep, text = topic.partition(":")
+    ident = whole(text)
+    if ident is None:
         return False
     if kind == "game":
         from games.access import can_see
         from games.models import Game
 
-        game = Game.objects.filter(pk=int(ident)).first()
+        game = Game.objects.filter(pk=ident).first()
         return game is not None and can_see(user, game)
     if kind == "player":  # a console: only its own player's session
         from games.models import Player
 
-        return user.is_authenticated and Player.objects.filter(pk=int(ident), user_id=user.pk).exists()
+        return user.is_authenticated and Player.objects.filter(pk=ident, user_id=user.pk).exists()
     if kind == "referee":  # a referee's console: only that referee's session
-        return user.is_authenticated and user.pk == int(ident) and user.groups.filter(name="referee").exists()
+        return user.is_authenticated and user.pk == ident and user.groups.filter(name="referee").exists()
     if kind == "tournament":
         from games.access import may_organize
         from tournament.models import Tournament
 
-        tournament = Tournament.objects.filter(pk=int(ident)).first()
+        tournament = Tournament.objects.filter(pk=ident).first()
         return tournament is not None and (
             tournament.status != Tournament.Status.DRAFT or may_organize(user, tournament)
         )

@@ -37,6 +37,7 @@ from games.access import (
 from games.enums import Interface
 from games.exports import export_plain, export_rif
 from games.models import Analysis, ArbiterCall, Engine, Game, GameEvent, Player
+from games.parsing import whole
 from games.serializers import (
     AnalysisInputSerializer,
     AnalysisSerializer,
@@ -121,7 +122,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         if self.action in ("retrieve", "list"):
             return super().get_object()
         pk = str(self.kwargs["pk"])
-        game = next(iter(Game.objects.filter(pk=int(pk))), None) if pk.isdigit() and len(pk) < 19 else None
+        number = whole(pk)
+        game = next(iter(Game.objects.filter(pk=number)), None) if number is not None else None
         if game is None or not can_see(self.request.user, game):
             raise NotFound(_("There is no such game."))
         self.check_object_permissions(self.request, game)
@@ -173,8 +175,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         service: Callable[..., T],
         inputs: Callable[[dict[str, Any]], dict[str, Any]],
     ) -> T:
-        pk = str(self.kwargs["pk"])
-        if not (pk.isdigit() and len(pk) < 19):
+        pk = whole(str(self.kwargs["pk"]))
+        if pk is None:
             raise NotFound(_("There is no such game."))
         data = self._input(serializer_class)
 
@@ -186,7 +188,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
 
         try:
             return service(
-                game_id=int(pk),
+                game_id=pk,
                 actor=self.request.user,
                 interface=INTERFACE,
                 at=_received(self.request),

@@ -25,6 +25,7 @@ from games.clock import PRESETS as CLOCK_PRESETS
 from games.enums import ClaimStatus, ForbiddenMode, GameMode, GameResult, Interface, ReportStatus, ResultReason
 from games.messages import protocol_label, rules_label, time_control_label
 from games.models import ForbiddenClaim, Game, ResultReport
+from games.parsing import whole
 from games.services import GameError
 from games.services.arbiter import game_answer_arbiter, open_calls_for
 from tournament import backup, services, staff
@@ -255,10 +256,10 @@ def control_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         return redirect("control-room", pk=pk)
     stage = None
     if action in STAGE_ACTIONS or action in ROUND_ACTIONS or action in panel_action_names():
-        stage_id = request.POST.get("stage", "")
-        if not stage_id.isdigit():
+        stage_id = whole(request.POST.get("stage", ""))
+        if stage_id is None:
             raise Http404
-        stage = get_object_or_404(Stage, pk=int(stage_id), tournament=tournament)
+        stage = get_object_or_404(Stage, pk=stage_id, tournament=tournament)
     try:
         done = _run(action, request, tournament, stage, user)
     except (GameError, ValueError) as exc:
@@ -301,11 +302,11 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, stage: Stage
         )
         return _("Result of game %(n)s corrected.") % {"n": game.pk}
     if action == "answer-call":
-        call_id = request.POST.get("call", "")
-        if not call_id.isdigit():
+        call_id = whole(request.POST.get("call", ""))
+        if call_id is None:
             raise Http404
         call = game_answer_arbiter(
-            call_id=int(call_id),
+            call_id=call_id,
             actor=user,
             answer=request.POST.get("answer", ""),
             justified=request.POST.get("justified") == "1",
@@ -320,10 +321,10 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, stage: Stage
         )
         return _("%(name)s added.") % {"name": added.get_username()}
     if action == "staff-remove":
-        user_id = request.POST.get("user", "")
-        if not user_id.isdigit():
+        user_id = whole(request.POST.get("user", ""))
+        if user_id is None:
             raise Http404
-        staff.staff_remove(tournament=tournament, user_id=int(user_id), role=request.POST.get("role", ""), actor=user)
+        staff.staff_remove(tournament=tournament, user_id=user_id, role=request.POST.get("role", ""), actor=user)
         return _("Removed.")
     if action == "withdraw":
         withdraw = WithdrawForm(tournament, request.POST)

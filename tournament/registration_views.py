@@ -26,6 +26,7 @@ from django_ratelimit.core import is_ratelimited
 
 from games.access import may_organize, organizer_or_404, player_of
 from games.models import NAME_MAX, UNIT_MAX
+from games.parsing import whole
 from games.services import GameError
 from tournament import lan, registration
 from tournament.checkin import check_in_round
@@ -129,10 +130,10 @@ def control_players_action(request: HttpRequest, pk: int, action: str) -> HttpRe
         return redirect("control-players", pk=pk)
     entry = None
     if action in ENTRY_ACTIONS or action == "edit":
-        entry_id = request.POST.get("entry", "")
-        if not entry_id.isdigit():
+        entry_id = whole(request.POST.get("entry", ""))
+        if entry_id is None:
             raise Http404
-        entry = get_object_or_404(Entry, pk=int(entry_id), tournament=tournament)
+        entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
     try:
         done = _run(action, request, tournament, entry, user)
     except GameError as exc:

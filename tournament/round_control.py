@@ -10,6 +10,7 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
+from games.parsing import whole
 from tournament.errors import TournamentError
 from tournament.models import Entry, Round, Stage
 from tournament.services import rounds as services
@@ -76,10 +77,10 @@ def rounds_payload(stage: Stage, drafts: bool = True) -> dict[str, Any]:
 
 
 def _int(post: QueryDict, key: str) -> int:
-    value = post.get(key, "")
-    if not value.isdigit():
+    value = whole(post.get(key, ""))
+    if value is None:
         raise TournamentError("bad_form", _("The form is incomplete; reload the page."))
-    return int(value)
+    return value
 
 
 def _pair(stage: Stage, post: QueryDict, user: Any) -> str:
@@ -94,7 +95,7 @@ def _edit(stage: Stage, post: QueryDict, user: Any) -> str:
         number=_int(post, "round"),
         action=post.get("change", ""),
         first=_int(post, "first"),
-        second=int(second) if second.isdigit() else None,
+        second=whole(second),
         reason=post.get("reason", ""),
         actor=user,
     )

@@ -22,6 +22,7 @@ from games.access import account, drafts_hidden, is_organizer, may_organize
 from games.enums import GameStatus, ReportStatus
 from games.exports import export_plain, export_rif
 from games.models import Game, GameEvent, Player, ResultReport
+from games.parsing import whole
 from games.selectors import awaiting_move
 from games.services.arbiter import open_calls_for
 from games.views import practice_options
@@ -77,11 +78,10 @@ def screen(request: HttpRequest, pk: int) -> HttpResponse:
     """The hall's projector: the boards and pairings now, then the standings, in turn, large and live
     (``?seconds=`` each part, 15 by default)."""
     tournament = get_object_or_404(_visible_tournaments(request), pk=pk)
-    seconds = request.GET.get("seconds", "15")
     hall_url = public_url(request, f"/t/{tournament.pk}/")
     context = {
         "tournament": tournament,
-        "seconds": int(seconds) if seconds.isdigit() and 5 <= int(seconds) <= 600 else 15,
+        "seconds": seconds if (seconds := whole(request.GET.get("seconds", ""), 3)) and 5 <= seconds <= 600 else 15,
         "hall_url": hall_url,
         "hall_qr": qr(hall_url, 3),
         **_standings(tournament),
@@ -133,8 +133,8 @@ def tournament_pdf(request: HttpRequest, pk: int, kind: str) -> HttpResponse:
     elif kind == "standings":
         context.update(_standings(tournament))
     elif kind == "certificates":
-        places = request.GET.get("places", "3")
-        count = int(places) if places.isdigit() and 0 < int(places) <= 64 else 3
+        places = whole(request.GET.get("places", ""), 2)
+        count = places if places and places <= 64 else 3
         final = tournament.status == Tournament.Status.FINISHED  # no certificate for a place still in play
         context["places"] = [row for row in selectors.ranking(tournament) if row["rank"] <= count] if final else []
     else:

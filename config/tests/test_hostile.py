@@ -601,3 +601,31 @@ def test_staff_changes_with_bad_input_are_refused_in_words_and_change_nothing() 
     room = signed_in(host).post(f"/organizer/t/{tournament.pk}/staff-add/", {"username": "", "role": "x"}, follow=True)
     assert room.status_code == 200 and "Unknown role" in room.content.decode()
     assert list(tournament.organizers.all()) == [host] and not tournament.referees.exists()
+
+
+ODD_NUMBERS = ["²", "١٢", "9" * 5000, "-1", "1e3", " 7"]
+
+
+@pytest.mark.parametrize("odd", ODD_NUMBERS)
+def test_odd_numbers_in_addresses_and_forms_are_refused_not_a_server_error(odd: str) -> None:
+    """``"²".isdigit()`` is true and ``int("²")`` fails; so does ``int`` of 5,000 digits: each was a 500."""
+    from urllib.parse import quote
+
+    from config.live import _may_watch
+
+    player = account("oddity", PLAYER)
+    Player.objects.create(name="Oddity", user=player)
+    token = Token.objects.create(user=player)
+    api = APIClient(HTTP_ACCEPT_LANGUAGE="en", HTTP_AUTHORIZATION=f"Token {token.key}")
+    move = api.post(f"/api/games/{quote(odd)}/move/", {"ply": 0, "point": "h8"}, format="json")
+    assert move.status_code == 404 and move.json()["code"] == "not_found"
+    assert api.post(f"/api/games/{quote(odd)}/resign/", {}, format="json").status_code == 404
+
+    tournament = services.publish(tournament=services.tournament_create(name="Odd"))
+    assert Client().get(f"/t/{tournament.pk}/screen/", {"seconds": odd}).status_code == 200
+    assert _may_watch({"headers": []}, f"game:{odd}") is False
+
+    organizer = signed_in(account("odd-organizer", ORGANIZER))
+    for action, field in (("start", "stage"), ("answer-call", "call"), ("staff-remove", "user")):
+        answer = organizer.post(f"/organizer/t/{tournament.pk}/{action}/", {field: odd})
+        assert answer.status_code in (302, 404), (action, answer.status_code)
