@@ -151,6 +151,28 @@ def delta(ply: int) -> dict[str, Any]:
 CHANGED = ("black", "white", "clock", "position")
 
 
+def in_a_thread_of_its_own(scenario: Any) -> None:
+    """Run the coroutine function ``scenario`` on a new event loop in a new thread: a browser test earlier in
+    the same session may leave an event loop running in this one."""
+    import asyncio
+    import threading
+
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as exc:  # re-raised in the test's own thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "the scenario did not finish"
+    if failed:
+        raise failed[0]
+
+
 def run_hub_read(monkeypatch: pytest.MonkeyPatch, read_ply: int, announced_during: list[int]) -> tuple[int, list[int]]:
     """A watched game is read (the read returns the game at ``read_ply``) while moves ``announced_during`` are
     announced; returns how many reads were made and the plies the watcher was sent."""
@@ -188,7 +210,7 @@ def run_hub_read(monkeypatch: pytest.MonkeyPatch, read_ply: int, announced_durin
                 break
         await asyncio.sleep(0.05)
 
-    asyncio.run(scenario())
+    in_a_thread_of_its_own(scenario)
     return len(reads), sent
 
 
@@ -241,6 +263,6 @@ def test_watchers_arriving_during_a_read_are_sent_it_without_another(monkeypatch
         hub.add(late)
         await hub.welcome(late)  # after the read: the state it sent
 
-    asyncio.run(scenario())
+    in_a_thread_of_its_own(scenario)
     assert reads == ["en"]  # one read for the two watchers
     assert sent == {"first": [1], "second": [1], "late": [1]}
