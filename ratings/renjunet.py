@@ -44,6 +44,7 @@ from xml.parsers import expat
 from django.db import transaction
 
 from games.models import Player
+from games.parsing import whole
 from ratings.models import Category, ImportedTournament, RatedGame
 
 Progress = Callable[[int, int], None]
@@ -143,10 +144,9 @@ def _day(text: str) -> date | None:
 def _tournament_end(attrs: dict[str, str]) -> date | None:
     """The day a tournament's games are dated: its end, else its start, else the last day of its month."""
     end = _day(attrs.get("end", "")) or _day(attrs.get("start", ""))
-    if end is None and attrs.get("year", "").isdigit() and attrs.get("month", "").isdigit():
-        year, month = int(attrs["year"]), int(attrs["month"])
-        if year and 1 <= month <= 12:
-            end = date(year, month, calendar.monthrange(year, month)[1])
+    year, month = whole(attrs.get("year", ""), 4), whole(attrs.get("month", ""), 2)
+    if end is None and year and month and 1 <= month <= 12:
+        end = date(year, month, calendar.monthrange(year, month)[1])
     return end
 
 

@@ -629,3 +629,26 @@ def test_odd_numbers_in_addresses_and_forms_are_refused_not_a_server_error(odd: 
     for action, field in (("start", "stage"), ("answer-call", "call"), ("staff-remove", "user")):
         answer = organizer.post(f"/organizer/t/{tournament.pk}/{action}/", {field: odd})
         assert answer.status_code in (302, 404), (action, answer.status_code)
+
+
+@pytest.mark.parametrize("odd", ["²", "١٢", "9" * 5000, "1e3"])  # not a number, whatever the reader strips
+def test_odd_numbers_in_the_swiss_team_and_rating_forms_are_refused_not_a_crash(odd: str) -> None:
+    """The same odd numbers in the readers behind the Swiss control panel, a captain's lineup and the team
+    and RenjuNet imports: refused, or read as nothing, never a ValueError."""
+    from urllib.parse import urlencode
+
+    from django.http import QueryDict
+
+    from ratings.renjunet import _tournament_end
+    from tournament.errors import TournamentError
+    from tournament.swiss.control import _int
+    from tournament.teams.selectors import _id
+    from tournament.teams.views import _number, _player_lines
+
+    form = QueryDict(urlencode({"round": odd}))
+    with pytest.raises(TournamentError):
+        _int(form, "round")
+    assert _number(odd) == _id(odd) == 0
+    with pytest.raises(TournamentError):
+        _player_lines(f"Ann, Club, {odd}")
+    assert _tournament_end({"year": odd, "month": "3"}) is None

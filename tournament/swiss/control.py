@@ -9,6 +9,7 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
+from games.parsing import whole
 from games.services import player_find_or_create
 from tournament.models import Entry, GroupMember, Round, Stage
 from tournament.services import TournamentError
@@ -58,10 +59,11 @@ def swiss_control(stage: Stage) -> dict[str, Any]:
 
 
 def _int(post: QueryDict, key: str) -> int:
-    value = post.get(key, "")
-    if not value.strip().lstrip("-").isdigit():
+    text = post.get(key, "").strip()
+    number = whole(text.removeprefix("-"))
+    if number is None:
         raise TournamentError("bad_input", _("Fill in every field of the form."))
-    return int(value)
+    return -number if text.startswith("-") else number
 
 
 def _entry(stage: Stage, post: QueryDict, key: str) -> Entry:
@@ -100,7 +102,7 @@ def _edit(stage: Stage, post: QueryDict, user: Any) -> str:
         number=_int(post, "round"),
         action=action,
         first=_int(post, "first"),
-        second=int(second) if second.isdigit() else None,
+        second=whole(second),
         reason=post.get("reason", ""),
         actor=user,
     )
@@ -124,9 +126,8 @@ def _late(stage: Stage, post: QueryDict, user: Any) -> str:
     name = post.get("name", "").strip()
     if not name:
         raise TournamentError("bad_input", _("Give the player's name."))
-    rating = post.get("rating", "").strip()
     player = player_find_or_create(
-        name=name[:100], unit=post.get("unit", "").strip()[:100], rating=int(rating) if rating.isdigit() else None
+        name=name[:100], unit=post.get("unit", "").strip()[:100], rating=whole(post.get("rating", "").strip(), 9)
     )
     services.swiss_late_entry(stage=stage, player=player, actor=user)
     return _("%(name)s joins from the next round.") % {"name": player.name}

@@ -9,6 +9,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.parsing import whole
 from tournament.errors import TournamentError
 from tournament.models import Entry, Lineup, Match, Stage, Team, TeamMatch, TeamMember, Tournament
 from tournament.teams import scoring
@@ -53,7 +54,7 @@ def team_and_match(stage: Stage, team_id: object, team_match_id: object) -> tupl
 
 
 def _id(value: object) -> int:
-    return value if isinstance(value, int) else int(value) if isinstance(value, str) and value.isdigit() else 0
+    return value if isinstance(value, int) else (whole(value) or 0) if isinstance(value, str) else 0
 
 
 def team_stage(stage: Stage) -> dict[str, Any]:

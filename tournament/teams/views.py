@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 
 from games.access import may_organize, organizer_or_404, player_of
 from games.models import Player
+from games.parsing import whole
 from games.services import GameError, player_find_or_create
 from games.services.players import check_name
 from tournament import services
@@ -161,7 +162,7 @@ def lineup_post(request: HttpRequest, team_match_id: int) -> HttpResponse:
     entries: list[int | None] = []
     for number in range(1, boards + 1):
         value = request.POST.get(f"board_{number}", "")
-        entries.append(int(value) if value.isdigit() else None)
+        entries.append(whole(value))
     try:
         lineup_submit(team_match=team_match, team=team, entries=entries, actor=request.user)
     except GameError as exc:
@@ -238,7 +239,7 @@ def _toss_post(request: HttpRequest, stage: Stage, user: Any) -> None:
 
 
 def _number(text: str | None) -> int:
-    return int(text) if text and text.isdigit() else 0
+    return whole(text or "") or 0
 
 
 def _player_lines(text: str) -> list[tuple[str, str, int | None]]:
@@ -248,7 +249,8 @@ def _player_lines(text: str) -> list[tuple[str, str, int | None]]:
         cells = [c.strip() for c in line.replace("\t", ",").replace("，", ",").split(",")]
         name, unit = check_name(cells[0], cells[1] if len(cells) > 1 else "")
         rating_text = cells[2] if len(cells) > 2 else ""
-        if rating_text and not rating_text.isdigit():
+        rating = whole(rating_text, 9)
+        if rating_text and rating is None:
             raise TournamentError("bad_rating", _("Line %(n)s: the rating is a whole number.") % {"n": number})
-        out.append((name, unit, int(rating_text) if rating_text else None))
+        out.append((name, unit, rating))
     return out
