@@ -1,0 +1,48 @@
+"""The Redis the move path talks to, on a real redis-server: the cache's one client per pool (config.cache)
+and the clock's two markers in one round trip (games.services.scheduling.enqueue)."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+import redis
+
+from config.cache import RedisCache
+from games.services import scheduling
+
+
+def test_the_cache_keeps_one_client_and_works_as_djangos(redis_server: Any) -> None:
+    cache = RedisCache(redis_server.url, {"OPTIONS": {"socket_timeout": 0.5}})
+    cache.set("moves:1", [1.5, 2.5], 30)
+    assert cache.get("moves:1") == [1.5, 2.5]
+    assert cache.add("count:1", 1, 30) and cache.incr("count:1") == 2
+    backend: Any = cache._cache  # type: ignore[attr-defined]  # Django's client, not in the stubs
+    client = backend.get_client(write=True)
+    assert backend.get_client() is client  # Django's own builds a new client for every call
+
+
+def test_the_markers_are_set_and_read_in_one_round_trip(redis_server: Any, settings: Any, monkeypatch: Any) -> None:
+    settings.CLOCK_ETA_TASKS = True
+    found: Any = redis.Redis.from_url(redis_server.url)
+    monkeypatch.setattr(scheduling, "markers", lambda: found)
+    sent: list[int] = []
+
+    def publish(game_id: int, version: int, when: float) -> bool:
+        sent.append(game_id)
+        return True
+
+    monkeypatch.setattr(scheduling, "publish", publish)
+    deadline = datetime.fromtimestamp(time.time() + 60, tz=UTC)
+
+    found.set(scheduling.pending_key(901), time.time() + 30)  # a task waits for an earlier instant
+    assert scheduling.enqueue(901, 1, deadline) is False
+    found.delete(scheduling.pending_key(902))
+    assert scheduling.enqueue(902, 1, deadline) is True  # none waits: one is sent
+
+    assert sent == [902]
+    assert float(found.get(scheduling.due_key(901))) == pytest.approx(
+        deadline.timestamp() + settings.CLOCK_SLACK_MS / 1000
+    )
