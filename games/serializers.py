@@ -302,21 +302,12 @@ def game_detail_data(game: Game) -> dict[str, Any]:
     moves, claims and reports prefetched."""
     claims, reports = list(game.claims.all()), list(game.reports.all())
     return {
-        "id": game.pk,
         "player_one": _player_data(game.player_one),
         "player_two": _player_data(game.player_two),
-        "black": game.black_id,
-        "white": game.white_id,
         "rules": game.rules,
         "protocol": game.protocol,
         "forbidden_mode": game.forbidden_mode,
         "mode": game.mode,
-        "status": game.status,
-        "result": game.result,
-        "result_reason": game.result_reason,
-        "result_detail": game.result_detail,
-        "result_text": result_text(game),
-        "ply": game.ply,
         "board_number": game.board_number,
         "event": game.event,
         "round": game.round,
@@ -326,9 +317,7 @@ def game_detail_data(game: Game) -> dict[str, Any]:
         "protocol_options": game.protocol_options,
         "referees": None,
         "record_text": game.record_text,
-        "position": position_view(game),
-        "clock": clock_view(game),
-        "arbiter_call": open_arbiter_call(game),
+        **game_state_data(game),  # the id, ply, status, result, colours, position, clock and arbiter call
         "moves": [move_view(move) for move in game.moves.all()],
         "claims": ClaimSerializer(claims, many=True).data if claims else [],
         "reports": ReportSerializer(reports, many=True).data if reports else [],
