@@ -60,6 +60,9 @@ def env_list(name: str, default: list[str]) -> list[str]:
 # the writer, and IMMEDIATE transactions take the write lock at BEGIN, so a second writer waits up to
 # ``timeout`` seconds for it instead of failing at once with "database is locked" when a deferred
 # transaction tries to upgrade its read lock (which SQLite refuses without waiting).
+# Django's SQLite backend with the writers queued in the kernel rather than in SQLite's sleeping retries
+# (config/sqlite/base.py).
+SQLITE_ENGINE = "config.sqlite"
 SQLITE_OPTIONS: dict[str, Any] = {
     "timeout": 20,
     "transaction_mode": "IMMEDIATE",
@@ -78,7 +81,7 @@ def env_database(name: str, default_sqlite: Path) -> dict[str, Any]:
     if raw is None or not raw.strip():
         # Connections kept 60 s, as for a URL: make run's stack is the one bench/open.py measures.
         return {
-            "ENGINE": "django.db.backends.sqlite3",
+            "ENGINE": SQLITE_ENGINE,
             "NAME": str(default_sqlite),
             "OPTIONS": dict(SQLITE_OPTIONS),
             "CONN_MAX_AGE": 60,
@@ -93,6 +96,7 @@ def env_database(name: str, default_sqlite: Path) -> dict[str, Any]:
     if scheme != "sqlite" and not config.get("NAME"):
         raise ImproperlyConfigured(f"{name} must name a database, got {raw!r}")
     if scheme == "sqlite":
+        config["ENGINE"] = SQLITE_ENGINE
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     return config
 

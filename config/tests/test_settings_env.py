@@ -49,7 +49,7 @@ def test_env_database_default_is_sqlite_file(monkeypatch: pytest.MonkeyPatch) ->
 
     config = env.env_database("DATABASE_URL", Path("/tmp/x.sqlite3"))
 
-    assert (config["ENGINE"], config["NAME"]) == ("django.db.backends.sqlite3", "/tmp/x.sqlite3")
+    assert (config["ENGINE"], config["NAME"]) == ("config.sqlite", "/tmp/x.sqlite3")
 
 
 def test_startup_refuses_malformed_database_url() -> None:
