@@ -63,7 +63,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from stack import Stack, descendants, make_players, percentile, process_tree, server_roots  # noqa: E402
+from stack import Stack, descendants, make_players, percentile, process_tree, run_async, server_roots  # noqa: E402
 
 # Stones two points apart: never a five, never a forbidden move, so a game runs as long as the clients play.
 QUIET = [f"{c}{r}" for c in "acegikmo" for r in (1, 3, 5, 7, 9, 11, 13, 15)]
@@ -504,9 +504,9 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
 def one_run(stack: Stack, args: argparse.Namespace, run: int) -> dict[str, Any]:
     tournament, tokens = make_round(args.players, run)
     token_list = list(tokens.values())
-    done, spent, noop_p99 = asyncio.run(noop_phase(stack, token_list, concurrency=64, seconds=10))
+    done, spent, noop_p99 = run_async(noop_phase(stack, token_list, concurrency=64, seconds=10))
     noop_cpu = spent / max(1, done)
-    result = asyncio.run(the_round(stack, tournament, tokens, args.spectators, args.seconds, seed=run))
+    result = run_async(the_round(stack, tournament, tokens, args.spectators, args.seconds, seed=run))
     out = figures(result, noop_cpu, args.seconds)
     out.update(games=len(result["games"]), noop_cpu_ms=noop_cpu, noop_per_s=done / 10, noop_p99=noop_p99)
     out["queries_move"], out["queries_noop"] = queries_of_a_move_and_a_noop(token_list)

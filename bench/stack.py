@@ -8,6 +8,7 @@ what the fault drills do. The bench process itself talks to the same database
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import os
@@ -15,8 +16,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -331,6 +333,18 @@ def server_roots(stack: Stack) -> dict[str, int]:
     if stack.postgres is not None:
         roots["db"] = int((stack.postgres.datadir / "postmaster.pid").read_text().split()[0])
     return roots
+
+
+T = TypeVar("T")
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a crowd of clients on uvloop, as the live-push server runs (uvicorn picks it): the load generator
+    shares the server's two cores, so the lighter it is, the more of them the server keeps."""
+    import uvloop
+
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(coroutine)
 
 
 def percentile(values: list[float], q: float) -> float:

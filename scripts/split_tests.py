@@ -20,11 +20,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 # About the same time each on the 2-core machine (measured: make test's figures in the README): the
-# tournament's browser tests go with the other apps.
+# tournament's browser tests go with the other apps, and the API's fuzzing (about 230 s) with the tournament.
 BROWSER = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tournament" / "tests").glob("test_browser*.py"))
+FUZZ = "config/tests/test_fuzz.py"
 GROUPS = {
-    "tournament": ["tournament/tests", *(f"--deselect={path}" for path in BROWSER)],
-    "browser-engine-games-ratings-config": [*BROWSER, "engine/tests", "games/tests", "ratings/tests", "config/tests"],
+    "tournament": ["tournament/tests", FUZZ, *(f"--deselect={path}" for path in BROWSER)],
+    "browser-engine-games-ratings-config": [
+        *BROWSER,
+        "engine/tests",
+        "games/tests",
+        "ratings/tests",
+        "config/tests",
+        f"--deselect={FUZZ}",
+    ],
 }
 
 
