@@ -12,7 +12,7 @@ queue. The stamp comes from the front of the stack:
 * otherwise (tests, ``runserver``), when Django starts the request.
 
 The same worker publishes, per web process, the arrival of the oldest
-request still in flight (``arrivals:<host>:<pid>`` in Redis). The clock's
+request still in flight (``arrivals:<host>:<pid>`` in Redis, listed in the set ``arrivals``). The clock's
 background adjudicators ask :func:`waiting_since` before flagging a player:
 while a request that arrived before the deadline is still being served, it
 may be that player's move, so the flag waits (clocks.md §6.5; issue 20).
@@ -30,6 +30,8 @@ logger = logging.getLogger(__name__)
 _local = threading.local()
 KEY_PREFIX = "arrivals:"
 KEY_TTL_MS = 5_000  # a web process that stops publishing stops counting after this long
+KEYS = "arrivals"  # the set of the web processes' keys (a key that expired is left out by its missing value)
+KEYS_TTL_S = 24 * 3600  # renewed by every publication: the names of processes long gone do not pile up
 
 
 def set_current(arrived: float | None) -> None:
@@ -84,10 +86,13 @@ def redis_client() -> Any:
 
 
 def waiting_since() -> float | None:
-    """The arrival (epoch seconds) of the oldest request any web process is still serving, if any."""
+    """The arrival (epoch seconds) of the oldest request any web process is still serving, if any.
+
+    The web processes' keys are listed in one set (``arrivals``): two round trips, where a ``SCAN`` for
+    them walked the whole key space (every game's clock markers, the cache) in dozens."""
     try:
         client = redis_client()
-        keys = list(client.scan_iter(match=KEY_PREFIX + "*", count=100))
+        keys = sorted(client.smembers(KEYS))
         values = [float(v) for v in client.mget(keys) if v is not None] if keys else []
     except Exception:  # no Redis: nothing is known to wait; the flag is not held back
         logger.debug("arrivals unavailable", exc_info=True)
@@ -124,7 +129,11 @@ class Publisher:
             if oldest is None:
                 self.client.delete(self.key)
             else:
-                self.client.set(self.key, repr(oldest), px=KEY_TTL_MS)
+                pipe = self.client.pipeline(transaction=False)
+                pipe.set(self.key, repr(oldest), px=KEY_TTL_MS)
+                pipe.sadd(KEYS, self.key)
+                pipe.expire(KEYS, KEYS_TTL_S)
+                pipe.execute()
             self.published, self.published_at = oldest, now
         except Exception:
             logger.warning("could not publish request arrivals", exc_info=True)

@@ -1,5 +1,6 @@
-"""The Redis the move path talks to, on a real redis-server: the cache's one client per pool (config.cache)
-and the clock's two markers in one round trip (games.services.scheduling.enqueue)."""
+"""The Redis the move path talks to, on a real redis-server: the cache's one client per pool (config.cache),
+the clock's two markers in one round trip (games.services.scheduling.enqueue), and the requests in flight
+read in two (config.arrivals.waiting_since)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 import redis
 
+from config import arrivals
 from config.cache import RedisCache
 from games.services import scheduling
 
@@ -46,3 +48,33 @@ def test_the_markers_are_set_and_read_in_one_round_trip(redis_server: Any, setti
     assert float(found.get(scheduling.due_key(901))) == pytest.approx(
         deadline.timestamp() + settings.CLOCK_SLACK_MS / 1000
     )
+
+
+def test_the_requests_in_flight_are_read_in_two_round_trips_among_many_keys(
+    redis_server: Any, monkeypatch: Any
+) -> None:
+    client: Any = redis.Redis.from_url(redis_server.url)
+    client.flushdb()
+    monkeypatch.setattr(arrivals, "_client", client)
+    pipe = client.pipeline(transaction=False)
+    for n in range(5000):  # a round's key space: every game's clock markers, the cache, the broker
+        pipe.set(f"clock:due:{n}", n)
+    pipe.execute()
+    one, two = arrivals.Publisher(client, "web:1"), arrivals.Publisher(client, "web:2")
+    assert arrivals.waiting_since() is None
+
+    one.started(1, 105.0)
+    two.started(7, 101.5)
+    before = client.info("stats")["total_commands_processed"]
+    oldest = arrivals.waiting_since()
+    commands = client.info("stats")["total_commands_processed"] - before - 1  # less the first INFO itself
+    assert (oldest, commands) == (101.5, 2)  # a SCAN for the keys took 50 round trips here
+
+    two.finished(7)
+    two.flush(force=True)
+    assert arrivals.waiting_since() == 105.0
+    client.delete("arrivals:web:1")  # its process died: the key expired, its name stays in the set
+    assert arrivals.waiting_since() is None
+    arrivals.Publisher(client, "web:3").started(2, 110.0)  # one started in its place is found
+    assert arrivals.waiting_since() == 110.0
+    assert 0 < client.ttl(arrivals.KEYS) <= arrivals.KEYS_TTL_S

@@ -16,8 +16,12 @@ from engine.protocols import Player as Seat
 from games import clock, live
 from games.enums import EventKind, GameMode, GameStatus, ResultReason
 from games.models import Game, GameEvent, Move, Player
-from games.prepared import Prepared
+from games.prepared import Prepared, PreparedInsert
 from games.selectors import GameState, control_of, from_ms, ms
+
+# a move's rows, written without building their SQL each time (games.prepared)
+_MOVES: PreparedInsert[Move] = PreparedInsert(Move)
+_EVENTS: PreparedInsert[GameEvent] = PreparedInsert(GameEvent)
 
 
 class GameError(Exception):
@@ -49,9 +53,7 @@ def log_event(
 ) -> None:
     """Log a change of the game, after the events ``after`` (the clock's, held back to be written with it:
     one insert); its watchers are told once the transaction commits (games.live)."""
-    GameEvent.objects.bulk_create(
-        [*after, GameEvent(game=game, kind=kind, actor=actor, interface=interface, data=data)]
-    )
+    _EVENTS.insert([*after, GameEvent(game=game, kind=kind, actor=actor, interface=interface, data=data)])
     live.game_changed(game)
 
 
@@ -132,18 +134,19 @@ def record_action(
     the unique (game, ply) of the moves is the last word."""
     if game.ply != expected_ply:
         raise GameError("stale_ply", _("The game has moved on; reload and try again."), 409)
+    move = Move(
+        game=game,
+        ply=expected_ply + 1,
+        kind=action.kind.value,
+        text=str(action),
+        player_number=int(seat),
+        color=str(color) if color else "",
+        move_number=move_number,
+        foul=foul,
+        clock_ms=readings or {},
+    )
     try:
-        move = Move.objects.create(
-            game=game,
-            ply=expected_ply + 1,
-            kind=action.kind.value,
-            text=str(action),
-            player_number=int(seat),
-            color=str(color) if color else "",
-            move_number=move_number,
-            foul=foul,
-            clock_ms=readings or {},
-        )
+        _MOVES.insert([move])
     except IntegrityError:  # the transaction is spoilt: the error ends it, and it rolls back
         raise GameError("stale_ply", _("The game has moved on; reload and try again."), 409) from None
     game.ply = expected_ply + 1

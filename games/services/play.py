@@ -19,6 +19,7 @@ from games.enums import EventKind, ForbiddenMode, GameMode, GameResult, GameStat
 from games.live import game_moved
 from games.messages import foul_label, translate
 from games.models import Game, GameEvent, Move, Player
+from games.prepared import PreparedUpdate
 from games.selectors import GameState, clock_of, control_of, game_state, ms, remember_on_commit
 from games.services import freeze
 from games.services.base import (
@@ -291,7 +292,7 @@ def _opening_action(
     sync_colours(game, state)
     if after.finished:
         game.status = GameStatus.PLAYING
-    game.save(update_fields=_TURN_FIELDS)
+    _TURN.update(game)
     remember_on_commit(game, GameState(after, Board.replay(list(after.moves))))
     log_event(game, EventKind.ACTION, actor, interface, action=str(action), seat=int(seat), **timing.log())
     return _after_turn(game, actor, interface)
@@ -352,7 +353,7 @@ def _board_move(
         foul=foul,
         **timing.log(),
     )
-    game.save(update_fields=_TURN_FIELDS)
+    _TURN.update(game)
     result = rules.outcome(board)
     if result is not None and result.termination.value == "forbidden":
         if game.forbidden_mode == ForbiddenMode.AUTO:
@@ -372,6 +373,7 @@ def _board_move(
 
 
 _TURN_FIELDS = ["ply", "black", "white", "status", "clock", "clock_version", "deadline"]
+_TURN: PreparedUpdate[Game] = PreparedUpdate(Game, _TURN_FIELDS)  # a turn's columns, its SQL built once
 
 
 def _after_turn(game: Game, actor: Any, interface: str) -> Game:

@@ -361,6 +361,18 @@ class FakeRedis:
     def delete(self, key: str) -> None:
         self.values.pop(key, None)
 
+    def pipeline(self, transaction: bool = True) -> FakeRedis:
+        return self
+
+    def sadd(self, key: str, member: str) -> None:
+        self.names = {*getattr(self, "names", set()), member}
+
+    def expire(self, key: str, seconds: int) -> None:
+        pass
+
+    def execute(self) -> None:
+        pass
+
 
 def test_the_web_process_publishes_its_oldest_request_at_once_and_clears_it() -> None:
     redis = FakeRedis()
