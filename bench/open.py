@@ -22,10 +22,13 @@ After ``--seconds`` of the round (counted from the last game's creation) the cli
 Figures: ``moves_per_s`` (moves acknowledged in the window ÷ its length); ``move_p50_ms``/``move_p99_ms``
 (a move's acknowledgement as the client sees it); ``push_p99_ms`` (from a move's sending to its arrival at
 each spectator of its game); ``charged_p99_ms`` (the think time the server charged, after any lag credit,
-beyond what the client really thought); ``time_losses`` (games lost on time while their client was still
-playing: each meant to move within its limit, so any is the server's doing — except a loss whose client
-the crowd's own event loop, on the server's cores, let send only as the flag fell: counted apart on the run's
-line, as the crowd's own lateness); ``errors_5xx`` (every answer
+beyond what the client really thought; the run's line also gives it less the crowd's own lateness: from
+the server building the answer that began the turn, its clock's ``server_time``, to the client reading
+it, and the client's loop letting it send later than it meant); ``time_losses`` (games lost on time while
+their client was still playing: each meant to move within its limit, so any is the server's doing — except
+a loss whose client the crowd's own event loop, on the server's cores, let read its answer or send its move
+so late that it sent only as the flag fell: counted apart on the run's line, as the crowd's own lateness);
+``errors_5xx`` (every answer
 of 500 or more, a 503 retried included);
 ``cpu_ms_per_move`` (every server process's CPU — web, live push, worker, beat, Redis, PostgreSQL — in the
 window ÷ the moves); ``noop_ratio`` (that ÷ the server CPU per trivial authenticated request, ``GET
@@ -58,6 +61,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -232,6 +236,7 @@ class Tally:
     loop_lag_ms: list[float] = field(default_factory=list)  # the client's event loop, late by this much
     planned: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, ply) -> meant to send at
     woke: dict[tuple[int, int], float] = field(default_factory=dict)  # -> the client's loop let it send at
+    read_late: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, ply) -> its answer, built to read, s
 
 
 async def play(
@@ -274,6 +279,9 @@ async def play(
                 )
                 return
             tally.latencies.append((now, (now - tally.sent[(game, ply + 1)]) * 1000))
+            built = answer_built(answer)
+            if built is not None:  # the server's clock reading in the answer: the crowd read it this much later
+                tally.read_late[(game, ply + 1)] = max(0.0, now - built)
             tally.acked[(game, ply + 1)] = now
             tally.thought[(game, ply + 1)] = body["think_ms"]
             seen = now
@@ -439,16 +447,37 @@ def queries_of_a_move_and_a_noop(tokens: list[str]) -> tuple[int, int]:
     return len(move.captured_queries), len(noop.captured_queries)
 
 
+def answer_built(answer: Any) -> float | None:
+    """When the server built a move's answer (its clock's ``server_time``), epoch seconds."""
+    try:
+        return datetime.fromisoformat(answer["clock"]["server_time"]).timestamp()
+    except (TypeError, KeyError, ValueError):
+        return None
+
+
+def crowd_late_s(tally: Tally, game: int, ply: int) -> float:
+    """How late the crowd itself made the move that gave ``ply``: it read the answer that began the turn
+    later than the server built it, and its loop let it send later than it meant to. Both are the
+    crowd's event loop on the server's cores (and a socket's last bytes), not the server's queueing."""
+    planned, woke = tally.planned.get((game, ply)), tally.woke.get((game, ply))
+    woke_late = max(0.0, woke - planned) if planned is not None and woke is not None else 0.0
+    return tally.read_late.get((game, ply - 1), 0.0) + woke_late
+
+
 def late_client(tally: Tally, game: int, ply: int, flagged_at: float) -> bool:
-    """Was a game lost on time because the crowd itself was late? Its client meant to send the move before
-    the flag fell, but its event loop (on the server's cores) let it run only in the last second before the
+    """Was a game lost on time because the crowd itself was late? Had its client read the answer that began
+    the turn as the server built it, it meant to send before the flag fell; but the crowd's event loop (on
+    the server's cores) let it read late, or send late, so that it sent only in the last second before the
     flag was settled, or after: a player's own device does not share the server's CPU, so that loss is the
     bench's, counted apart (``client_late_losses``). A client that ran in time and still lost, or that was
     waiting for the server's answer, is a loss by load."""
     planned, woke = tally.planned.get((game, ply)), tally.woke.get((game, ply))
-    if planned is None or planned >= flagged_at:
+    if planned is None:
         return False
-    return woke is None or (woke - planned > CLIENT_LATE_S and woke >= flagged_at - SETTLE_S)
+    meant = planned - tally.read_late.get((game, ply - 1), 0.0)  # had it read the answer as it was built
+    if meant >= flagged_at:
+        return False
+    return woke is None or (woke - meant > CLIENT_LATE_S and woke >= flagged_at - SETTLE_S)
 
 
 def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[str, Any]:
@@ -464,12 +493,15 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
         for connected, arrived in times
         if connected < tally.sent[key]
     ]
-    charged = []
+    charged: list[float] = []
+    charged_server: list[float] = []  # less the crowd's own lateness in reading the answer and in sending
     for game_id, ply, readings in Move.objects.filter(game_id__in=result["games"]).values_list(
         "game_id", "ply", "clock_ms"
     ):
         if ply > 1 and (game_id, ply) in tally.thought:
-            charged.append(readings.get("think_ms", 0) - tally.thought[(game_id, ply)])
+            beyond = readings.get("think_ms", 0) - tally.thought[(game_id, ply)]
+            charged.append(beyond)
+            charged_server.append(max(0.0, beyond - crowd_late_s(tally, game_id, ply) * 1000))
     losses, client_late = [], []
     for game in Game.objects.filter(pk__in=result["games"], result_reason="time"):
         stopped = tally.stopped_at.get(game.pk)
@@ -486,6 +518,8 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
         "push_p99": percentile(pushes, 99),
         "pushes": len(pushes),
         "charged_p99": percentile(charged, 99),
+        "charged_server_p99": percentile(charged_server, 99),
+        "read_late_p99": percentile([s * 1000 for s in tally.read_late.values()], 99),
         "time_losses": len(losses),
         "client_late_losses": len(client_late),
         "errors_5xx": sum(n for status, n in tally.statuses.items() if status >= 500),
@@ -536,7 +570,9 @@ def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
             print(
                 f"  run {run + 1} ({where}): games={r['games']} paired in {r['pair_s']:.1f} s; "
                 f"moves/s={r['moves_per_s']:.1f} move p50={r['move_p50']:.0f} p99={r['move_p99']:.0f} ms; "
-                f"push p99={r['push_p99']:.0f} ms over {r['pushes']} pushes; charged p99={r['charged_p99']:.0f} ms; "
+                f"push p99={r['push_p99']:.0f} ms over {r['pushes']} pushes; charged p99={r['charged_p99']:.0f} ms "
+                f"(less the crowd's own lateness {r['charged_server_p99']:.0f} ms; answers read late p99="
+                f"{r['read_late_p99']:.0f} ms); "
                 f"time losses={r['time_losses']} (and {r['client_late_losses']} by the crowd's own lateness) "
                 f"5xx={r['errors_5xx']} connection errors={r['connection_errors']} "
                 f"socket errors={r['socket_errors']}; client loop lag p99={r['client_lag_p99']:.0f} "
