@@ -206,7 +206,13 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
-        indexes = [models.Index(fields=["deadline"], condition=Q(deadline__isnull=False), name="game_deadline")]
+        indexes = [
+            models.Index(fields=["deadline"], condition=Q(deadline__isnull=False), name="game_deadline"),
+            # the sweep's look for overdue no-shows, every second: a few rows, not a scan of every game
+            models.Index(
+                fields=["absent_deadline"], condition=Q(absent_deadline__isnull=False), name="game_absent_deadline"
+            ),
+        ]
         constraints = [
             models.CheckConstraint(condition=~Q(player_one=models.F("player_two")), name="game_two_different_players"),
             models.CheckConstraint(

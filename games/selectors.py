@@ -179,6 +179,14 @@ def move_view(move: Move) -> dict[str, Any]:
     }
 
 
+def overdue_no_shows(now: datetime, limit: int) -> QuerySet[Game, int]:
+    """The games whose absent player's deadline has passed by ``now`` (the sweep forfeits them): found by
+    the ``game_absent_deadline`` index, however many games the database holds."""
+    return Game.objects.filter(
+        status__in=GameStatus.active() | {GameStatus.PENDING}, absent_deadline__lt=now
+    ).values_list("pk", flat=True)[:limit]
+
+
 def player_games(visible: QuerySet[Game], player: Player, limit: int = 100) -> QuerySet[Game]:
     """A player's games among ``visible`` ones, newest first."""
     return (

@@ -20,6 +20,7 @@ from django.utils import timezone
 from games.enums import GameStatus, Settled
 from games.forfeits import game_forfeit_no_show
 from games.models import Game
+from games.selectors import overdue_no_shows
 from games.services import games_settle_due, scheduling
 from games.services.analysis import analysis_run
 from games.services.computer import computer_games_due
@@ -72,9 +73,7 @@ def sweep_overdue() -> int:
     applied = games_settle_due(at=cutoff, path="sweeper", limit=SWEEP_BATCH)
     if applied:
         logger.info("sweep settled %d overdue games", applied)
-    for game_id in Game.objects.filter(
-        status__in=GameStatus.active() | {GameStatus.PENDING}, absent_deadline__lt=timezone.now()
-    ).values_list("pk", flat=True)[:SWEEP_BATCH]:
+    for game_id in overdue_no_shows(timezone.now(), SWEEP_BATCH):
         forfeit_no_show(game_id)
     return applied
 
