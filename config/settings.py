@@ -179,6 +179,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 600}  # well above the longest countdown (~31 s)
+CELERY_BROKER_TRANSPORT = "config.broker:Transport"  # kombu's Redis transport, its client kept (config/broker.py)
 HEALTHZ_TIMEOUT_S = env_int("HEALTHZ_TIMEOUT_S", 2)
 # A Swiss field larger than this is paired by a Celery task (in a child process), not in the request.
 SWISS_SYNC_PLAYERS = env_int("SWISS_SYNC_PLAYERS", 300)

@@ -1,6 +1,6 @@
 """The Redis the move path talks to, on a real redis-server: the cache's one client per pool (config.cache),
-the clock's two markers in one round trip (games.services.scheduling.enqueue), and the requests in flight
-read in two (config.arrivals.waiting_since)."""
+the clock's two markers in one round trip (games.services.scheduling.enqueue), the requests in flight
+read in two (config.arrivals.waiting_since), and the broker's channel keeping its client (config.broker)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 import redis
 
 from config import arrivals
+from config.broker import Channel
 from config.cache import RedisCache
 from games.services import scheduling
 
@@ -78,3 +79,22 @@ def test_the_requests_in_flight_are_read_in_two_round_trips_among_many_keys(
     arrivals.Publisher(client, "web:3").started(2, 110.0)  # one started in its place is found
     assert arrivals.waiting_since() == 110.0
     assert 0 < client.ttl(arrivals.KEYS) <= arrivals.KEYS_TTL_S
+
+
+def test_the_brokers_channel_keeps_its_client_and_carries_messages(celery_app_on_redis: Any) -> None:
+    with celery_app_on_redis.connection_for_write() as connection:  # as Celery connects (CELERY_BROKER_TRANSPORT)
+        channel = connection.default_channel
+        assert isinstance(channel, Channel)
+        first = channel._create_client()
+        assert channel._create_client() is first  # kombu's own builds one for each message and acknowledgement
+        assert channel._create_client(asynchronous=True) is not first  # the one that waits is kombu's
+        queue = connection.SimpleQueue("broker-test")
+        queue.put({"game": 7, "version": 3})
+        message = queue.get(timeout=5)
+        assert message.payload == {"game": 7, "version": 3}
+        message.ack()
+        queue.close()
+        channel._disconnect_pools()  # as after a lost connection: a new pool, and a client on it
+        again = channel._create_client()
+        assert again is not first and again.connection_pool is channel.pool
+        assert again.ping()
