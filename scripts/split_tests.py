@@ -53,6 +53,7 @@ def main(options: list[str]) -> int:
             "-p",
             "no:cacheprovider",
             f"--basetemp={basetemp}",
+            "--durations=25",  # the slowest tests in each group's log, for balancing the groups
             *options,
             *folders,
         ]
