@@ -83,8 +83,8 @@ def test_the_requests_in_flight_are_read_in_two_round_trips_among_many_keys(
 
 def test_the_brokers_channel_keeps_its_client_and_carries_messages(celery_app_on_redis: Any) -> None:
     with celery_app_on_redis.connection_for_write() as connection:  # as Celery connects (CELERY_BROKER_TRANSPORT)
-        channel: Any = connection.default_channel
-        assert isinstance(channel, Channel)
+        assert isinstance(connection.default_channel, Channel)
+        channel: Any = connection.default_channel  # kombu's internals, not in its stubs
         first = channel._create_client()
         assert channel._create_client() is first  # kombu's own builds one for each message and acknowledgement
         assert channel._create_client(asynchronous=True) is not first  # the one that waits is kombu's
