@@ -28,12 +28,18 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._writers_fd: int | None = None
+        self._writers_pid = 0
         self._writing = False
 
     def _writers_file(self) -> int | None:
+        if self._writers_fd is not None and self._writers_pid != os.getpid():
+            # a forked child's copy shares its parent's lock: its own file, and nothing of the parent's held
+            os.close(self._writers_fd)
+            self._writers_fd, self._writing = None, False
         if self._writers_fd is None and not self.is_in_memory_db():
             path = f"{self.settings_dict['NAME']}-writers.lock"
             self._writers_fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            self._writers_pid = os.getpid()
         return self._writers_fd
 
     def _start_transaction_under_autocommit(self) -> None:

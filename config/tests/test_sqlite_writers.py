@@ -161,6 +161,32 @@ seen["closed"] = free()
 with connection.cursor() as c:
     c.execute("SELECT n FROM t ORDER BY n")
     seen["rows"] = [n for (n,) in c.fetchall()]
+if sys.argv[2] == "fork":  # the parent wrote first (its file is open); then two forked children
+    with transaction.atomic():
+        connection.cursor().execute("INSERT INTO t VALUES (5)")
+    held, done, told = os.pipe(), os.pipe(), os.pipe()
+    first = os.fork()
+    if first == 0:  # writes, and holds its turn until the second child has looked
+        connection.connection = None  # its own connection to the database; the wrapper is the parent's copy
+        with transaction.atomic():
+            connection.cursor().execute("INSERT INTO t VALUES (10)")
+            os.write(held[1], b"x")
+            os.read(done[0], 1)
+        os._exit(0)
+    second = os.fork()
+    if second == 0:  # while the first holds its turn: may this one take it too?
+        connection.connection = None
+        os.read(held[0], 1)
+        try:
+            fcntl.flock(connection._writers_file(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.write(told[1], b"shared")  # the parent's open file: the same lock as its sibling's
+        except BlockingIOError:
+            os.write(told[1], b"waits")
+        os.write(done[1], b"x")
+        os._exit(0)
+    os.waitpid(first, 0)
+    os.waitpid(second, 0)
+    seen["second_child"] = os.read(told[0], 10).decode()
 if sys.argv[2] == "hold":
     with transaction.atomic():
         connection.cursor().execute("INSERT INTO t VALUES (4)")
@@ -197,3 +223,14 @@ def test_a_writer_killed_mid_transaction_does_not_lock_the_others_out(tmp_path: 
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # gone with it: the next writer goes in at once
         finally:
             os.close(fd)
+
+
+def test_forked_processes_queue_apart_from_their_parent(tmp_path: Path) -> None:
+    # a forked child's copy of the parent's open file would share its lock: the children would go in together
+    db = str(tmp_path / "forked.sqlite3")
+    done = subprocess.run(
+        [sys.executable, "-c", ENDINGS, db, "fork"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "'second_child': 'waits'" in done.stdout.strip().splitlines()[-1]
