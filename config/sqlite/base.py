@@ -18,10 +18,13 @@ An in-memory database (the tests' default) has one process and no file: nothing 
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
 from typing import Any
 
 from django.db.backends.sqlite3 import base
+
+logger = logging.getLogger(__name__)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -38,7 +41,11 @@ class DatabaseWrapper(base.DatabaseWrapper):
             self._writers_fd, self._writing = None, False
         if self._writers_fd is None and not self.is_in_memory_db():
             path = f"{self.settings_dict['NAME']}-writers.lock"
-            self._writers_fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                self._writers_fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o660)
+            except OSError as exc:  # not ours to open (another account's file): SQLite's own lock alone
+                logger.warning("SQLite writers' queue unavailable (%s): writers wait on SQLite's lock", exc)
+                return None
             self._writers_pid = os.getpid()
         return self._writers_fd
 
@@ -56,7 +63,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _done_writing(self) -> None:
         if self._writing and self._writers_fd is not None:
             self._writing = False
-            fcntl.flock(self._writers_fd, fcntl.LOCK_UN)
+            if self._writers_pid == os.getpid():  # never a lock a forked child's copy shares with its parent
+                fcntl.flock(self._writers_fd, fcntl.LOCK_UN)
 
     def _commit(self) -> None:
         try:

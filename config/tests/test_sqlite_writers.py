@@ -234,3 +234,35 @@ def test_forked_processes_queue_apart_from_their_parent(tmp_path: Path) -> None:
 
     assert done.returncode == 0, done.stderr[-2000:]
     assert "'second_child': 'waits'" in done.stdout.strip().splitlines()[-1]
+
+
+UNOPENABLE = r"""
+import sys
+import django
+from django.conf import settings
+from config.env import SQLITE_OPTIONS
+
+settings.configure(
+    DATABASES={"default": {"ENGINE": "config.sqlite", "NAME": sys.argv[1], "OPTIONS": dict(SQLITE_OPTIONS)}},
+    INSTALLED_APPS=[],
+)
+django.setup()
+from django.db import connection, transaction
+
+with transaction.atomic():
+    connection.cursor().execute("CREATE TABLE t (n INTEGER)")
+    connection.cursor().execute("INSERT INTO t VALUES (1)")
+print(connection.cursor().execute("SELECT COUNT(*) FROM t").fetchone()[0])
+"""
+
+
+def test_a_lock_file_it_may_not_open_leaves_the_writers_to_sqlites_own_lock(tmp_path: Path) -> None:
+    db = tmp_path / "shared.sqlite3"
+    (tmp_path / "shared.sqlite3-writers.lock").mkdir()  # not a file it can open for writing
+    done = subprocess.run(
+        [sys.executable, "-c", UNOPENABLE, str(db)], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "1"
+    assert "writers' queue unavailable" in done.stderr
