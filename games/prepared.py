@@ -114,13 +114,13 @@ class PreparedInsert(Generic[M]):
             and _plain(self.fields)
             and all(obj.pk is None for obj in objs)
         )
-        if not usable or not objs:
+        statements: dict[tuple[str, int], str | None] = self.local.__dict__.setdefault("statements", {})
+        if usable and objs and (db, len(objs)) not in statements:
+            statements[(db, len(objs))] = self._sql(connection, len(objs))
+        sql = statements.get((db, len(objs))) if usable and objs else None
+        if sql is None:
             self.model._default_manager.bulk_create(objs)
             return
-        statements: dict[tuple[str, int], str] = self.local.__dict__.setdefault("statements", {})
-        sql = statements.get((db, len(objs)))
-        if sql is None:
-            sql = statements[(db, len(objs))] = self._sql(connection, len(objs))
         params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for obj in objs for f in self.fields]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
@@ -130,13 +130,14 @@ class PreparedInsert(Generic[M]):
             obj._state.adding = False
             obj._state.db = db
 
-    def _sql(self, connection: Any, rows: int) -> str:
+    def _sql(self, connection: Any, rows: int) -> str | None:
+        """The statement, or None where it cannot be prepared (the ORM writes those rows)."""
         opts = self.model._meta
         qn = connection.ops.quote_name
         placeholders = [["%s"] * len(self.fields) for _ in range(rows)]
         returning, extra = connection.ops.return_insert_columns([opts.pk])
-        if extra:  # a backend that binds parameters for what it returns (Oracle): not prepared here
-            raise NotImplementedError("returning parameters")
+        if extra or not returning:  # a backend that binds what it returns (Oracle), or returns nothing
+            return None
         return " ".join(
             [
                 connection.ops.insert_statement(on_conflict=None),

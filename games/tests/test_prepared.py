@@ -120,7 +120,7 @@ def check_rows_are_written_as_the_orm_writes_them(monkeypatch: Any) -> None:
     built: list[int] = []
     original = PreparedInsert._sql
 
-    def counted(self: Any, connection: Any, rows: int) -> str:
+    def counted(self: Any, connection: Any, rows: int) -> str | None:
         built.append(rows)
         return original(self, connection, rows)
 
@@ -202,3 +202,19 @@ def test_rows_are_written_as_the_orm_writes_them_on_postgresql(monkeypatch: Any)
 @pytest.mark.pg_django
 def test_a_turn_is_updated_as_save_with_update_fields_does_on_postgresql() -> None:
     check_a_turn_is_updated_as_save_with_update_fields_does()
+
+
+def test_rows_it_cannot_prepare_are_written_by_the_orm(monkeypatch: Any) -> None:
+    one, two = Player.objects.create(name="One"), Player.objects.create(name="Two")
+    game = game_create(player_one=one, player_two=two)
+    monkeypatch.setattr(PreparedInsert, "_sql", lambda self, connection, rows: None)  # as for Oracle
+    events: PreparedInsert[GameEvent] = PreparedInsert(GameEvent)
+    logged = [GameEvent(game=game, kind="clock", interface="api", data={"n": n}) for n in range(2)]
+
+    events.insert(logged)
+
+    assert all(e.pk is not None for e in logged)
+    assert [e.data for e in GameEvent.objects.filter(pk__in=[e.pk for e in logged]).order_by("pk")] == [
+        {"n": 0},
+        {"n": 1},
+    ]
