@@ -39,7 +39,7 @@ Last line: ``open: games=1000 spectators=2000 moves_per_s=… move_p99_ms=… pu
 time_losses=0 errors_5xx=0 cpu_ms_per_move=… noop_ratio=…`` (the median of ``--runs`` runs; each run's
 line and the spread above it).
 Run: ``.venv/bin/python bench/open.py [--players 2000] [--spectators 2000] [--seconds 120] [--runs 1]
-[--database sqlite|postgres]``.
+[--database sqlite|postgres] [--explain PATH]``.
 
 ``--nodes N`` (N >= 2): the same round on the deployment of docs/deployment.md (bench/stack.py: N gunicorn, N
 live-push servers, N workers behind nginx, one beat), first with one node, then with N, on the same cores:
@@ -237,6 +237,7 @@ class Tally:
     planned: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, ply) -> meant to send at
     woke: dict[tuple[int, int], float] = field(default_factory=dict)  # -> the client's loop let it send at
     read_late: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, ply) -> its answer, built to read, s
+    attempts: dict[tuple[int, int], list[tuple[float, str]]] = field(default_factory=dict)  # -> (sent, outcome)
 
 
 async def play(
@@ -262,13 +263,16 @@ async def play(
             for _attempt in range(20):  # as the game page: the same ply again after a broken connection or a 503
                 sent = time.time()
                 tally.sent.setdefault((game, ply + 1), sent)
+                outcomes = tally.attempts.setdefault((game, ply + 1), [])
                 try:
                     status, answer = await http.request("POST", f"/api/games/{game}/move/", tokens[ply % 2], body)
-                except ConnectionError:
+                except ConnectionError as exc:
+                    outcomes.append((sent, f"connection: {exc}"))
                     tally.connection_errors += 1
                     await asyncio.sleep(0.2)
                     continue
                 tally.statuses[status] = tally.statuses.get(status, 0) + 1
+                outcomes.append((sent, f"{status} after {time.time() - sent:.3f} s"))
                 if status != 503:
                     break
                 await asyncio.sleep(0.5)
@@ -480,6 +484,37 @@ def late_client(tally: Tally, game: int, ply: int, flagged_at: float) -> bool:
     return woke is None or (woke - meant > CLIENT_LATE_S and woke >= flagged_at - SETTLE_S)
 
 
+def explain_losses(tally: Tally, games: list[Any]) -> list[dict[str, Any]]:
+    """For each game lost on time, the client's side of its last turn beside the server's log of it: when the
+    answer that began the turn was built and read, when the client meant to send, woke and sent (each
+    attempt and its outcome), and the game's last events with their instants (``--explain PATH``)."""
+    from games.models import GameEvent
+
+    out = []
+    for game in games:
+        ply = game.ply + 1
+        events = list(GameEvent.objects.filter(game=game).order_by("-id")[:6])
+        out.append(
+            {
+                "game": game.pk,
+                "ply": ply,
+                "finished_at": game.finished_at.timestamp() if game.finished_at else None,
+                "previous_acked": tally.acked.get((game.pk, ply - 1)),
+                "previous_read_late": tally.read_late.get((game.pk, ply - 1)),
+                "previous_attempts": tally.attempts.get((game.pk, ply - 1)),
+                "planned": tally.planned.get((game.pk, ply)),
+                "woke": tally.woke.get((game.pk, ply)),
+                "attempts": tally.attempts.get((game.pk, ply)),
+                "ended": tally.ended_by_server.get(game.pk),
+                "events": [
+                    {"kind": e.kind, "at": e.created_at.timestamp(), "interface": e.interface, "data": e.data}
+                    for e in reversed(events)
+                ],
+            }
+        )
+    return out
+
+
 def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[str, Any]:
     from games.models import Game, Move
 
@@ -507,7 +542,7 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
         stopped = tally.stopped_at.get(game.pk)
         if stopped is None or (game.finished_at is not None and game.finished_at.timestamp() < stopped):
             late = late_client(tally, game.pk, game.ply + 1, game.finished_at.timestamp() if game.finished_at else 0)
-            (client_late if late else losses).append(game.pk)
+            (client_late if late else losses).append(game)
     moves = result["moves_in_window"]
     cpu = result["cpu"]
     cpu_per_move = sum(cpu.values()) / max(1, moves)
@@ -522,6 +557,7 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
         "read_late_p99": percentile([s * 1000 for s in tally.read_late.values()], 99),
         "time_losses": len(losses),
         "client_late_losses": len(client_late),
+        "explained": explain_losses(tally, losses + client_late),
         "errors_5xx": sum(n for status, n in tally.statuses.items() if status >= 500),
         "connection_errors": tally.connection_errors,
         "client_lag_p99": percentile(tally.loop_lag_ms, 99),
@@ -567,6 +603,9 @@ def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
         for run in range(args.runs):
             r = one_run(stack, args, run)
             results.append(r)
+            if args.explain:
+                with open(args.explain, "a") as out:
+                    out.write(json.dumps({"run": run + 1, "where": where, "losses": r["explained"]}) + "\n")
             print(
                 f"  run {run + 1} ({where}): games={r['games']} paired in {r['pair_s']:.1f} s; "
                 f"moves/s={r['moves_per_s']:.1f} move p50={r['move_p50']:.0f} p99={r['move_p99']:.0f} ms; "
@@ -613,6 +652,7 @@ def main() -> int:
     parser.add_argument("--nodes", type=int, default=0, help="N web, live and worker processes behind nginx")
     parser.add_argument("--drills", action="store_true", help="kill a web, live and worker process mid-round")
     parser.add_argument("--alone", action="store_true", help="with --nodes N: only N nodes, no 1-node comparison")
+    parser.add_argument("--explain", metavar="PATH", help="append each loss on time's timeline to PATH (JSON lines)")
     parser.add_argument("--web-threads", type=int, default=8, help="threads per gunicorn process (make run: 8)")
     args = parser.parse_args()
     if args.drills:
