@@ -249,15 +249,16 @@ async def play(
     ply = 0
     try:
         while ply < len(points) and not stop.is_set():
-            if ply:
-                think = think_s(rng)
-                tally.planned[(game, ply + 1)] = seen + think  # when the player means to send
-                try:
-                    await asyncio.wait_for(stop.wait(), think)
-                    break  # the window closed while thinking
-                except TimeoutError:
-                    pass
-                tally.woke[(game, ply + 1)] = time.time()  # later than planned when the crowd's loop lags
+            # The first stone too: a player sees the game called, looks at the board and plays. (Sent at once,
+            # the round's 1,000 first moves reached the server within a second: a herd no hall produces.)
+            think = think_s(rng)
+            tally.planned[(game, ply + 1)] = seen + think  # when the player means to send
+            try:
+                await asyncio.wait_for(stop.wait(), think)
+                break  # the window closed while thinking
+            except TimeoutError:
+                pass
+            tally.woke[(game, ply + 1)] = time.time()  # later than planned when the crowd's loop lags
             body = {"ply": ply, "point": points[ply], "think_ms": round((time.time() - seen) * 1000)}
             status, answer = 0, None
             for _attempt in range(20):  # as the game page: the same ply again after a broken connection or a 503
@@ -515,6 +516,20 @@ def explain_losses(tally: Tally, games: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
+def latency_series(tally: Tally, start: float, end: float, step: float = 5.0) -> list[dict[str, Any]]:
+    """The acknowledgements over the window in ``step``-second slices, by when each was sent: how many, their
+    p50, p99 and worst (ms), so that a tail can be placed in time (``--explain``)."""
+    slices: dict[int, list[float]] = {}
+    for at, ms in tally.latencies:
+        sent = at - ms / 1000
+        if start - 30 <= sent <= end:
+            slices.setdefault(int((sent - start) // step), []).append(ms)
+    return [
+        {"from_s": n * step, "moves": len(v), "p50": percentile(v, 50), "p99": percentile(v, 99), "max": max(v)}
+        for n, v in sorted(slices.items())
+    ]
+
+
 def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[str, Any]:
     from games.models import Game, Move
 
@@ -558,6 +573,7 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
         "time_losses": len(losses),
         "client_late_losses": len(client_late),
         "explained": explain_losses(tally, losses + client_late),
+        "series": latency_series(tally, start, end),
         "errors_5xx": sum(n for status, n in tally.statuses.items() if status >= 500),
         "connection_errors": tally.connection_errors,
         "client_lag_p99": percentile(tally.loop_lag_ms, 99),
@@ -605,7 +621,10 @@ def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
             results.append(r)
             if args.explain:
                 with open(args.explain, "a") as out:
-                    out.write(json.dumps({"run": run + 1, "where": where, "losses": r["explained"]}) + "\n")
+                    out.write(
+                        json.dumps({"run": run + 1, "where": where, "losses": r["explained"], "series": r["series"]})
+                        + "\n"
+                    )
             print(
                 f"  run {run + 1} ({where}): games={r['games']} paired in {r['pair_s']:.1f} s; "
                 f"moves/s={r['moves_per_s']:.1f} move p50={r['move_p50']:.0f} p99={r['move_p99']:.0f} ms; "
