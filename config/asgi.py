@@ -9,11 +9,12 @@ from typing import Any
 
 from django.core.asgi import get_asgi_application
 
-from config import heartbeat
+from config import heap, heartbeat
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_asgi_application()
 heartbeat.start("live")  # a stop of the whole server is found by any process that runs again
+heap.after_startup()  # what is loaded now is never walked by the collector again
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker
 
-from config import arrivals, heartbeat
+from config import arrivals, heap, heartbeat
 
 
 class StampingThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no type information
@@ -31,6 +31,7 @@ class StampingThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn ship
     def load_wsgi(self) -> None:
         super().load_wsgi()
         heartbeat.start("web")  # once Django is set up
+        heap.after_startup()  # what is loaded now is never walked by the collector again
 
     def enqueue_req(self, conn: Any) -> None:
         conn.arrived_at = time.time()

@@ -10,7 +10,7 @@ from engine import native
 
 native.activate(__path__)  # the compiled build of this very source, if one was made (engine/native.py)
 
-from engine.board import Board, IllegalMoveError, OccupiedPointError
+from engine.board import Board, BoardSnapshot, IllegalMoveError, OccupiedPointError
 from engine.errors import EngineError
 from engine.notation import PASS, Color, InvalidMoveError, Move, Point, format_moves, parse_moves, parse_point
 from engine.renju import Explanation, ForbiddenReason, Shape, explain, forbidden_points, forbidden_reason
@@ -30,6 +30,7 @@ __all__ = [
     "PASS",
     "RULES",
     "Board",
+    "BoardSnapshot",
     "Color",
     "EngineError",
     "Explanation",

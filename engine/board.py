@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from engine.errors import EngineError
 from engine.notation import MAX_SIZE, PASS, Color, InvalidMoveError, Move, Point, parse_moves
@@ -61,6 +62,20 @@ def geometry(size: int) -> Geometry:
     rng = random.Random(20261130 + size)
     zobrist = tuple((0, rng.getrandbits(64), rng.getrandbits(64)) for _ in range(size * size))
     return Geometry(size, tuple(map(tuple, line_of)), tuple(map(tuple, pos_of)), tuple(cells), zobrist)
+
+
+class BoardSnapshot(NamedTuple):
+    """A position as immutable values (:meth:`Board.snapshot`)."""
+
+    size: int
+    stones: tuple[int, ...]
+    black_bits: tuple[int, ...]
+    white_bits: tuple[int, ...]
+    black_counts: tuple[int, ...]
+    white_counts: tuple[int, ...]
+    hash: int
+    stone_count: int
+    moves: tuple[Move, ...]
 
 
 class Board:
@@ -170,6 +185,39 @@ class Board:
         if move.point is not None:
             self.remove(move.point.index(self.size))
         return move
+
+    def snapshot(self) -> BoardSnapshot:
+        """The position as immutable values, to keep many positions cheaply (a cache of them).
+
+        A board's lists are walked, number by number, by every full pass of Python's garbage collector; a
+        snapshot's tuples of numbers are not (the collector stops tracking them), so a process holding
+        thousands of positions does not pause for them. :meth:`from_snapshot` gives the board back.
+        """
+        return BoardSnapshot(
+            self.size,
+            tuple(map(int, self.stones)),  # numbers, not the colours' enum members, which the collector tracks
+            tuple(self.black_bits),
+            tuple(self.white_bits),
+            tuple(self.black_counts),
+            tuple(self.white_counts),
+            self.hash,
+            self.stone_count,
+            tuple(self.move_stack),
+        )
+
+    @classmethod
+    def from_snapshot(cls, snapshot: BoardSnapshot) -> Board:
+        """A board (its own, to play on) in the position of ``snapshot``."""
+        board = cls(snapshot.size)
+        board.stones = list(snapshot.stones)
+        board.black_bits = list(snapshot.black_bits)
+        board.white_bits = list(snapshot.white_bits)
+        board.black_counts = list(snapshot.black_counts)
+        board.white_counts = list(snapshot.white_counts)
+        board.hash = snapshot.hash
+        board.stone_count = snapshot.stone_count
+        board.move_stack = list(snapshot.moves)
+        return board
 
     def copy(self) -> Board:
         board = Board(self.size)

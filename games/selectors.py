@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from engine import Board, Color, find_rules
+from engine import Board, BoardSnapshot, Color, find_rules
 from engine.protocols import Action, Kind, OpeningState, Options, apply, opening_name, start
 from engine.protocols import Player as Seat
 from games import clock
@@ -40,8 +40,10 @@ def protocol_options(game: Game) -> Options:
     return Options(**game.protocol_options)
 
 
-# Positions by (game, ply): a record only ever grows, so a ply names one position for good.
-_POSITIONS: OrderedDict[tuple[int, int], tuple[OpeningState, Board]] = OrderedDict()
+# Positions by (game, ply): a record only ever grows, so a ply names one position for good. Kept as
+# snapshots (immutable tuples), which the garbage collector does not walk: thousands of boards' lists made
+# each full collection of a web process tens of milliseconds longer, every request in it waiting.
+_POSITIONS: OrderedDict[tuple[int, int], tuple[OpeningState, BoardSnapshot]] = OrderedDict()
 _POSITIONS_LOCK = threading.Lock()
 _POSITIONS_KEPT = 4096
 
@@ -51,18 +53,18 @@ def _position_key(game: Game, ply: int | None = None) -> tuple[Any, ...]:
     return (game.pk, game.created_at, game.ply if ply is None else ply)
 
 
-def _remember(key: tuple[Any, ...], state: GameState) -> None:
+def _remember(key: tuple[Any, ...], opening: OpeningState, board: BoardSnapshot) -> None:
     """Keep a committed position (never one seen inside a transaction that may still roll back)."""
     with _POSITIONS_LOCK:
-        _POSITIONS[key] = (state.opening, state.board.copy())
+        _POSITIONS[key] = (opening, board)
         _POSITIONS.move_to_end(key)
         while len(_POSITIONS) > _POSITIONS_KEPT:
             _POSITIONS.popitem(last=False)
 
 
 def remember_on_commit(game: Game, state: GameState) -> None:
-    key, snapshot = _position_key(game), GameState(state.opening, state.board.copy())
-    transaction.on_commit(lambda: _remember(key, snapshot))
+    key, opening, board = _position_key(game), state.opening, state.board.snapshot()
+    transaction.on_commit(lambda: _remember(key, opening, board))
 
 
 def game_state(game: Game) -> GameState:
@@ -74,7 +76,7 @@ def game_state(game: Game) -> GameState:
     with _POSITIONS_LOCK:
         known = _POSITIONS.get(_position_key(game))
     if known is not None:
-        return GameState(known[0], known[1].copy())
+        return GameState(known[0], Board.from_snapshot(known[1]))
     opening = start(game.protocol, protocol_options(game))
     board_moves: list[str] = []
     for player_number, text in _record(game):
@@ -85,7 +87,7 @@ def game_state(game: Game) -> GameState:
             board_moves.append("pass" if action.kind is Kind.PASS else str(action.points[0]))
     state = GameState(opening, Board.replay([*(str(m) for m in opening.moves), *board_moves]))
     if not transaction.get_connection().in_atomic_block:
-        _remember(_position_key(game), state)
+        _remember(_position_key(game), state.opening, state.board.snapshot())
     return state
 
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import gc
+
 import pytest
 
 from engine import (
@@ -123,3 +125,21 @@ def test_full_board_without_five_is_a_draw() -> None:
 def test_unknown_rule_set_is_named() -> None:
     with pytest.raises(ValueError, match="unknown rule set 'chess'"):
         find_rules("chess")
+
+
+def test_a_snapshot_gives_back_the_same_position_and_is_not_walked_by_the_collector() -> None:
+    board = Board.replay("h8 h9 i9 pass j10 g7 i8")
+    snapshot = board.snapshot()
+    again = Board.from_snapshot(snapshot)
+    assert [str(m) for m in again.move_stack] == [str(m) for m in board.move_stack]
+    assert (again.hash, again.ply, again.turn, again.stone_count) == (board.hash, board.ply, board.turn, 6)
+    assert (again.stones, again.black_bits, again.white_bits) == (board.stones, board.black_bits, board.white_bits)
+    assert (again.black_counts, again.white_counts) == (board.black_counts, board.white_counts)
+    renju = find_rules("renju")
+    assert renju.forbidden_points(again) == renju.forbidden_points(board)
+    again.push("k11")  # the board given back is its own: the snapshot, and a board from it, are not moved
+    fresh = Board.from_snapshot(snapshot)
+    assert fresh.ply == 7 and fresh.is_empty(parse_point("k11")) and not again.is_empty(parse_point("k11"))
+    gc.collect()  # tuples of numbers stop being tracked once the collector has seen them
+    assert not any(gc.is_tracked(part) for part in (snapshot.stones, snapshot.black_bits, snapshot.white_counts))
+    assert gc.is_tracked(board.stones)  # where a board's lists are walked by every full collection
