@@ -237,6 +237,7 @@ class Tally:
     planned: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, ply) -> meant to send at
     woke: dict[tuple[int, int], float] = field(default_factory=dict)  # -> the client's loop let it send at
     read_late: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, ply) -> its answer, built to read, s
+    watching: list[float] = field(default_factory=list)  # when each spectator's socket was accepted
     attempts: dict[tuple[int, int], list[tuple[float, str]]] = field(default_factory=dict)  # -> (sent, outcome)
 
 
@@ -318,6 +319,7 @@ async def spectate(url: str, game: int, tally: Tally, stop: asyncio.Event) -> No
     try:
         async with websockets.connect(f"{url}?topic=game:{game}&lang=en", max_size=2**22, open_timeout=60) as ws:
             connected = time.time()
+            tally.watching.append(connected)
             seen: set[int] = set()
             while not stop.is_set():
                 try:
@@ -401,7 +403,12 @@ async def the_round(
             break  # an odd field: a bye
         await asyncio.sleep(0.5)
     pairer.join()
-    window_start = max(last_game_at, started) + 5.0  # every client under way
+    # The sustained figures begin once every client is under way: its game seen, and every spectator's
+    # socket accepted (or refused), which on 2 cores takes the live-push server several seconds for 2,000.
+    window_start = max(last_game_at, started) + 5.0
+    while len(tally.watching) + len(tally.socket_errors) < spectators and time.time() < window_start + 60:
+        await asyncio.sleep(0.2)
+    window_start = max(window_start, time.time() + 1.0)
     await asyncio.sleep(max(0.0, window_start - time.time()))
     cpu_before = server_cpu_ms(stack)
     acked_before = len(tally.acked)
@@ -416,6 +423,7 @@ async def the_round(
         "games": sorted(known),
         "pair_s": pairing.get("seconds", 0.0),
         "window": (window_start, window_end),
+        "start": (started, last_game_at),
         "moves_in_window": acked_in_window,
         "cpu": cpu,
     }
@@ -558,6 +566,7 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
         if stopped is None or (game.finished_at is not None and game.finished_at.timestamp() < stopped):
             late = late_client(tally, game.pk, game.ply + 1, game.finished_at.timestamp() if game.finished_at else 0)
             (client_late if late else losses).append(game)
+    at_start = [ms for at, ms in tally.latencies if at < start]
     moves = result["moves_in_window"]
     cpu = result["cpu"]
     cpu_per_move = sum(cpu.values()) / max(1, moves)
@@ -584,6 +593,10 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
         "cpu_split": {name: round(ms / max(1, moves), 2) for name, ms in cpu.items()},
         "noop_ratio": cpu_per_move / noop_cpu_ms if noop_cpu_ms else 0.0,
         "pair_s": result["pair_s"],
+        # The round's start, before the window: the moves acknowledged then, and the sockets' connecting.
+        "start_moves": len(at_start),
+        "start_p99": percentile(at_start, 99),
+        "sockets_s": max(tally.watching, default=result["start"][1]) - result["start"][1],
     }
 
 
@@ -627,6 +640,8 @@ def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
                     )
             print(
                 f"  run {run + 1} ({where}): games={r['games']} paired in {r['pair_s']:.1f} s; "
+                f"start: sockets connected in {r['sockets_s']:.1f} s, {r['start_moves']} moves p99="
+                f"{r['start_p99']:.0f} ms; "
                 f"moves/s={r['moves_per_s']:.1f} move p50={r['move_p50']:.0f} p99={r['move_p99']:.0f} ms; "
                 f"push p99={r['push_p99']:.0f} ms over {r['pushes']} pushes; charged p99={r['charged_p99']:.0f} ms "
                 f"(less the crowd's own lateness {r['charged_server_p99']:.0f} ms; answers read late p99="
