@@ -166,6 +166,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 }
 CELERY_TASK_ROUTES = {
     "games.adjudicate": {"queue": "clock"},
+    "games.adjudicate_due": {"queue": "clock"},
     "games.sweep_overdue": {"queue": "clock"},
     "games.forfeit_no_show": {"queue": "clock"},
     # Searches hold a CPU: their own queue and worker, apart from the clock's threads.

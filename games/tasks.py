@@ -1,23 +1,23 @@
-"""Celery tasks that adjudicate clocks: a task waiting for each game's deadline, and a sweep every second.
+"""Celery tasks that adjudicate clocks: a task for each slice of deadlines, and a sweep every second.
 
 Both call :func:`games.services.game_settle`, which is idempotent: a stale,
 early or repeated task changes nothing to the game (clocks.md §6.6-6.7).
 The services send these tasks by name (:mod:`games.services.scheduling`, which keeps
-one adjudication pending per game with two markers in Redis); the tasks call
-the services.
+one task pending per 100-ms slice of deadlines with a marker in Redis); the tasks
+call the services.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from games.enums import GameStatus, Settled
+from games.enums import GameMode, GameStatus, Settled
 from games.forfeits import game_forfeit_no_show
 from games.models import Game
 from games.selectors import overdue_no_shows
@@ -32,27 +32,39 @@ SWEEP_BATCH = 500
 HOLD_RETRY_S = 0.2
 
 
+@shared_task(name="games.adjudicate_due", acks_late=True, ignore_result=True)
+def adjudicate_due(when: float) -> int:
+    """Settle every game due by now: the task of the slice of deadlines that ends at ``when`` (a timestamp,
+    :func:`games.services.scheduling.enqueue`); returns how many were settled.
+
+    Run before the slice's end, it settles what is due and is sent again for the end, when the rest of the
+    slice falls due. A flag that waits for a request still being served (games.flaghold), or a burst larger
+    than one pass takes, is looked at again shortly, by one task for every game then due.
+    """
+    now = timezone.now()
+    settled = games_settle_due(at=now, path="eta")
+    if now.timestamp() < when - 0.02:
+        scheduling.publish_due(when)
+    else:
+        _look_again_if_due(now)
+    return settled
+
+
+def _look_again_if_due(now: datetime) -> bool:
+    """Games still due after a pass (held, or more than one pass takes): one more look shortly, for all."""
+    due = Game.objects.filter(status__in=GameStatus.active(), mode=GameMode.ONLINE, deadline__lte=now)
+    if due.exists() and scheduling.claim_held_retry(HOLD_RETRY_S):
+        return scheduling.publish_due(timezone.now().timestamp() + HOLD_RETRY_S)
+    return False
+
+
 @shared_task(name="games.adjudicate", acks_late=True, ignore_result=True)
 def adjudicate(game_id: int, version: int) -> Settled:
-    """Settle ``game_id`` if its clock is still at ``version`` (or at any version: ``ANY_VERSION``).
+    """Settle ``game_id`` if its clock is still at ``version`` (or at any version: ``ANY_VERSION``): one game's
+    task, as sent before deadlines were gathered in slices (a message still queued from then), and by hand.
 
-    A stale or early task changes nothing. If the game's deadline has moved
-    later (moves were made), the task sends itself on to the new deadline
-    without touching the database, so each game keeps one task pending
-    instead of one per move.
+    A stale or early task changes nothing; a game whose deadline has moved later is left to its slice's task.
     """
-    found = scheduling.markers()
-    due = None
-    if found is not None:
-        try:
-            found.delete(scheduling.pending_key(game_id))
-            raw = found.get(scheduling.due_key(game_id))
-            due = float(raw) if raw is not None else None
-        except Exception:
-            logger.warning("clock task markers unavailable", exc_info=True)
-    if due is not None and due > timezone.now().timestamp() + 0.02:
-        scheduling.publish(game_id, ANY_VERSION, due)
-        return Settled.STALE
     now = timezone.now()
     settled = games_settle_due(at=now, path="eta")  # this game and every other one due: one pass for a burst
     game = Game.objects.filter(pk=game_id, status__in=GameStatus.active()).only("deadline", "clock_version").first()
@@ -62,7 +74,7 @@ def adjudicate(game_id: int, version: int) -> Settled:
         if scheduling.claim_held_retry(HOLD_RETRY_S):  # one look covers every held game (a pass over all due)
             scheduling.publish(game_id, ANY_VERSION, timezone.now().timestamp() + HOLD_RETRY_S)
         return Settled.HELD
-    scheduling.enqueue(game_id, ANY_VERSION, game.deadline)  # not due yet (moves were made): follow the new deadline
+    scheduling.enqueue(game.deadline)  # not due yet (moves were made): its slice's task settles it
     return Settled.STALE if version not in (ANY_VERSION, game.clock_version) else Settled.NOT_DUE
 
 

@@ -1,5 +1,5 @@
 """The Redis the move path talks to, on a real redis-server: the cache's one client per pool (config.cache),
-the clock's two markers in one round trip (games.services.scheduling.enqueue), the requests in flight
+the clock's slice markers (games.services.scheduling.enqueue: one task per slice of deadlines), the requests in flight
 read in two (config.arrivals.waiting_since), and the broker's channel keeping its client (config.broker)."""
 
 from __future__ import annotations
@@ -17,6 +17,14 @@ from config.cache import RedisCache
 from games.services import scheduling
 
 
+class Sent(list[float]):
+    """Stands for ``scheduling.publish_due``: notes each instant a slice's task is sent for."""
+
+    def __call__(self, when: float) -> bool:
+        self.append(when)
+        return True
+
+
 def test_the_cache_keeps_one_client_and_works_as_djangos(redis_server: Any) -> None:
     cache = RedisCache(redis_server.url, {"OPTIONS": {"socket_timeout": 0.5}})
     cache.set("moves:1", [1.5, 2.5], 30)
@@ -27,28 +35,44 @@ def test_the_cache_keeps_one_client_and_works_as_djangos(redis_server: Any) -> N
     assert backend.get_client() is client  # Django's own builds a new client for every call
 
 
-def test_the_markers_are_set_and_read_in_one_round_trip(redis_server: Any, settings: Any, monkeypatch: Any) -> None:
+def test_deadlines_in_one_slice_send_one_task_and_each_other_slice_its_own(
+    redis_server: Any, settings: Any, monkeypatch: Any
+) -> None:
     settings.CLOCK_ETA_TASKS = True
+    settings.CLOCK_SLACK_MS = 300
     found: Any = redis.Redis.from_url(redis_server.url)
+    found.flushdb()
     monkeypatch.setattr(scheduling, "markers", lambda: found)
-    sent: list[int] = []
+    sent = Sent()
+    monkeypatch.setattr(scheduling, "publish_due", sent)
+    base = float(int(time.time()) + 60)  # a whole second: the slices' ends are known
+    at = [datetime.fromtimestamp(base + offset, tz=UTC) for offset in (0.21, 0.25, 0.3, 0.31, 0.45, 0.5)]
 
-    def publish(game_id: int, version: int, when: float) -> bool:
-        sent.append(game_id)
-        return True
+    # A round's clocks started together: a thousand games, one deadline, one task.
+    assert [scheduling.enqueue(at[0]) for _ in range(1000)].count(True) == 1
+    assert sent == pytest.approx([base + 0.6])  # the deadline plus the slack (0.51), at its slice's end
+    assert scheduling.enqueue(at[1]) is False and scheduling.enqueue(at[2]) is False  # 0.55 and 0.6: covered
+    assert scheduling.enqueue(at[3]) is True  # 0.61: the next slice
+    assert scheduling.enqueue(at[4]) is True and scheduling.enqueue(at[5]) is False  # 0.75 and 0.8: one more
+    assert sent == pytest.approx([base + 0.6, base + 0.7, base + 0.8])
+    for when, deadline in zip(sent, (at[0], at[3], at[5]), strict=True):  # never before a deadline plus the slack
+        assert deadline.timestamp() + 0.3 <= when + 1e-6 < deadline.timestamp() + 0.3 + 0.1
+    lapses_in_ms = found.pttl(scheduling.slice_key(sent[0]))  # the marker lapses a minute after its task
+    assert (sent[0] - time.time() + 59) * 1000 < lapses_in_ms <= (sent[0] - time.time() + 60) * 1000 + 50
 
-    monkeypatch.setattr(scheduling, "publish", publish)
-    deadline = datetime.fromtimestamp(time.time() + 60, tz=UTC)
 
-    found.set(scheduling.pending_key(901), time.time() + 30)  # a task waits for an earlier instant
-    assert scheduling.enqueue(901, 1, deadline) is False
-    found.delete(scheduling.pending_key(902))
-    assert scheduling.enqueue(902, 1, deadline) is True  # none waits: one is sent
+def test_without_the_markers_every_deadline_sends_its_task(settings: Any, monkeypatch: Any) -> None:
+    settings.CLOCK_ETA_TASKS = True
 
-    assert sent == [902]
-    assert float(found.get(scheduling.due_key(901))) == pytest.approx(
-        deadline.timestamp() + settings.CLOCK_SLACK_MS / 1000
-    )
+    class Down:
+        def set(self, *args: Any, **kwargs: Any) -> bool:
+            raise redis.ConnectionError("Redis is down")
+
+    monkeypatch.setattr(scheduling, "markers", lambda: Down())
+    sent = Sent()
+    monkeypatch.setattr(scheduling, "publish_due", sent)
+    deadline = datetime.fromtimestamp(time.time() + 30, tz=UTC)
+    assert scheduling.enqueue(deadline) and scheduling.enqueue(deadline) and len(sent) == 2
 
 
 def test_the_requests_in_flight_are_read_in_two_round_trips_among_many_keys(

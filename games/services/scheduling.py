@@ -6,14 +6,18 @@ sent by its name through the Celery app, where ``games/tasks.py`` registers it (
 it in every process). Sending never fails the request: a failed publish is logged, and the sweeps (the
 beat's, and a restarted worker's) settle or send again what was missed.
 
-Two markers in Redis per game (``clock-due:<game>``, its current deadline, and ``clock-task:<game>``, when
-the task now waiting is due) keep one adjudication pending per game rather than one per move: a move that
-pushes the deadline later sends nothing, and the waiting task sends itself on to the new deadline."""
+The clock's deadlines are gathered in slices of :data:`SLICE_MS`: one task per slice in which any game's
+deadline falls, due at the slice's end plus the slack, settles every game then due (one pass over the
+deadline's index). A marker in Redis per slice (``clock-slice:<instant>``) says its task is sent, so a move
+that moves a deadline into a slice already covered sends nothing, and a round whose clocks started together
+costs one task, not one per game. (A task per game, following its deadline, cost a message every ~30 s
+for each game and a burst of 1,000 as a round's first turns ran out together: issue 43.)"""
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import math
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -31,11 +35,13 @@ from games.services.computer import computer_queue, computer_seat
 logger = logging.getLogger(__name__)
 
 ADJUDICATE = "games.adjudicate"
+ADJUDICATE_DUE = "games.adjudicate_due"
 SWEEP_OVERDUE = "games.sweep_overdue"
 FORFEIT_NO_SHOW = "games.forfeit_no_show"
 COMPUTER_MOVE = "games.computer_move"
 ANALYSE_GAME = "games.analyse_game"
 ANY_VERSION = -1  # a task that follows a game's deadline, whatever moves were made since it was sent
+SLICE_MS = 100  # deadlines this close share one task (a flag waits at most this much longer for it)
 
 
 def task(name: str) -> Any:
@@ -49,7 +55,7 @@ _redis: Any = None
 
 
 def markers() -> Any:
-    """Redis for the per-game markers (None when it cannot be reached: then every move sends a task)."""
+    """Redis for the clock's markers (when it cannot be reached, every move sends a task)."""
     global _redis
     if _redis is None:
         _redis = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5, socket_timeout=0.5)
@@ -73,42 +79,48 @@ def claim_held_retry(after_s: float) -> bool:
         return True
 
 
-def pending_key(game_id: int) -> str:
-    return f"clock-task:{game_id}"  # the instant the task now waiting for this game is due
+def slice_key(when: float) -> str:
+    return f"clock-slice:{round(when * 1000)}"  # the task that settles what is due by this instant is sent
 
 
-def due_key(game_id: int) -> str:
-    return f"clock-due:{game_id}"  # the instant the game's current deadline (plus slack) passes
+def slice_end(deadline: datetime) -> float:
+    """The instant (a timestamp) a deadline's task runs: the end of its slice, plus the slack."""
+    ms = (deadline + timedelta(milliseconds=settings.CLOCK_SLACK_MS)).timestamp() * 1000
+    return math.ceil(round(ms) / SLICE_MS) * SLICE_MS / 1000  # whole milliseconds: 0.1 + 0.2 is not 0.3
 
 
-def enqueue(game_id: int, version: int, deadline: datetime) -> bool:
-    """Make sure a worker settles the game just after ``deadline``; True when a task was sent.
+def enqueue(deadline: datetime) -> bool:
+    """Make sure a worker settles the games due just after ``deadline``; True when a task was sent.
 
-    Records the deadline; sends a task only if none waits for an earlier (or
-    the same) instant, because that task will follow the deadline. A failed
-    publish loses nothing: the sweeper and the lazy checks settle the game.
+    Sends the task of the deadline's slice unless it is sent already (its marker in Redis). Without Redis
+    every call sends one. A failed publish loses nothing: the sweeper and the lazy checks settle the game.
     """
     if not settings.CLOCK_ETA_TASKS:
         return False
-    when = (deadline + timedelta(milliseconds=settings.CLOCK_SLACK_MS)).timestamp()
-    ttl = max(1, int(when - timezone.now().timestamp()) + 60)
+    when = slice_end(deadline)
     try:
-        pipe = markers().pipeline(transaction=False)  # one round trip for both markers
-        _done, waiting = pipe.set(due_key(game_id), when, ex=ttl).get(pending_key(game_id)).execute()
-        if waiting is not None and float(waiting) <= when:
+        ttl_ms = max(1000, int((when - timezone.now().timestamp()) * 1000) + 60_000)
+        if not markers().set(slice_key(when), 1, nx=True, px=ttl_ms):
             return False
     except Exception:
         logger.warning("clock task markers unavailable; sending anyway", exc_info=True)
-    return publish(game_id, version, when)
+    return publish_due(when)
+
+
+def publish_due(when: float) -> bool:
+    """Send the settling of every game due at ``when`` (a timestamp)."""
+    eta = datetime.fromtimestamp(when, tz=UTC)
+    try:
+        task(ADJUDICATE_DUE).apply_async((when,), eta=eta, expires=eta + timedelta(minutes=10), retry=False)
+    except Exception:
+        logger.warning("could not enqueue the clock task for %s", eta.isoformat(), exc_info=True)
+        return False
+    return True
 
 
 def publish(game_id: int, version: int, when: float) -> bool:
-    """Send the adjudication of ``game_id`` for the instant ``when`` (a timestamp), and mark it pending."""
+    """Send the adjudication of ``game_id`` alone for the instant ``when`` (a timestamp)."""
     eta = datetime.fromtimestamp(when, tz=UTC)
-    try:
-        markers().set(pending_key(game_id), when, ex=max(1, int(when - timezone.now().timestamp()) + 5))
-    except Exception:
-        logger.warning("clock task markers unavailable", exc_info=True)
     try:
         task(ADJUDICATE).apply_async((game_id, version), eta=eta, expires=eta + timedelta(minutes=10), retry=False)
     except Exception:
@@ -121,8 +133,8 @@ def schedule(game: Game) -> None:
     """After commit, make sure a worker adjudicates at the deadline (the sweeper covers a failed publish)."""
     if game.deadline is None or not settings.CLOCK_ETA_TASKS:
         return
-    game_id, version, deadline = game.pk, game.clock_version, game.deadline
-    transaction.on_commit(lambda: enqueue(game_id, version, deadline))
+    deadline = game.deadline
+    transaction.on_commit(lambda: enqueue(deadline))
 
 
 def schedule_no_show(game: Game) -> None:

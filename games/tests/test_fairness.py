@@ -15,7 +15,7 @@ from config import arrivals
 from games import clock, flaghold
 from games.models import Game, GameEvent, Move
 from games.services import GameError, game_act, game_create, game_settle, game_state
-from games.tasks import adjudicate
+from games.tasks import adjudicate, adjudicate_due
 from games.tests.factories import GameFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +43,14 @@ def think(game: Game, ply: int) -> tuple[int, int]:
 
 
 # -- the server's queue ------------------------------------------------------------------------------
+
+
+class Sent(list[float]):
+    """Stands for ``scheduling.publish_due``: notes each instant a slice's task is sent for."""
+
+    def __call__(self, when: float) -> bool:
+        self.append(when)
+        return True
 
 
 def test_a_move_is_timed_when_it_reached_the_machine_not_when_django_got_to_it() -> None:
@@ -195,6 +203,45 @@ def test_held_flags_of_many_games_are_looked_at_again_by_one_pass_not_one_task_e
     assert (outcomes, sent) == (["held"] * 3, [games[0].pk])  # one look again for the three
     assert again == "applied"
     assert {g.result_reason for g in Game.objects.filter(pk__in=[g.pk for g in games])} == {"time"}
+
+
+def test_the_slice_task_settles_every_game_due_and_looks_again_once_for_those_held(monkeypatch: Any) -> None:
+    games = [timed_game(NOMINAL) for _ in range(3)]  # one round: one deadline, one slice's task
+    later = game_create(  # due 20 s after them
+        player_one=PlayerFactory(),
+        player_two=PlayerFactory(),
+        time_control=NOMINAL,
+        start_clock_at=START + timedelta(seconds=20),
+    )
+    sent = Sent()
+    monkeypatch.setattr("games.services.scheduling.publish_due", sent)
+    monkeypatch.setattr("games.services.scheduling.claim_held_retry", lambda after_s: len(sent) < 1)
+    when = (START + timedelta(seconds=30.3)).timestamp()
+
+    WAITING[:] = [START.timestamp()]  # a request that arrived before the flags fell is still being served
+    with time_machine.travel(START + timedelta(seconds=30.3), tick=False):
+        assert adjudicate_due(when) == 0  # held: nothing written
+    assert sent == pytest.approx([when + 0.2])  # one look again for the three
+    WAITING[:] = []
+    with time_machine.travel(START + timedelta(seconds=30.5), tick=False):
+        assert adjudicate_due(when + 0.2) == 3
+    assert sent == pytest.approx([when + 0.2])  # nothing due is left: no look again
+    assert {g.result_reason for g in Game.objects.filter(pk__in=[g.pk for g in games])} == {"time"}
+    assert set(Game.objects.filter(pk__in=[g.pk for g in games]).values_list("adjudicated_by", flat=True)) == {"eta"}
+    later.refresh_from_db()
+    assert later.status == "playing" and later.result_reason == ""  # not due: untouched
+
+
+def test_a_slice_task_run_early_settles_what_is_due_and_is_sent_again_for_its_instant(monkeypatch: Any) -> None:
+    game = timed_game(NOMINAL)  # due 30 s after START
+    sent = Sent()
+    monkeypatch.setattr("games.services.scheduling.publish_due", sent)
+    when = (START + timedelta(seconds=31)).timestamp()  # a slice whose games fall due by 31 s
+    with time_machine.travel(START + timedelta(seconds=30.5), tick=False):  # the task runs early
+        assert adjudicate_due(when) == 1
+    assert sent == [when]  # again at its instant, for what falls due by then
+    game.refresh_from_db()
+    assert (game.result_reason, game.adjudicated_by) == ("time", "eta")
 
 
 WAITING: list[float] = []

@@ -210,6 +210,7 @@ def test_settings_guard_redelivery_and_eager_mode() -> None:
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] > longest_countdown_s + 60
     assert not getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False)
     assert settings.CELERY_TASK_ROUTES["games.adjudicate"]["queue"] == "clock"
+    assert settings.CELERY_TASK_ROUTES["games.adjudicate_due"]["queue"] == "clock"
 
 
 def test_a_burst_of_deadlines_is_settled_in_one_pass_like_one_by_one(frozen: Any) -> None:
