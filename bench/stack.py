@@ -20,6 +20,9 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+import kombu.exceptions
+import redis
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -212,9 +215,17 @@ class Stack:
         extra = {} if self.worker_concurrency is None else {"concurrency": self.worker_concurrency}
         log = self.workdir / f"worker{node}.log"
         self.workers[node] = celery_worker(self.env, log=log, hostname=f"{name}@%h", **extra).start()
-        wait_until(
-            lambda: any(name in next(iter(r)) for r in app.control.ping(timeout=0.5) or []), 60, "the celery worker"
-        )
+
+        def answers() -> bool:
+            # A connection of its own for each ping: one kept from before a Redis restart (drill_redis) is dead.
+            try:
+                with app.connection() as connection:
+                    replies = app.control.ping(timeout=0.5, connection=connection) or []
+            except (OSError, redis.RedisError, kombu.exceptions.OperationalError):
+                return False
+            return any(name in next(iter(r)) for r in replies)
+
+        wait_until(answers, 60, "the celery worker")
 
     def start_beat(self, extra: bool = False) -> Service:
         """The beat; ``extra``: one more, as if started by mistake (it must stand by: config.celery_consumer)."""
