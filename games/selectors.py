@@ -181,6 +181,12 @@ def move_view(move: Move) -> dict[str, Any]:
     }
 
 
+def clocks_due(at: datetime) -> QuerySet[Game]:
+    """The online games whose deadline (when anyone may call the flag) has passed by ``at``: the settling
+    pass's candidates, and what a slice's task looks at again when some are held."""
+    return Game.objects.filter(status__in=GameStatus.active(), mode=GameMode.ONLINE, deadline__lte=at)
+
+
 def overdue_no_shows(now: datetime, limit: int) -> QuerySet[Game, int]:
     """The games whose absent player's deadline has passed by ``now`` (the sweep forfeits them): found by
     the ``game_absent_deadline`` index, however many games the database holds."""

@@ -17,10 +17,10 @@ from celery import shared_task
 from django.conf import settings
 from django.utils import timezone
 
-from games.enums import GameMode, GameStatus, Settled
+from games.enums import GameStatus, Settled
 from games.forfeits import game_forfeit_no_show
 from games.models import Game
-from games.selectors import overdue_no_shows
+from games.selectors import clocks_due, overdue_no_shows
 from games.services import games_settle_due, scheduling
 from games.services.analysis import analysis_run
 from games.services.computer import computer_games_due
@@ -52,8 +52,7 @@ def adjudicate_due(when: float) -> int:
 
 def _look_again_if_due(now: datetime) -> bool:
     """Games still due after a pass (held, or more than one pass takes): one more look shortly, for all."""
-    due = Game.objects.filter(status__in=GameStatus.active(), mode=GameMode.ONLINE, deadline__lte=now)
-    if due.exists() and scheduling.claim_held_retry(HOLD_RETRY_S):
+    if clocks_due(now).exists() and scheduling.claim_held_retry(HOLD_RETRY_S):
         return scheduling.publish_due(timezone.now().timestamp() + HOLD_RETRY_S)
     return False
 

@@ -14,7 +14,7 @@ from engine.protocols import Player as Seat
 from games import clock, flaghold
 from games.enums import EventKind, GameMode, GameResult, GameStatus, Interface, ResultReason, Settled
 from games.models import Game, GameEvent, Player
-from games.selectors import clock_of, control_of, from_ms, game_state, ms
+from games.selectors import clock_of, clocks_due, control_of, from_ms, game_state, ms
 from games.services import freeze
 from games.services.base import (
     GameError,
@@ -152,13 +152,7 @@ def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit
     at = at or timezone.now()
     freeze.guard(path)
     hold = flaghold.FlagHold()
-    to_settle = [
-        game.pk
-        for game in Game.objects.filter(
-            status__in=GameStatus.active(), mode=GameMode.ONLINE, deadline__lte=at
-        ).order_by("deadline")[:limit]
-        if _to_write(game, at, hold)
-    ]
+    to_settle = [game.pk for game in clocks_due(at).order_by("deadline")[:limit] if _to_write(game, at, hold)]
     settled = _settle_due(to_settle, at, path, hold) if to_settle else 0
     retry_follow_ups()
     return settled
