@@ -67,6 +67,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from seats import SeatClosed, SocketSeat  # noqa: E402
 from stack import Stack, descendants, make_players, percentile, process_tree, run_async, server_roots  # noqa: E402
 
 # Stones two points apart: never a five, never a forbidden move, so a game runs as long as the clients play.
@@ -238,12 +239,24 @@ class Tally:
     woke: dict[tuple[int, int], float] = field(default_factory=dict)  # -> the client's loop let it send at
     read_late: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, ply) -> its answer, built to read, s
     watching: list[float] = field(default_factory=list)  # when each spectator's socket was accepted
+    seated: list[float] = field(default_factory=list)  # when each player's socket was accepted (moves by socket)
     attempts: dict[tuple[int, int], list[tuple[float, str]]] = field(default_factory=dict)  # -> (sent, outcome)
 
 
 async def play(
-    http: Http, game: int, tokens: tuple[str, str], tally: Tally, stop: asyncio.Event, rng: random.Random
+    http: Http,
+    game: int,
+    tokens: tuple[str, str],
+    tally: Tally,
+    stop: asyncio.Event,
+    rng: random.Random,
+    seats: tuple[SocketSeat, SocketSeat] | None = None,
 ) -> None:
+    """One game's client: both players. With ``seats``, each move goes over its player's socket while it is
+    open, as the game page sends it, and by HTTP otherwise (the same ply again after a socket lost)."""
+    if seats is not None:
+        for seat in seats:
+            asyncio.create_task(connect_seat(seat, tally))
     points = QUIET[:]
     rng.shuffle(points)
     seen = time.time()
@@ -267,7 +280,16 @@ async def play(
                 tally.sent.setdefault((game, ply + 1), sent)
                 outcomes = tally.attempts.setdefault((game, ply + 1), [])
                 try:
-                    status, answer = await http.request("POST", f"/api/games/{game}/move/", tokens[ply % 2], body)
+                    seat = seats[ply % 2] if seats is not None else None
+                    if seat is not None and seat.open:
+                        try:
+                            status, answer = await seat.act("move", body)
+                        except SeatClosed as exc:
+                            outcomes.append((sent, f"socket: {exc}"))
+                            tally.connection_errors += 1
+                            continue  # at once by HTTP, as the page does
+                    else:
+                        status, answer = await http.request("POST", f"/api/games/{game}/move/", tokens[ply % 2], body)
                 except ConnectionError as exc:
                     outcomes.append((sent, f"connection: {exc}"))
                     tally.connection_errors += 1
@@ -302,6 +324,14 @@ async def play(
             tally.connection_errors += 1
     finally:
         await http.close()
+        if seats is not None:
+            await asyncio.gather(*(seat.close() for seat in seats), return_exceptions=True)
+
+
+async def connect_seat(seat: SocketSeat, tally: Tally) -> None:
+    await seat.connect()
+    if seat.open:
+        tally.seated.append(time.time())
 
 
 async def loop_lag(tally: Tally, stop: asyncio.Event) -> None:
@@ -366,7 +396,13 @@ async def noop_phase(stack: Stack, tokens: list[str], concurrency: int, seconds:
 
 
 async def the_round(
-    stack: Stack, tournament: Any, tokens: dict[int, str], spectators: int, seconds: float, seed: int
+    stack: Stack,
+    tournament: Any,
+    tokens: dict[int, str],
+    spectators: int,
+    seconds: float,
+    seed: int,
+    moves_by: str = "socket",
 ) -> dict[str, Any]:
     tally = Tally()
     stop = asyncio.Event()
@@ -391,9 +427,15 @@ async def the_round(
         for game, one, two in found:
             known.add(game)
             rng = random.Random(f"{seed}-{game}")
-            tasks.append(
-                asyncio.create_task(play(Http(stack.port), game, (tokens[one], tokens[two]), tally, stop, rng))
-            )
+            pair_of = (tokens[one], tokens[two])
+            seats = None
+            if moves_by == "socket":
+                where = f"{url}?topic=game:{game}&lang=en"
+                seats = (
+                    SocketSeat(where, pair_of[0], tally.socket_errors),
+                    SocketSeat(where, pair_of[1], tally.socket_errors),
+                )
+            tasks.append(asyncio.create_task(play(Http(stack.port), game, pair_of, tally, stop, rng, seats)))
             watchers = per_game + (1 if extra > 0 else 0)
             extra -= 1
             tasks += [asyncio.create_task(spectate(url, game, tally, stop)) for _ in range(watchers)]
@@ -406,7 +448,10 @@ async def the_round(
     # The sustained figures begin once every client is under way: its game seen, and every spectator's
     # socket accepted (or refused), which on 2 cores takes the live-push server several seconds for 2,000.
     window_start = max(last_game_at, started) + 5.0
-    while len(tally.watching) + len(tally.socket_errors) < spectators and time.time() < window_start + 60:
+    sockets = spectators + (2 * len(known) if moves_by == "socket" else 0)
+    while (
+        len(tally.watching) + len(tally.seated) + len(tally.socket_errors) < sockets and time.time() < window_start + 60
+    ):
         await asyncio.sleep(0.2)
     window_start = max(window_start, time.time() + 1.0)
     await asyncio.sleep(max(0.0, window_start - time.time()))
@@ -596,7 +641,7 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
         # The round's start, before the window: the moves acknowledged then, and the sockets' connecting.
         "start_moves": len(at_start),
         "start_p99": percentile(at_start, 99),
-        "sockets_s": max(tally.watching, default=result["start"][1]) - result["start"][1],
+        "sockets_s": max(tally.watching + tally.seated, default=result["start"][1]) - result["start"][1],
     }
 
 
@@ -605,7 +650,9 @@ def one_run(stack: Stack, args: argparse.Namespace, run: int) -> dict[str, Any]:
     token_list = list(tokens.values())
     done, spent, noop_p99 = run_async(noop_phase(stack, token_list, concurrency=64, seconds=10))
     noop_cpu = spent / max(1, done)
-    result = run_async(the_round(stack, tournament, tokens, args.spectators, args.seconds, seed=run))
+    result = run_async(
+        the_round(stack, tournament, tokens, args.spectators, args.seconds, seed=run, moves_by=args.moves)
+    )
     out = figures(result, noop_cpu, args.seconds)
     out.update(games=len(result["games"]), noop_cpu_ms=noop_cpu, noop_per_s=done / 10, noop_p99=noop_p99)
     out["queries_move"], out["queries_noop"] = queries_of_a_move_and_a_noop(token_list)
@@ -688,6 +735,12 @@ def main() -> int:
     parser.add_argument("--alone", action="store_true", help="with --nodes N: only N nodes, no 1-node comparison")
     parser.add_argument("--explain", metavar="PATH", help="append each loss on time's timeline to PATH (JSON lines)")
     parser.add_argument("--web-threads", type=int, default=8, help="threads per gunicorn process (make run: 8)")
+    parser.add_argument(
+        "--moves",
+        choices=["socket", "http"],
+        default="socket",
+        help="how the players send their moves: on the game's socket, as the page does while it is open, or by HTTP",
+    )
     args = parser.parse_args()
     if args.drills:
         from nodes import run_drills

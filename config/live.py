@@ -19,8 +19,6 @@ import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
-from types import SimpleNamespace
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs, urlsplit
 
@@ -28,6 +26,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http.request import validate_host
+from django.utils import timezone
 
 from games.parsing import whole
 
@@ -360,17 +359,9 @@ def may_watch(scope: dict[str, Any], topic: str) -> bool:
 
 
 def _may_watch(scope: dict[str, Any], topic: str) -> bool:
-    from django.contrib.auth import get_user
+    from config.live_acts import socket_user
 
-    cookies = SimpleCookie()
-    for name, value in scope.get("headers", []):
-        if name == b"cookie":
-            cookies.load(value.decode("latin-1"))
-    from importlib import import_module
-
-    store = import_module(settings.SESSION_ENGINE).SessionStore
-    key = cookies[settings.SESSION_COOKIE_NAME].value if settings.SESSION_COOKIE_NAME in cookies else None
-    user = get_user(SimpleNamespace(session=store(key)))  # type: ignore[arg-type]  # get_user reads .session only
+    user = socket_user(scope)
     kind, _sep, text = topic.partition(":")
     ident = whole(text)
     if ident is None:
@@ -384,9 +375,9 @@ def _may_watch(scope: dict[str, Any], topic: str) -> bool:
     if kind == "player":  # a console: only its own player's session
         from games.models import Player
 
-        return user.is_authenticated and Player.objects.filter(pk=ident, user_id=user.pk).exists()
+        return bool(user.is_authenticated) and Player.objects.filter(pk=ident, user_id=user.pk).exists()
     if kind == "referee":  # a referee's console: only that referee's session
-        return user.is_authenticated and user.pk == ident and user.groups.filter(name="referee").exists()
+        return bool(user.is_authenticated and user.pk == ident and user.groups.filter(name="referee").exists())
     if kind == "tournament":
         from games.access import may_organize
         from tournament.models import Tournament
@@ -431,5 +422,16 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Send) -> None:
             message = await receive()
             if message["type"] == "websocket.disconnect":
                 break
+            text = message.get("text")
+            if message["type"] == "websocket.receive" and text is not None:  # a move on the game's socket
+                await watcher.push(await _act(scope, watcher, text))
     finally:
         here.remove(watcher)
+
+
+async def _act(scope: dict[str, Any], watcher: Watcher, text: str) -> str:
+    """One frame a player sent (config.live_acts), acted on in a thread: stamped when it reached the server."""
+    from config.live_acts import act
+
+    at = timezone.now()
+    return await sync_to_async(with_database, thread_sensitive=False)(act, scope, watcher.topic, watcher.lang, text, at)

@@ -214,7 +214,10 @@ def live_push_server(env: dict[str, str], host: str, port: int, log: Path | None
     """The live-push socket server (uvicorn serving config.asgi's WebSockets), as make run starts it."""
     root = Path(__file__).resolve().parent.parent
     command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", str(port)]
-    return Service("live", [*command, "--lifespan", "off", "--log-level", "warning"], env=env, cwd=str(root), log=log)
+    # Frames above 64 KiB are refused by uvicorn itself (its default is 16 MiB): a move's frame is under a hundred
+    # bytes (config.live_acts reads at most MAX_FRAME characters of one).
+    options = ["--lifespan", "off", "--log-level", "warning", "--ws-max-size", "65536"]
+    return Service("live", [*command, *options], env=env, cwd=str(root), log=log)
 
 
 class Supervisor:

@@ -180,28 +180,19 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
             raise NotFound(_("There is no such game."))
         data = self._input(serializer_class)
 
-        def acting(game: Game) -> Player:  # the locked game: the checks get_object and acting_player make
-            if not can_see(self.request.user, game):
-                raise NotFound(_("There is no such game."))
+        def permitted(game: Game) -> None:
             self.check_object_permissions(self.request, game)
-            return acting_player(self.request.user, game, data.get("seat"))
 
-        try:
-            return service(
-                game_id=pk,
-                actor=self.request.user,
-                interface=INTERFACE,
-                at=_received(self.request),
-                think_ms=data.get("think_ms"),
-                queued_ms=getattr(self.request, "queued_ms", 0),
-                live=True,
-                player=acting,
-                **inputs(data),
-            )
-        except GameError as exc:
-            if exc.code == "no_game":  # a game that is not there reads as one the user may not see
-                raise NotFound(_("There is no such game.")) from None
-            raise
+        return live_act(
+            self.request.user,
+            pk,
+            data,
+            service,
+            inputs,
+            at=_received(self.request),
+            queued_ms=getattr(self.request, "queued_ms", 0),
+            permitted=permitted,
+        )
 
     def _full(self, game: Game, status: int = 200) -> Response:
         fresh = visible_games(self.request.user).prefetch_related("moves", "claims", "reports").get(pk=game.pk)
@@ -217,18 +208,12 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @extend_schema(request=MoveInputSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
     def move(self, request: Request, pk: str) -> Response:
-        def inputs(data: dict[str, Any]) -> dict[str, Any]:
-            return {"action": data.get("action") or f"place {data['point']}", "expected_ply": data["ply"]}
-
-        return self._detail(self._player_action(MoveInputSerializer, services.game_act, live=True, inputs=inputs))
+        return self._detail(self._player_action(MoveInputSerializer, services.game_act, live=True, inputs=move_inputs))
 
     @extend_schema(request=PassInputSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"], url_path="pass")
     def pass_(self, request: Request, pk: str) -> Response:
-        game = self._player_action(
-            PassInputSerializer, services.game_pass, live=True, inputs=lambda data: {"expected_ply": data["ply"]}
-        )
-        return self._detail(game)
+        return self._detail(self._player_action(PassInputSerializer, services.game_pass, live=True, inputs=pass_inputs))
 
     @extend_schema(request=SeatSerializer, responses=GameStateSerializer)
     @action(detail=True, methods=["post"])
@@ -458,6 +443,53 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         data = self._input(ImportInputSerializer)
         game = services.game_import(text=data["text"], actor=request.user, interface=INTERFACE)
         return self._full(game, 201)
+
+
+def move_inputs(data: dict[str, Any]) -> dict[str, Any]:
+    return {"action": data.get("action") or f"place {data['point']}", "expected_ply": data["ply"]}
+
+
+def pass_inputs(data: dict[str, Any]) -> dict[str, Any]:
+    return {"expected_ply": data["ply"]}
+
+
+def live_act(
+    user: Any,
+    game_id: int,
+    data: dict[str, Any],
+    service: Callable[..., T],
+    inputs: Callable[[dict[str, Any]], dict[str, Any]],
+    *,
+    at: Any,
+    queued_ms: int,
+    permitted: Callable[[Game], None] = lambda game: None,
+) -> T:
+    """A player's stone or pass (``data`` already checked by its input serializer), by HTTP or over the game's
+    socket (config.live_acts): the game is read once, under the service's lock, where who may act is checked;
+    ``at`` is when the action reached the server and ``queued_ms`` how long it then waited there."""
+
+    def acting(game: Game) -> Player:
+        if not can_see(user, game):
+            raise NotFound(_("There is no such game."))
+        permitted(game)
+        return acting_player(user, game, data.get("seat"))
+
+    try:
+        return service(
+            game_id=game_id,
+            actor=user,
+            interface=INTERFACE,
+            at=at,
+            think_ms=data.get("think_ms"),
+            queued_ms=queued_ms,
+            live=True,
+            player=acting,
+            **inputs(data),
+        )
+    except GameError as exc:
+        if exc.code == "no_game":  # a game that is not there reads as one the user may not see
+            raise NotFound(_("There is no such game.")) from None
+        raise
 
 
 def _received(request: Request) -> Any:

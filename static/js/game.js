@@ -39,17 +39,37 @@
       body = Object.assign({ think_ms: Math.round(performance.now() - turnSeenAt) }, body);
     }
     $("message").textContent = "";
+    var pushed = false;  // the act went over the game's socket: its new state comes by push, nothing to fetch
+    return send(action, body || {}).then(function (answer) {
+      if (!answer.ok) { $("message").textContent = answer.json.message || ("HTTP " + answer.status); }
+      pushed = answer.socket && answer.ok;
+      return answer.json;
+    }).finally(function () { busy = false; if (!pushed) load(); });
+  }
+
+  // A stone or a pass goes over the game's socket while it is open (no request's framework around it); by
+  // HTTP otherwise, or when the socket fails before answering (the same ply again: a repeat is answered as
+  // the stored move). Other actions always by HTTP.
+  function send(action, body) {
+    if ((action === "move" || action === "pass") && window.LivePush && window.LivePush.connected(topic)) {
+      return window.LivePush.send(topic, Object.assign({ act: action }, body)).then(function (reply) {
+        return { ok: reply.status === 200, status: reply.status, json: reply, socket: true };
+      }, function () { return viaHttp(action, body); });
+    }
+    return viaHttp(action, body);
+  }
+
+  function viaHttp(action, body) {
     return fetch(url + action + "/", {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(),
                  "Accept-Language": document.documentElement.lang },
-      body: JSON.stringify(body || {})
+      body: JSON.stringify(body)
     }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (json) {
-        if (!r.ok) { $("message").textContent = json.message || ("HTTP " + r.status); }
-        return json;
+        return { ok: r.ok, status: r.status, json: json, socket: false };
       });
-    }).finally(function () { busy = false; load(); });
+    });
   }
 
   // A new state, fetched or pushed: drawn, and once the game is over its analysis is read (the computer's

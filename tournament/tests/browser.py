@@ -49,3 +49,14 @@ def two_players(prefix: str) -> tuple[Any, Any, Player, Player]:
     one = Player.objects.create(name=f"{prefix.title()} One", user=one_user)
     two = Player.objects.create(name=f"{prefix.title()} Two", user=two_user)
     return one_user, two_user, one, two
+
+
+def click_point(page: Page, point: str) -> None:
+    """Click an intersection of the SVG board (a1 is the lower left)."""
+    col, row = "abcdefghijklmno".index(point[0]), int(point[1:]) - 1
+    box = page.locator("svg.board-svg").bounding_box()
+    assert box is not None
+    span = 36 * 2 + 40 * 14
+    x = box["x"] + (36 + col * 40) * box["width"] / span
+    y = box["y"] + (36 + (14 - row) * 40) * box["height"] / span
+    page.mouse.click(x, y)

@@ -20,21 +20,10 @@ from tournament import services
 from tournament.demo_tournament import DEMO_NAME
 from tournament.models import Tournament
 from tournament.stage_formats import stage_standings
-from tournament.tests.browser import PASSWORD, account, open_page
+from tournament.tests.browser import PASSWORD, account, click_point, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 T01 = "g8 a1 i8 c1 h9 e1 h10 k1"  # black to move; h8 would be a double-three
-
-
-def click_point(page: Page, point: str) -> None:
-    """Click an intersection of the SVG board (a1 is the lower left)."""
-    col, row = "abcdefghijklmno".index(point[0]), int(point[1:]) - 1
-    box = page.locator("svg.board-svg").bounding_box()
-    assert box is not None
-    span = 36 * 2 + 40 * 14
-    x = box["x"] + (36 + col * 40) * box["width"] / span
-    y = box["y"] + (36 + (14 - row) * 40) * box["height"] / span
-    page.mouse.click(x, y)
 
 
 def my_turn(page: Page) -> None:

@@ -1,0 +1,52 @@
+"""The live-push socket server in a thread of the test process, for the tests of config.live and
+config.live_acts (the ``sockets`` fixture, config/tests/conftest.py)."""
+
+from __future__ import annotations
+
+import threading
+
+import redis
+import uvicorn
+from django.conf import settings
+
+from devtools.processes import wait_until
+from games.live import CHANNEL
+
+
+class SocketServer:
+    """uvicorn serving config.asgi in a thread of this process (so it reads the test database)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.server: uvicorn.Server | None = None
+        self.thread: threading.Thread | None = None
+
+    def start(self) -> SocketServer:
+        config = uvicorn.Config(
+            "config.asgi:application",
+            host="127.0.0.1",
+            port=self.port,
+            lifespan="off",
+            log_level="warning",
+            ws_max_size=65536,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        wait_until(lambda: self.server is not None and self.server.started, 20, "the socket server")
+        return self
+
+    def stop(self) -> None:
+        assert self.server is not None and self.thread is not None
+        self.server.should_exit = True
+        self.thread.join(20)
+
+
+def hub_listening() -> bool:
+    """The socket server's hub has subscribed to the changes channel (it does so on its first watcher)."""
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        subscribed: list[tuple[bytes, int]] = client.pubsub_numsub(CHANNEL)  # type: ignore[assignment]  # sync client
+        return bool(subscribed[0][1])
+    finally:
+        client.close()

@@ -1,0 +1,261 @@
+"""Moves over the game's socket (config.live_acts): a real Redis, the socket server (uvicorn, config.asgi) and,
+for the page, Chromium. In the PostgreSQL pass, as config/tests/test_live.py, for the same reason."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+from playwright.sync_api import expect
+from rest_framework.authtoken.models import Token
+
+from config.tests.sockets import SocketServer, hub_listening
+from devtools.processes import wait_until
+from games.models import Game, GameEvent, Move, Player
+from games.services import game_create
+from tournament.tests.browser import click_point, page_for, two_players
+
+pytestmark = [pytest.mark.pg_django, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+
+
+def a_game(prefix: str) -> tuple[Game, Any, Any, Player, Player]:
+    one_user, two_user, one, two = two_players(prefix)
+    game = game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick")
+    return game, one_user, two_user, one, two
+
+
+def token(user: Any) -> str:
+    return str(Token.objects.get_or_create(user=user)[0].key)
+
+
+class Conversation:
+    """Frames sent on one socket and the replies to them, in order (pushes are kept apart)."""
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
+        self.url, self.headers = url, headers or {}
+        self.replies: list[dict[str, Any]] = []
+        self.pushes: list[dict[str, Any]] = []
+
+    async def _run(self, frames: list[str]) -> None:
+        import websockets
+
+        async with websockets.connect(self.url, additional_headers=self.headers, max_size=2**22) as ws:
+            for frame in frames:
+                await ws.send(frame)
+                while True:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if "reply" in message:
+                        self.replies.append(message)
+                        break
+                    self.pushes.append(message)
+
+    def send(self, *frames: str | dict[str, Any]) -> list[dict[str, Any]]:
+        """Send ``frames`` one after the other, each once the previous one is answered; their replies."""
+        texts = [frame if isinstance(frame, str) else json.dumps(frame) for frame in frames]
+        before = len(self.replies)
+        in_a_thread(self._run(texts))
+        return self.replies[before:]
+
+
+def in_a_thread(work: Any) -> None:
+    """Run a coroutine to its end in a thread of its own (the browser tests leave this thread's loop running)."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(work)
+        except BaseException as exc:
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    if failed:
+        raise failed[0]
+
+
+def url_of(sockets: SocketServer, topic: str, lang: str = "en") -> str:
+    return f"ws://127.0.0.1:{sockets.port}/ws/live/?topic={topic}&lang={lang}"
+
+
+def test_a_player_moves_on_the_games_socket_and_its_watchers_are_pushed_the_move(sockets: SocketServer) -> None:
+    game, one_user, _two_user, _one, _two = a_game("sock")
+    spectator = Conversation(url_of(sockets, f"game:{game.pk}"))
+
+    async def watch(out: list[dict[str, Any]]) -> None:
+        import websockets
+
+        async with websockets.connect(spectator.url) as ws:
+            while len(out) < 2:
+                out.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+
+    seen: list[dict[str, Any]] = []
+    watcher = threading.Thread(target=lambda: asyncio.run(watch(seen)))
+    watcher.start()
+    wait_until(lambda: len(seen) >= 1, 10, "the spectator's first state")
+    wait_until(hub_listening, 10, "the socket server's Redis subscription")
+
+    player = Conversation(url_of(sockets, f"game:{game.pk}"), {"Authorization": f"Token {token(one_user)}"})
+    sent = time.monotonic()
+    (reply,) = player.send({"act": "move", "id": 7, "ply": 0, "point": "h8", "think_ms": 1200})
+    watcher.join(10)
+
+    assert reply["reply"] == 7 and reply["status"] == 200, reply
+    assert reply["game"]["ply"] == 1 and reply["game"]["position"]["stones"] == ["h8"]
+    assert [(m.ply, m.text) for m in Move.objects.filter(game=game)] == [(1, "place h8")]
+    assert seen[-1]["game"]["ply"] == 1, "the spectator was not pushed the move"
+    assert time.monotonic() - sent < 5
+    event = GameEvent.objects.filter(game=game, kind="move").get()
+    assert event.actor_id == one_user.pk
+
+
+def test_a_repeat_is_answered_as_stored_and_a_stale_ply_is_refused_in_the_sockets_language(
+    sockets: SocketServer,
+) -> None:
+    game, one_user, _two_user, _one, _two = a_game("repeat")
+    player = Conversation(url_of(sockets, f"game:{game.pk}", "zh-hans"), {"Authorization": f"Token {token(one_user)}"})
+    move = {"act": "move", "id": 1, "ply": 0, "point": "h8"}
+
+    first, again, stale = player.send(move, {**move, "id": 2}, {**move, "id": 3, "point": "j9"})
+
+    assert (first["status"], again["status"]) == (200, 200)
+    same = ("ply", "position", "black", "white", "status")
+    assert {k: first["game"][k] for k in same} == {k: again["game"][k] for k in same}
+    assert first["game"]["clock"]["version"] == again["game"]["clock"]["version"]
+    assert stale["status"] == 409 and stale["code"] == "stale_ply"
+    with translation.override("zh-hans"):
+        assert stale["message"] == gettext("The game has moved on; reload and try again.")
+    assert stale["message"] != "The game has moved on; reload and try again."
+    assert Move.objects.filter(game=game).count() == 1
+
+
+def test_a_pass_and_an_opening_step_go_over_the_socket_too(sockets: SocketServer) -> None:
+    one_user, two_user, one, two = two_players("steps")
+    game = game_create(player_one=one, player_two=two, rules="renju", protocol="rif", time_control="quick")
+    first = Conversation(url_of(sockets, f"game:{game.pk}"), {"Authorization": f"Token {token(one_user)}"})
+
+    replies = first.send(
+        {"act": "move", "id": 1, "ply": 0, "action": "place h8"},
+        {"act": "move", "id": 2, "ply": 1, "action": "place h9"},
+        {"act": "move", "id": 3, "ply": 2, "action": "place i10"},
+        {"act": "pass", "id": 4, "ply": 3},  # player two's turn to swap or not: not player one's to pass
+    )
+
+    assert [r["status"] for r in replies[:3]] == [200, 200, 200]
+    assert replies[3]["status"] >= 400 and replies[3]["code"] != "invalid"
+    assert Move.objects.filter(game=game).count() == 3
+
+
+def test_strangers_and_bad_frames_get_a_clear_refusal_and_change_nothing(sockets: SocketServer) -> None:
+    game, one_user, two_user, _one, _two = a_game("hostile")
+    stranger_user, _x, _stranger, _y = two_players("outsider")
+    topic = f"game:{game.pk}"
+    move = {"act": "move", "id": 1, "ply": 0, "point": "h8"}
+
+    anonymous = Conversation(url_of(sockets, topic)).send(move)[0]
+    outsider = Conversation(url_of(sockets, topic), {"Authorization": f"Token {token(stranger_user)}"}).send(move)[0]
+    out_of_turn = Conversation(url_of(sockets, topic), {"Authorization": f"Token {token(two_user)}"}).send(move)[0]
+    bad = Conversation(url_of(sockets, topic), {"Authorization": f"Token {token(one_user)}"}).send(
+        "not json",
+        "[1, 2]",
+        json.dumps({**move, "act": "resign"}),
+        json.dumps({**move, "ply": -1}),
+        json.dumps({**move, "point": "z99"}),
+        json.dumps({**move, "pad": "x" * 5000}),
+        json.dumps({"act": "move", "id": 9, "ply": 0}),  # no point
+    )
+    expired_key = token(one_user)
+    Token.objects.filter(key=expired_key).update(created=timezone.now() - timedelta(days=30))
+    expired = Conversation(url_of(sockets, topic), {"Authorization": f"Token {expired_key}"}).send(move)[0]
+    import websockets
+
+    with pytest.raises(websockets.InvalidStatus):  # a topic that is not there: refused on connecting
+        Conversation(url_of(sockets, "tournament:999999")).send(move)
+
+    assert (anonymous["status"], anonymous["code"]) == (401, "not_authenticated")
+    assert (outsider["status"], outsider["code"]) == (403, "not_your_game")
+    assert out_of_turn["status"] in (403, 409) and out_of_turn["code"] != "invalid"
+    assert expired["status"] == 401 and "expired" in expired["message"]
+    assert [r["status"] for r in bad] == [400] * 7, bad
+    assert [r["code"] for r in bad] == ["invalid"] * 4 + ["bad_action"] + ["invalid"] * 2
+    assert [r["reply"] for r in bad] == [None, None, 1, 1, 1, None, 9]  # too long: not read
+    assert Move.objects.filter(game=game).count() == 0
+    assert Game.objects.get(pk=game.pk).ply == 0
+
+
+def test_a_session_signed_out_after_connecting_acts_no_more(sockets: SocketServer, client: Any) -> None:
+    """The user is read again for every frame: the socket's credentials are checked per act, not once."""
+    from django.conf import settings
+
+    game, one_user, _two_user, _one, _two = a_game("signout")
+    client.force_login(one_user)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+    url = url_of(sockets, f"game:{game.pk}")
+
+    def sign_out() -> None:
+        from django.db import connection
+
+        client.logout()
+        connection.close()  # this thread's own
+
+    async def two_moves(out: list[dict[str, Any]]) -> None:
+        import websockets
+
+        async with websockets.connect(url, additional_headers={"Cookie": cookie}) as ws:
+            await ws.send(json.dumps({"act": "move", "id": 1, "ply": 0, "point": "h8"}))
+            while len(out) < 1:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if "reply" in message:
+                    out.append(message)
+            await asyncio.to_thread(sign_out)  # signed out in another tab; this socket stays open
+            await ws.send(json.dumps({"act": "move", "id": 2, "ply": 2, "point": "j9"}))
+            while len(out) < 2:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if "reply" in message:
+                    out.append(message)
+
+    replies: list[dict[str, Any]] = []
+    in_a_thread(two_moves(replies))
+
+    assert replies[0]["status"] == 200
+    assert replies[1]["status"] == 401
+    assert Move.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.browser
+def test_the_game_page_plays_its_stones_over_the_socket(sockets: SocketServer, live_server: Any, browser: Any) -> None:
+    game, one_user, two_user, _one, _two = a_game("pagesock")
+    first, second = page_for(browser, live_server.url, one_user), page_for(browser, live_server.url, two_user)
+    posts: list[str] = []
+    frames: list[str] = []
+    for page in (first, second):
+        page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+        page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(str(payload))))
+        page.goto(f"{live_server.url}/g/{game.pk}/")
+    wait_until(hub_listening, 10, "the socket server's Redis subscription")
+    for page in (first, second):
+        for _ in range(200):  # the socket is open once the page has been sent the first state
+            if page.evaluate(f"window.LivePush.connected('game:{game.pk}')"):
+                break
+            page.wait_for_timeout(50)
+
+    expect(first.locator("#status")).to_contain_text("Your turn", timeout=5000)
+    click_point(first, "h8")
+    expect(second.locator("#record li")).to_have_count(1, timeout=3000)
+    expect(second.locator("#status")).to_contain_text("Your turn", timeout=5000)
+    click_point(second, "j9")
+    expect(first.locator("#record li")).to_have_count(2, timeout=3000)
+
+    assert [(m.ply, m.text) for m in Move.objects.filter(game=game).order_by("ply")] == [
+        (1, "place h8"),
+        (2, "place j9"),
+    ]
+    assert not [u for u in posts if "/move/" in u], posts
+    assert sum('"act": "move"' in f or '"act":"move"' in f for f in frames) == 2, frames
