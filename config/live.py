@@ -14,10 +14,12 @@ socket is open it polls only as a slow safety net.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
 from urllib.parse import parse_qs, urlsplit
@@ -430,8 +432,22 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Send) -> None:
 
 
 async def _act(scope: dict[str, Any], watcher: Watcher, text: str) -> str:
-    """One frame a player sent (config.live_acts), acted on in a thread: stamped when it reached the server."""
+    """One frame a player sent (config.live_acts), acted on in a thread: stamped when it reached the server.
+
+    The acts have threads of their own: at a round's start thousands of sockets connect, each checked and
+    welcomed in the shared threads, and a move must not wait behind them."""
     from config.live_acts import act
 
     at = timezone.now()
-    return await sync_to_async(with_database, thread_sensitive=False)(act, scope, watcher.topic, watcher.lang, text, at)
+    work = functools.partial(with_database, act, scope, watcher.topic, watcher.lang, text, at)
+    return await asyncio.get_running_loop().run_in_executor(_acts_executor(), work)
+
+
+_acts_pool: ThreadPoolExecutor | None = None
+
+
+def _acts_executor() -> ThreadPoolExecutor:
+    global _acts_pool
+    if _acts_pool is None:
+        _acts_pool = ThreadPoolExecutor(max_workers=settings.LIVE_ACT_THREADS, thread_name_prefix="live-acts")
+    return _acts_pool

@@ -210,13 +210,16 @@ def celery_beat(env: dict[str, str], schedule: Path, log: Path | None = None) ->
     )
 
 
-def live_push_server(env: dict[str, str], host: str, port: int, log: Path | None = None) -> Service:
-    """The live-push socket server (uvicorn serving config.asgi's WebSockets), as make run starts it."""
+def live_push_server(env: dict[str, str], host: str, port: int, log: Path | None = None, workers: int = 1) -> Service:
+    """The live-push socket server (uvicorn serving config.asgi's WebSockets), as make run starts it: ``workers``
+    processes sharing the port (each subscribes to Redis and serves any topic, as the nodes behind nginx do)."""
     root = Path(__file__).resolve().parent.parent
     command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", str(port)]
     # Frames above 64 KiB are refused by uvicorn itself (its default is 16 MiB): a move's frame is under a hundred
     # bytes (config.live_acts reads at most MAX_FRAME characters of one).
     options = ["--lifespan", "off", "--log-level", "warning", "--ws-max-size", "65536"]
+    if workers > 1:
+        options += ["--workers", str(workers)]
     return Service("live", [*command, *options], env=env, cwd=str(root), log=log)
 
 
