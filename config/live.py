@@ -258,7 +258,13 @@ def hub() -> Hub:
     loop = asyncio.get_running_loop()
     for old in [other for other in _hubs if other.is_closed()]:
         del _hubs[old]
-    return _hubs.setdefault(loop, Hub())
+    if loop not in _hubs:
+        # The threads that check new sockets and read states (asgiref's sync_to_async runs them in the loop's
+        # default executor): few, so that the loop itself, which reads every frame and sends every push, is
+        # not starved of the interpreter by a crowd of them at a round's start.
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=settings.LIVE_THREADS, thread_name_prefix="live"))
+        _hubs[loop] = Hub()
+    return _hubs[loop]
 
 
 def render(topic: str, lang: str) -> str | None:
@@ -409,13 +415,13 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Send) -> None:
     lang = (query.get("lang") or [settings.LANGUAGE_CODE])[0].lower()
     if lang not in {code for code, _name in settings.LANGUAGES}:
         lang = settings.LANGUAGE_CODE
+    here = hub()
     allowed = _origin_allowed(scope) and await sync_to_async(may_watch, thread_sensitive=False)(scope, topic)
     if not allowed:
         await send({"type": "websocket.close", "code": 4403})
         return
     await send({"type": "websocket.accept"})
     watcher = Watcher(send, topic, lang)
-    here = hub()
     here.ensure_listening()
     here.add(watcher)
     try:

@@ -143,7 +143,8 @@ LIVE_URL = env_str("LIVE_URL", ":8001/ws/live/" if LIVE_PUSH else "")
 LIVE_KEEP_CONNECTIONS = env_bool("LIVE_KEEP_CONNECTIONS", True)
 # Threads of each live-push server for the moves sent on the games' sockets (config.live_acts), apart from
 # those that check and welcome new sockets.
-LIVE_ACT_THREADS = env_int("LIVE_ACT_THREADS", 4)
+LIVE_ACT_THREADS = env_int("LIVE_ACT_THREADS", 2)
+LIVE_THREADS = env_int("LIVE_THREADS", 2)  # and for checking new sockets and reading the states they are sent
 CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline
 CLOCK_SWEEP_SECONDS = 1.0
 # Behind a proxy that stamps X-Request-Start (and strips it from clients), time moves by that stamp.
