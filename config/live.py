@@ -68,6 +68,8 @@ class Hub:
     shown: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # a game's state last sent
     pending: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # moves announced during a read
     unsent: dict[str, set[str]] = field(default_factory=dict)  # languages a read under way will still send
+    acts_pending: int = 0  # moves sent on sockets (config.live_acts) received and not yet answered
+    acts_quiet: asyncio.Event = field(default_factory=asyncio.Event)  # set while none is pending
 
     def ensure_listening(self) -> None:
         if self.listener is None or self.listener.done():
@@ -129,6 +131,7 @@ class Hub:
     async def welcome(self, watcher: Watcher) -> None:
         """A new watcher gets the latest state sent here; the first one of its topic and language has it read,
         unless a read under way will be sent to it (watchers arriving together cost one read)."""
+        await self.acts_quiet.wait()
         latest = self.latest.get((watcher.topic, watcher.lang))
         if latest is not None:
             await watcher.push(latest)
@@ -264,6 +267,7 @@ def hub() -> Hub:
         # not starved of the interpreter by a crowd of them at a round's start.
         loop.set_default_executor(ThreadPoolExecutor(max_workers=settings.LIVE_THREADS, thread_name_prefix="live"))
         _hubs[loop] = Hub()
+        _hubs[loop].acts_quiet.set()
     return _hubs[loop]
 
 
@@ -416,6 +420,9 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Send) -> None:
     if lang not in {code for code, _name in settings.LANGUAGES}:
         lang = settings.LANGUAGE_CODE
     here = hub()
+    # A new socket is checked and sent its first state only while no move is waiting to be acted on: at a
+    # round's start thousands connect as the first moves come, and the moves go first (README).
+    await here.acts_quiet.wait()
     allowed = _origin_allowed(scope) and await sync_to_async(may_watch, thread_sensitive=False)(scope, topic)
     if not allowed:
         await send({"type": "websocket.close", "code": 4403})
@@ -446,7 +453,15 @@ async def _act(scope: dict[str, Any], watcher: Watcher, text: str) -> str:
 
     at = timezone.now()
     work = functools.partial(with_database, act, scope, watcher.topic, watcher.lang, text, at)
-    return await asyncio.get_running_loop().run_in_executor(_acts_executor(), work)
+    here = hub()
+    here.acts_pending += 1
+    here.acts_quiet.clear()
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_acts_executor(), work)
+    finally:
+        here.acts_pending -= 1
+        if not here.acts_pending:
+            here.acts_quiet.set()
 
 
 _acts_pool: ThreadPoolExecutor | None = None

@@ -11,7 +11,9 @@ for any move.
 Each act is checked as a request is, with none of a request's framework around it:
 - the user is read again from the socket's credentials for every act (the session cookie, or ``Authorization:
   Token …`` for a script), so a signed-out session, an expired token or a revoked private link acts no more;
-- the same per-user rate limit as the API's moves (``THROTTLE_MOVES``);
+- the API's per-user rate limit on moves (``THROTTLE_MOVES``), counted in the socket server's own memory
+  (:class:`Window`): a socket's act does not wait on Redis for it, and a user's acts on several socket
+  servers are counted by each;
 - the same input checks, the same service, the same lock, the same clock: ``at`` is when the frame reached the
   server, and the time it then waited for a thread is logged as ``queued_ms``;
 - a socket opened by a page of another site is refused when it connects (config.live._origin_allowed).
@@ -24,12 +26,14 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
+from collections import deque
 from datetime import datetime
 from http.cookies import SimpleCookie
 from importlib import import_module
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user
@@ -41,7 +45,6 @@ from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated, Th
 
 from config.api import exception_handler
 from config.authentication import ExpiringTokenAuthentication
-from config.security import MoveThrottle
 from games.api import live_act, move_inputs, pass_inputs
 from games.parsing import whole
 from games.serializers import PassInputSerializer, game_state_data, move_input, validated
@@ -130,9 +133,37 @@ def _frame(text: str) -> dict[str, Any]:
     return frame
 
 
+class Window:
+    """``THROTTLE_MOVES`` (as ``120/min``) for the acts on this process's sockets, per user: a sliding window of
+    the instants of their last acts. Users with nothing in the window are dropped now and then."""
+
+    def __init__(self) -> None:
+        self.seen: dict[Any, deque[float]] = {}
+        self.lock = threading.Lock()
+
+    def wait(self, user_id: Any, now: float) -> float | None:
+        """None if one more act is allowed at ``now`` (and it is counted); else the seconds to wait."""
+        rate = cast(dict[str, Any], settings.REST_FRAMEWORK)["DEFAULT_THROTTLE_RATES"].get("moves")
+        if not rate:
+            return None
+        number, _sep, period = str(rate).partition("/")
+        allowed, duration = int(number), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[:1]]
+        with self.lock:
+            if len(self.seen) > 10_000:
+                self.seen = {user: times for user, times in self.seen.items() if times and times[-1] > now - duration}
+            times = self.seen.setdefault(user_id, deque())
+            while times and times[0] <= now - duration:
+                times.popleft()
+            if len(times) >= allowed:
+                return times[0] + duration - now
+            times.append(now)
+            return None
+
+
+_window = Window()
+
+
 def _throttle(user: Any) -> None:
-    """The API's per-user limit on game actions, counted in the same place (a move by HTTP or by socket)."""
-    throttle = MoveThrottle()
-    view = SimpleNamespace(throttle_scope="moves")
-    if not throttle.allow_request(SimpleNamespace(method="POST", user=user), view):
-        raise Throttled(throttle.wait())
+    wait = _window.wait(user.pk, time.monotonic())
+    if wait is not None:
+        raise Throttled(wait)

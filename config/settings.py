@@ -141,10 +141,11 @@ LIVE_PUSH = env_bool("LIVE_PUSH", bool(os.environ.get("REDIS_URL")))
 LIVE_URL = env_str("LIVE_URL", ":8001/ws/live/" if LIVE_PUSH else "")
 # The live-push server's threads keep their database connections (CONN_MAX_AGE), as requests do.
 LIVE_KEEP_CONNECTIONS = env_bool("LIVE_KEEP_CONNECTIONS", True)
-# Threads of each live-push server for the moves sent on the games' sockets (config.live_acts), apart from
-# those that check and welcome new sockets.
-LIVE_ACT_THREADS = env_int("LIVE_ACT_THREADS", 2)
-LIVE_THREADS = env_int("LIVE_THREADS", 2)  # and for checking new sockets and reading the states they are sent
+# Threads of each live-push server for the moves sent on the games' sockets (config.live_acts), and apart
+# for checking new sockets and reading the states sent. One each: more share one interpreter lock with the
+# event loop and, on SQLite, one write lock, and a move then holds both longer (bench/open.py, README).
+LIVE_ACT_THREADS = env_int("LIVE_ACT_THREADS", 1)
+LIVE_THREADS = env_int("LIVE_THREADS", 1)
 CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline
 CLOCK_SWEEP_SECONDS = 1.0
 # Behind a proxy that stamps X-Request-Start (and strips it from clients), time moves by that stamp.

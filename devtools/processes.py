@@ -216,8 +216,19 @@ def live_push_server(env: dict[str, str], host: str, port: int, log: Path | None
     root = Path(__file__).resolve().parent.parent
     command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", str(port)]
     # Frames above 64 KiB are refused by uvicorn itself (its default is 16 MiB): a move's frame is under a hundred
-    # bytes (config.live_acts reads at most MAX_FRAME characters of one).
-    options = ["--lifespan", "off", "--log-level", "warning", "--ws-max-size", "65536"]
+    # bytes (config.live_acts reads at most MAX_FRAME characters of one). No per-message compression: each
+    # socket compresses on its own, so a push compressed a game's state once per watcher, a third of the
+    # server's event loop in a round (py-spy, README); the states are a few kilobytes.
+    options = [
+        "--lifespan",
+        "off",
+        "--log-level",
+        "warning",
+        "--ws-max-size",
+        "65536",
+        "--ws-per-message-deflate",
+        "false",
+    ]
     if workers > 1:
         options += ["--workers", str(workers)]
     return Service("live", [*command, *options], env=env, cwd=str(root), log=log)

@@ -29,6 +29,7 @@ class SocketServer:
             lifespan="off",
             log_level="warning",
             ws_max_size=65536,
+            ws_per_message_deflate=False,
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -259,3 +259,24 @@ def test_the_game_page_plays_its_stones_over_the_socket(sockets: SocketServer, l
     ]
     assert not [u for u in posts if "/move/" in u], posts
     assert sum('"act": "move"' in f or '"act":"move"' in f for f in frames) == 2, frames
+
+
+def test_the_moves_rate_limit_holds_on_the_socket(sockets: SocketServer, settings: Any) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "moves": "2/min"},
+    }
+    game, one_user, two_user, _one, _two = a_game("flood")
+    one = Conversation(url_of(sockets, f"game:{game.pk}"), {"Authorization": f"Token {token(one_user)}"})
+    two = Conversation(url_of(sockets, f"game:{game.pk}"), {"Authorization": f"Token {token(two_user)}"})
+
+    first = one.send({"act": "move", "id": 1, "ply": 0, "point": "h8"})
+    two.send({"act": "move", "id": 1, "ply": 1, "point": "a1"})
+    replies = one.send(
+        {"act": "move", "id": 2, "ply": 2, "point": "c1"},
+        {"act": "move", "id": 3, "ply": 4, "point": "e1"},  # a third act within the minute
+    )
+
+    assert [r["status"] for r in first + replies] == [200, 200, 429]
+    assert replies[1]["code"] == "throttled"
+    assert Move.objects.filter(game=game).count() == 3
