@@ -191,7 +191,7 @@ class Stack:
     def start_live(self, node: int = 0) -> None:
         """The live-push socket server (uvicorn, config.asgi), as make run starts it."""
         port = self.live_ports[node]
-        workers = 1 if self.nodes else int(os.environ.get("LIVE_WORKERS", "2"))  # as make run: scripts/run.py
+        workers = 1 if self.nodes else int(os.environ.get("LIVE_WORKERS", "1"))  # as make run: scripts/run.py
         log = self.workdir / f"live{node}.log"
         self.lives[node] = live_push_server(self.env, "127.0.0.1", port, log=log, workers=workers).start()
         wait_until(lambda: answers_tcp(port), 60, "the live-push server")

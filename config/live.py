@@ -131,7 +131,6 @@ class Hub:
     async def welcome(self, watcher: Watcher) -> None:
         """A new watcher gets the latest state sent here; the first one of its topic and language has it read,
         unless a read under way will be sent to it (watchers arriving together cost one read)."""
-        await self.acts_quiet.wait()
         latest = self.latest.get((watcher.topic, watcher.lang))
         if latest is not None:
             await watcher.push(latest)

@@ -134,9 +134,9 @@ def servers(env: dict[str, str], var: Path, logs: Path) -> list[Service]:
     # Pages receive changes over WebSockets from here (config/live.py); gunicorn serves the rest.
     for node, port in enumerate(LIVE_PORTS):
         log = logs / (f"live{node}.log" if NODES else "live.log")
-        # One process per node behind nginx; alone, LIVE_WORKERS processes (2) share the port: the moves sent on
-        # the games' sockets are acted on there (config.live_acts), so it needs both cores as the web does.
-        workers = 1 if NODES else int(env.get("LIVE_WORKERS", "2"))
+        # One process per node behind nginx; alone, LIVE_WORKERS processes (1) share the port. Two on this
+        # machine's two cores cost more per move than they gave (each reads every announcement): README.
+        workers = 1 if NODES else int(env.get("LIVE_WORKERS", "1"))
         out.append(live_push_server(env, inner, port, log=log, workers=workers))
     if NODES:
         web = [f"127.0.0.1:{p}" for p in WEB_PORTS]
