@@ -231,6 +231,7 @@ class Tally:
     arrivals: dict[tuple[int, int], list[tuple[float, float]]] = field(default_factory=dict)  # (connected, at)
     statuses: dict[int, int] = field(default_factory=dict)
     connection_errors: int = 0
+    shed: int = 0  # socket moves answered busy by the socket server, then sent by HTTP (not errors)
     socket_errors: list[str] = field(default_factory=list)
     stopped_at: dict[int, float] = field(default_factory=dict)  # game -> when its client stopped playing
     ended_by_server: dict[int, str] = field(default_factory=dict)  # game -> the code that ended the client
@@ -288,6 +289,12 @@ async def play(
                             outcomes.append((sent, f"socket: {exc}"))
                             tally.connection_errors += 1
                             continue  # at once by HTTP, as the page does
+                        if isinstance(answer, dict) and answer.get("code") == "busy":  # not acted on: by HTTP
+                            outcomes.append((sent, "socket: busy"))
+                            tally.shed += 1
+                            status, answer = await http.request(
+                                "POST", f"/api/games/{game}/move/", tokens[ply % 2], body
+                            )
                     else:
                         status, answer = await http.request("POST", f"/api/games/{game}/move/", tokens[ply % 2], body)
                 except ConnectionError as exc:
@@ -630,6 +637,7 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
         "series": latency_series(tally, start, end),
         "errors_5xx": sum(n for status, n in tally.statuses.items() if status >= 500),
         "connection_errors": tally.connection_errors,
+        "shed": tally.shed,
         "client_lag_p99": percentile(tally.loop_lag_ms, 99),
         "client_lag_max": max(tally.loop_lag_ms, default=0.0),
         "socket_errors": len(tally.socket_errors),
@@ -694,7 +702,7 @@ def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
                 f"(less the crowd's own lateness {r['charged_server_p99']:.0f} ms; answers read late p99="
                 f"{r['read_late_p99']:.0f} ms); "
                 f"time losses={r['time_losses']} (and {r['client_late_losses']} by the crowd's own lateness) "
-                f"5xx={r['errors_5xx']} connection errors={r['connection_errors']} "
+                f"5xx={r['errors_5xx']} connection errors={r['connection_errors']} sent by HTTP when busy={r['shed']} "
                 f"socket errors={r['socket_errors']}; client loop lag p99={r['client_lag_p99']:.0f} "
                 f"max={r['client_lag_max']:.0f} ms; cpu ms/move={r['cpu_ms_per_move']:.1f} {r['cpu_split']}; "
                 f"noop: {r['noop_per_s']:.0f}/s p99={r['noop_p99']:.0f} ms cpu={r['noop_cpu_ms']:.2f} ms; "

@@ -447,12 +447,16 @@ async def _act(scope: dict[str, Any], watcher: Watcher, text: str) -> str:
     """One frame a player sent (config.live_acts), acted on in a thread: stamped when it reached the server.
 
     The acts have threads of their own: at a round's start thousands of sockets connect, each checked and
-    welcomed in the shared threads, and a move must not wait behind them."""
-    from config.live_acts import act
+    welcomed in the shared threads, and a move must not wait behind them. With ``LIVE_ACT_QUEUE`` acts
+    already waiting here, the frame is answered at once as busy, not acted on, and the client sends it by
+    HTTP, to the web processes (static/js/game.js): one process's queue never holds the hall's moves."""
+    from config.live_acts import act, busy
 
+    here = hub()
+    if here.acts_pending >= settings.LIVE_ACT_QUEUE:
+        return busy(text, watcher.lang)
     at = timezone.now()
     work = functools.partial(with_database, act, scope, watcher.topic, watcher.lang, text, at)
-    here = hub()
     here.acts_pending += 1
     here.acts_quiet.clear()
     try:

@@ -18,6 +18,9 @@ Each act is checked as a request is, with none of a request's framework around i
   server, and the time it then waited for a thread is logged as ``queued_ms``;
 - a socket opened by a page of another site is refused when it connects (config.live._origin_allowed).
 
+A socket server whose moves queue already holds ``LIVE_ACT_QUEUE`` frames answers the next at once with
+``{"reply": 7, "status": 503, "code": "busy", …}``, not acted on; the client sends it by HTTP.
+
 A socket acts one frame at a time, in order; a client that loses its socket before the answer sends the same
 ply again (over a new socket or by HTTP), and the repeat is answered as the stored move (games.services.play).
 """
@@ -41,7 +44,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import translation
 from django.utils.translation import gettext as _
-from rest_framework.exceptions import AuthenticationFailed, NotAuthenticated, Throttled, ValidationError
+from rest_framework.exceptions import (
+    AuthenticationFailed,
+    NotAuthenticated,
+    Throttled,
+    ValidationError,
+)
 
 from config.api import exception_handler
 from config.authentication import ExpiringTokenAuthentication
@@ -119,6 +127,20 @@ def act(scope: dict[str, Any], topic: str, lang: str, text: str, at: datetime) -
             else:
                 refusal = {"status": response.status_code, **(response.data or {})}
             return json.dumps({"reply": ident, **refusal}, cls=DjangoJSONEncoder)
+
+
+def busy(text: str, lang: str) -> str:
+    """The answer to a frame not acted on because the socket server's moves queue is full: 503, ``busy``; the
+    client sends the same act by HTTP. Nothing was read from the database or changed."""
+    try:
+        ident = _frame(text).get("id")
+    except ValidationError:
+        ident = None
+    if not isinstance(ident, (int, str)) or isinstance(ident, bool) or len(str(ident)) > 40:
+        ident = None
+    with translation.override(lang):
+        message = _("The server is busy; send the move by HTTP.")
+    return json.dumps({"reply": ident, "status": 503, "code": "busy", "message": message})
 
 
 def _frame(text: str) -> dict[str, Any]:

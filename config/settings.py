@@ -146,6 +146,8 @@ LIVE_KEEP_CONNECTIONS = env_bool("LIVE_KEEP_CONNECTIONS", True)
 # event loop and, on SQLite, one write lock, and a move then holds both longer (bench/open.py, README).
 LIVE_ACT_THREADS = env_int("LIVE_ACT_THREADS", 1)
 LIVE_THREADS = env_int("LIVE_THREADS", 1)
+# With this many socket moves waiting in a live-push server, the next is answered busy and sent by HTTP.
+LIVE_ACT_QUEUE = env_int("LIVE_ACT_QUEUE", 16)
 CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline
 CLOCK_SWEEP_SECONDS = 1.0
 # Behind a proxy that stamps X-Request-Start (and strips it from clients), time moves by that stamp.

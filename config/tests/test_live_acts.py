@@ -280,3 +280,18 @@ def test_the_moves_rate_limit_holds_on_the_socket(sockets: SocketServer, setting
     assert [r["status"] for r in first + replies] == [200, 200, 429]
     assert replies[1]["code"] == "throttled"
     assert Move.objects.filter(game=game).count() == 3
+
+
+def test_a_full_moves_queue_answers_busy_and_acts_on_nothing(sockets: SocketServer, settings: Any) -> None:
+    """The client then sends the same act by HTTP (static/js/game.js, bench/open.py)."""
+    settings.LIVE_ACT_QUEUE = 0  # every frame finds the queue full
+    game, one_user, _two_user, _one, _two = a_game("busy")
+    player = Conversation(url_of(sockets, f"game:{game.pk}", "zh-hans"), {"Authorization": f"Token {token(one_user)}"})
+
+    (reply,) = player.send({"act": "move", "id": 5, "ply": 0, "point": "h8"})
+
+    assert (reply["reply"], reply["status"], reply["code"]) == (5, 503, "busy")
+    with translation.override("zh-hans"):
+        busy = gettext("The server is busy; send the move by HTTP.")
+    assert reply["message"] == busy != "The server is busy; send the move by HTTP."
+    assert Move.objects.filter(game=game).count() == 0
