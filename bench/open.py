@@ -10,7 +10,9 @@ started as they are called to their boards).
 One asyncio process is the whole crowd, so the server keeps most of the CPU:
 
 - a client per game, seeing the game as soon as it is created (the bench polls for new games, as a
-  player's console is pushed it), plays both seats over one keep-alive HTTP connection: after each
+  player's console is pushed it), plays both seats over one keep-alive HTTP connection (``--moves socket``:
+  on each player's socket of the game, as the page does with ``LIVE_MOVES`` on, by HTTP when the socket is
+  closed or answers busy; bench/seats.py): after each
   answer it thinks a realistic time (most moves 1–8 s, one in seven 8–20 s, one in twenty 25–29 s:
   never over the limit), then posts the move with its measured ``think_ms`` as the game page does; a
   broken connection or a 503 is retried for the same ply (the server answers a repeat as stored);
@@ -409,7 +411,7 @@ async def the_round(
     spectators: int,
     seconds: float,
     seed: int,
-    moves_by: str = "socket",
+    moves_by: str = "http",
 ) -> dict[str, Any]:
     tally = Tally()
     stop = asyncio.Event()
@@ -746,8 +748,9 @@ def main() -> int:
     parser.add_argument(
         "--moves",
         choices=["socket", "http"],
-        default="socket",
-        help="how the players send their moves: on the game's socket, as the page does while it is open, or by HTTP",
+        default="http",
+        help="how the players send their moves: by HTTP, as the game page does, or on the game's socket, as it "
+        "does with LIVE_MOVES on (by HTTP when the socket is closed or busy)",
     )
     args = parser.parse_args()
     if args.drills:

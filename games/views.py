@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -139,6 +140,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "players": {"1": str(game.player_one), "2": str(game.player_two)},
         "ids": {"1": game.player_one_id, "2": game.player_two_id},
         "labels": labels(),
+        "socket_moves": settings.LIVE_MOVES,  # stones and passes on the game's socket while it is open
         "results": [{"value": v, "label": str(lbl)} for v, lbl in GameResult.choices],
         "reasons": [{"value": r.value, "label": str(r.label)} for r in REPORTABLE_REASONS],
     }

@@ -230,7 +230,10 @@ def test_a_session_signed_out_after_connecting_acts_no_more(sockets: SocketServe
 
 
 @pytest.mark.browser
-def test_the_game_page_plays_its_stones_over_the_socket(sockets: SocketServer, live_server: Any, browser: Any) -> None:
+def test_the_game_page_plays_its_stones_over_the_socket(
+    sockets: SocketServer, live_server: Any, browser: Any, settings: Any
+) -> None:
+    settings.LIVE_MOVES = True
     game, one_user, two_user, _one, _two = a_game("pagesock")
     first, second = page_for(browser, live_server.url, one_user), page_for(browser, live_server.url, two_user)
     posts: list[str] = []
@@ -295,3 +298,25 @@ def test_a_full_moves_queue_answers_busy_and_acts_on_nothing(sockets: SocketServ
         busy = gettext("The server is busy; send the move by HTTP.")
     assert reply["message"] == busy != "The server is busy; send the move by HTTP."
     assert Move.objects.filter(game=game).count() == 0
+
+
+@pytest.mark.browser
+def test_without_live_moves_the_game_page_plays_by_http(
+    sockets: SocketServer, live_server: Any, browser: Any, settings: Any
+) -> None:
+    settings.LIVE_MOVES = False
+    game, one_user, _two_user, _one, _two = a_game("pagehttp")
+    page = page_for(browser, live_server.url, one_user)
+    posts: list[str] = []
+    page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    for _ in range(200):
+        if page.evaluate(f"window.LivePush.connected('game:{game.pk}')"):
+            break
+        page.wait_for_timeout(50)
+
+    expect(page.locator("#status")).to_contain_text("Your turn", timeout=5000)
+    click_point(page, "h8")
+    expect(page.locator("#record li")).to_have_count(1, timeout=3000)
+
+    assert [u for u in posts if u.endswith(f"/api/games/{game.pk}/move/")], posts

@@ -47,11 +47,12 @@
     }).finally(function () { busy = false; if (!pushed) load(); });
   }
 
-  // A stone or a pass goes over the game's socket while it is open (no request's framework around it); by
-  // HTTP otherwise, or when the socket fails before answering or answers that its queue is full (the same
+  // With LIVE_MOVES on, a stone or a pass goes over the game's socket while it is open (no request's framework
+  // around it); by HTTP otherwise, or when the socket fails before answering or answers that its queue is full (the same
   // ply again: a repeat is answered as the stored move). Other actions always by HTTP.
   function send(action, body) {
-    if ((action === "move" || action === "pass") && window.LivePush && window.LivePush.connected(topic)) {
+    if ((action === "move" || action === "pass") && config.socket_moves && window.LivePush &&
+        window.LivePush.connected(topic)) {
       return window.LivePush.send(topic, Object.assign({ act: action }, body)).then(function (reply) {
         if (reply.code === "busy") return viaHttp(action, body);  // the socket server's queue is full
         return { ok: reply.status === 200, status: reply.status, json: reply, socket: true };
