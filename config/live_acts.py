@@ -102,9 +102,7 @@ def act(scope: dict[str, Any], topic: str, lang: str, text: str, at: datetime) -
         ident: Any = None
         try:
             frame = _frame(text)
-            ident = frame.pop("id", None)
-            if not isinstance(ident, (int, str)) or isinstance(ident, bool) or len(str(ident)) > 40:
-                ident = None
+            ident = _ident(frame.pop("id", None))
             kind = frame.pop("act", None)
             game_id = whole(topic.removeprefix("game:")) if topic.startswith("game:") else None
             if kind not in ACTS or game_id is None:
@@ -133,14 +131,19 @@ def busy(text: str, lang: str) -> str:
     """The answer to a frame not acted on because the socket server's moves queue is full: 503, ``busy``; the
     client sends the same act by HTTP. Nothing was read from the database or changed."""
     try:
-        ident = _frame(text).get("id")
+        ident = _ident(_frame(text).get("id"))
     except ValidationError:
-        ident = None
-    if not isinstance(ident, (int, str)) or isinstance(ident, bool) or len(str(ident)) > 40:
         ident = None
     with translation.override(lang):
         message = _("The server is busy; send the move by HTTP.")
     return json.dumps({"reply": ident, "status": 503, "code": "busy", "message": message})
+
+
+def _ident(value: Any) -> Any:
+    """A frame's ``id`` as its reply repeats it: a number or a short text, else None."""
+    if not isinstance(value, (int, str)) or isinstance(value, bool) or len(str(value)) > 40:
+        return None
+    return value
 
 
 def _frame(text: str) -> dict[str, Any]:

@@ -81,6 +81,15 @@ def in_a_thread(work: Any) -> None:
         raise failed[0]
 
 
+def socket_open(page: Any, game: Game) -> None:
+    """Wait until the page's socket of the game is open (Playwright delivers events only while waited on)."""
+    for _ in range(200):
+        if page.evaluate(f"window.LivePush.connected('game:{game.pk}')"):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the page's socket did not open")
+
+
 def url_of(sockets: SocketServer, topic: str, lang: str = "en") -> str:
     return f"ws://127.0.0.1:{sockets.port}/ws/live/?topic={topic}&lang={lang}"
 
@@ -244,10 +253,7 @@ def test_the_game_page_plays_its_stones_over_the_socket(
         page.goto(f"{live_server.url}/g/{game.pk}/")
     wait_until(hub_listening, 10, "the socket server's Redis subscription")
     for page in (first, second):
-        for _ in range(200):  # the socket is open once the page has been sent the first state
-            if page.evaluate(f"window.LivePush.connected('game:{game.pk}')"):
-                break
-            page.wait_for_timeout(50)
+        socket_open(page, game)
 
     expect(first.locator("#status")).to_contain_text("Your turn", timeout=5000)
     click_point(first, "h8")
@@ -310,10 +316,7 @@ def test_without_live_moves_the_game_page_plays_by_http(
     posts: list[str] = []
     page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
     page.goto(f"{live_server.url}/g/{game.pk}/")
-    for _ in range(200):
-        if page.evaluate(f"window.LivePush.connected('game:{game.pk}')"):
-            break
-        page.wait_for_timeout(50)
+    socket_open(page, game)
 
     expect(page.locator("#status")).to_contain_text("Your turn", timeout=5000)
     click_point(page, "h8")
