@@ -327,14 +327,28 @@ async def play(
                 tally.ended_by_server[game] = f"finished {answer.get('result_reason', '')}"
                 return
         tally.stopped_at[game] = time.time()
-        try:  # the window closed: the player to act resigns, so the round ends
-            await http.request("POST", f"/api/games/{game}/resign/", tokens[ply % 2], {})
-        except ConnectionError:
-            tally.connection_errors += 1
+        await resign(http, game, tokens[ply % 2], tally)
     finally:
         await http.close()
         if seats is not None:
             await asyncio.gather(*(seat.close() for seat in seats), return_exceptions=True)
+
+
+async def resign(http: Http, game: int, token: str, tally: Tally) -> None:
+    """The window closed: the player to act resigns, so the round ends; retried as the page does (a broken
+    connection — the keep-alive one may have idled out while the moves went on the socket — or a 503). A game
+    left running would be flagged minutes later, in the next round's start, and that round would measure it."""
+    for _attempt in range(10):
+        try:
+            status, _answer = await http.request("POST", f"/api/games/{game}/resign/", token, {})
+        except ConnectionError:
+            tally.connection_errors += 1
+            await asyncio.sleep(0.2)
+            continue
+        tally.statuses[status] = tally.statuses.get(status, 0) + 1
+        if status != 503:
+            return
+        await asyncio.sleep(0.5)
 
 
 async def connect_seat(seat: SocketSeat, tally: Tally) -> None:
@@ -593,6 +607,7 @@ def latency_series(tally: Tally, start: float, end: float, step: float = 5.0) ->
 
 
 def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[str, Any]:
+    from games.enums import GameStatus
     from games.models import Game, Move
 
     tally: Tally = result["tally"]
@@ -621,6 +636,7 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
             late = late_client(tally, game.pk, game.ply + 1, game.finished_at.timestamp() if game.finished_at else 0)
             (client_late if late else losses).append(game)
     at_start = [ms for at, ms in tally.latencies if at < start]
+    left_open = Game.objects.filter(pk__in=result["games"], status__in=GameStatus.active()).count()
     moves = result["moves_in_window"]
     cpu = result["cpu"]
     cpu_per_move = sum(cpu.values()) / max(1, moves)
@@ -644,6 +660,7 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
         "client_lag_max": max(tally.loop_lag_ms, default=0.0),
         "socket_errors": len(tally.socket_errors),
         "other_endings": sorted(set(tally.ended_by_server.values()))[:5],
+        "left_open": left_open,  # games still running after their clients resigned: the next run would meet them
         "cpu_ms_per_move": cpu_per_move,
         "cpu_split": {name: round(ms / max(1, moves), 2) for name, ms in cpu.items()},
         "noop_ratio": cpu_per_move / noop_cpu_ms if noop_cpu_ms else 0.0,
@@ -708,7 +725,8 @@ def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
                 f"socket errors={r['socket_errors']}; client loop lag p99={r['client_lag_p99']:.0f} "
                 f"max={r['client_lag_max']:.0f} ms; cpu ms/move={r['cpu_ms_per_move']:.1f} {r['cpu_split']}; "
                 f"noop: {r['noop_per_s']:.0f}/s p99={r['noop_p99']:.0f} ms cpu={r['noop_cpu_ms']:.2f} ms; "
-                f"queries: move={r['queries_move']} noop={r['queries_noop']}; other endings {r['other_endings']}",
+                f"queries: move={r['queries_move']} noop={r['queries_noop']}; other endings {r['other_endings']}; "
+                f"left running={r['left_open']}",
                 flush=True,
             )
     finally:

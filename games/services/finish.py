@@ -21,9 +21,11 @@ import logging
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games import clock, live
@@ -42,6 +44,7 @@ FOLLOWERS: list[Follower] = []
 Guard = Callable[[Game, str, str], None]
 GUARDS: list[Guard] = []
 RETRY_LIMIT = 20
+IN_FLIGHT = timedelta(seconds=30)  # a follow-up not yet run this long after its game's end was dropped
 
 
 def follow_finished_games(follower: Follower) -> None:
@@ -104,14 +107,27 @@ def finish_games(
     correction: str = "",
 ) -> list[Game]:
     """End the games: write the results, then run what follows them. Returns the games as they now are."""
+    run_follow_ups(record_endings(endings, actor=actor, interface=interface, correction=correction))
+    return [e.game for e in endings]
+
+
+def record_endings(
+    endings: Sequence[Ending], *, actor: Any = None, interface: str = "api", correction: str = ""
+) -> list[FollowUp]:
+    """The first step of :func:`finish_games`: the results, their events and their outbox rows, in one
+    transaction; returns the follow-ups for :func:`run_follow_ups`. A caller that writes a burst in
+    transactions of its own (the sweeper: SQLite has one write lock, and the moves wait behind it) runs
+    them once its writes have committed, outside its locks."""
     with transaction.atomic():
         ended = _write(endings, actor, interface, correction)
-        follow_ups = FollowUp.objects.bulk_create(
+        return FollowUp.objects.bulk_create(
             [FollowUp(game=g, correction=bool(correction), actor=_user(actor)) for g in ended]
         )
-    for follow_up in follow_ups:  # the results are written; what follows cannot undo them
-        run_follow_up(follow_up)
-    return [e.game for e in endings]
+
+
+def run_follow_ups(follow_ups: Sequence[FollowUp]) -> int:
+    """Run what follows each ended game (the results are written; what follows cannot undo them)."""
+    return sum(run_follow_up(follow_up) for follow_up in follow_ups)
 
 
 def _user(actor: Any) -> Any:
@@ -208,9 +224,15 @@ def _failed(follow_up: FollowUp) -> bool:
     return False
 
 
-def retry_follow_ups(limit: int = 100) -> int:
-    """Try again the follow-ups that failed (the sweeper's pass); returns how many are now done."""
+def retry_follow_ups(limit: int = 100, at: datetime | None = None) -> int:
+    """Try again the follow-ups that failed (the sweeper's pass), and those never run ``IN_FLIGHT`` after their
+    game ended (their process stopped between the result and them); returns how many are now done. A fresh
+    one is left to the process that wrote it, which runs it once its own writes have committed."""
+    stale = (at or timezone.now()) - IN_FLIGHT
     pending = list(
-        FollowUp.objects.filter(done_at=None, attempts__lt=RETRY_LIMIT).select_related("actor").order_by("pk")[:limit]
+        FollowUp.objects.filter(done_at=None, attempts__lt=RETRY_LIMIT)
+        .filter(Q(attempts__gt=0) | Q(created_at__lt=stale))
+        .select_related("actor")
+        .order_by("pk")[:limit]
     )
     return sum(run_follow_up(f) for f in pending)

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from engine.protocols import Player as Seat
 from games import clock, flaghold
 from games.enums import EventKind, GameMode, GameResult, GameStatus, Interface, ResultReason, Settled
-from games.models import Game, GameEvent, Player
+from games.models import FollowUp, Game, GameEvent, Player
 from games.selectors import clock_of, clocks_due, control_of, from_ms, game_state, ms
 from games.services import freeze
 from games.services.base import (
@@ -27,8 +27,10 @@ from games.services.base import (
     require_online,
     seat_of,
 )
-from games.services.finish import Ending, finish_games, game_finish, retry_follow_ups
+from games.services.finish import Ending, finish_games, game_finish, record_endings, retry_follow_ups, run_follow_ups
 from games.services.scheduling import call_computer, schedule
+
+SETTLE_CHUNK = 25  # games a transaction in a burst: each holds SQLite's one write lock for about 0.1 s
 
 
 def clock_turn(
@@ -140,20 +142,28 @@ def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit
 
     The background adjudicators' path: a burst of deadlines (a round's clocks
     running out together) costs one pass, not one task each: the losses on
-    time end together through :func:`~games.services.finish.finish_games`; a
+    time end together through :func:`~games.services.finish.record_endings`; a
     flag waits as in :func:`settle_locked` (the requests in flight are asked
     once per pass); anything else that falls due (a draw offer lapsing) goes
     through :func:`settle_locked`. Then follow-ups that failed are tried again.
 
     What is due is read first, without a transaction: on SQLite every transaction takes the one write lock,
     and a pass that finds nothing to write — nothing due, or only flags held for a move in flight, which the
-    deadline task looks at again every 0.2 s — must not take it from the moves it is waiting for.
+    deadline task looks at again every 0.2 s — must not take it from the moves it is waiting for. For the
+    same reason a burst is written ``SETTLE_CHUNK`` games a transaction, and what follows the ended games in
+    a tournament runs after all of them are written, outside those transactions: a round's hundreds of flags
+    once held the lock 0.6–1.8 s a pass, and every move of the other games waited behind it (issue 43).
     """
     at = at or timezone.now()
     freeze.guard(path)
     hold = flaghold.FlagHold()
     to_settle = [game.pk for game in clocks_due(at).order_by("deadline")[:limit] if _to_write(game, at, hold)]
-    settled = _settle_due(to_settle, at, path, hold) if to_settle else 0
+    settled, follow_ups = 0, []
+    for start in range(0, len(to_settle), SETTLE_CHUNK):
+        count, written = _settle_due(to_settle[start : start + SETTLE_CHUNK], at, path, hold)
+        settled += count
+        follow_ups += written
+    run_follow_ups(follow_ups)
     retry_follow_ups()
     return settled
 
@@ -166,8 +176,9 @@ def _to_write(game: Game, at: datetime, hold: flaghold.FlagHold) -> bool:
 
 
 @transaction.atomic
-def _settle_due(game_ids: list[int], at: datetime, path: str, hold: flaghold.FlagHold) -> int:
-    """Settle ``game_ids`` under their locks, read again (a move may have come since the first read)."""
+def _settle_due(game_ids: list[int], at: datetime, path: str, hold: flaghold.FlagHold) -> tuple[int, list[FollowUp]]:
+    """Settle ``game_ids`` under their locks, read again (a move may have come since the first read); returns
+    how many, and the follow-ups of the losses on time, for the caller to run once this has committed."""
     due = list(
         Game.objects.select_for_update()
         .filter(pk__in=game_ids, status__in=GameStatus.active(), deadline__lte=at)
@@ -183,9 +194,8 @@ def _settle_due(game_ids: list[int], at: datetime, path: str, hold: flaghold.Fla
             settled += settle_locked(game, at, path) == Settled.APPLIED
         elif not hold.holds(from_ms(flag.at), at):
             endings.append(ending)
-    if endings:
-        finish_games(endings, interface=Interface.SYSTEM)
-    return settled + len(endings)
+    follow_ups = record_endings(endings, interface=Interface.SYSTEM) if endings else []
+    return settled + len(endings), follow_ups
 
 
 def clock_action_lock(game_id: int, at: datetime | None, path: str) -> tuple[Game, datetime]:
