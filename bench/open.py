@@ -404,22 +404,29 @@ async def spectate(url: str, game: int, tally: Tally, stop: asyncio.Event) -> No
         tally.socket_errors.append(f"{type(exc).__name__}: {exc}")
 
 
-async def quiet(stack: Stack, below_ms: float = 50.0, longest_s: float = 30.0) -> None:
+async def quiet(stack: Stack, below_ms: float = 100.0, longest_s: float = 60.0) -> tuple[float, dict[str, float]]:
     """Wait until the server has gone quiet (under ``below_ms`` of CPU in a second, all processes): what the
     last run left behind (its sockets closing, its games' ends followed) must not be counted as the trivial
-    request's cost. One run's noop measure fell to half the others' that way (2,000 closing sockets)."""
-    ends = time.time() + longest_s
-    while time.time() < ends:
+    request's cost. One run's noop measure fell to half the others' that way. Returns the seconds waited and
+    the last second's CPU by process (ms)."""
+    started = time.time()
+    spent: dict[str, float] = {}
+    while time.time() < started + longest_s:
         before = server_cpu_ms(stack)
         await asyncio.sleep(1.0)
-        if sum(cpu_delta(before, server_cpu_ms(stack)).values()) < below_ms:
-            return
+        spent = cpu_delta(before, server_cpu_ms(stack))
+        if sum(spent.values()) < below_ms:
+            break
+    return time.time() - started, spent
 
 
 async def noop_phase(stack: Stack, tokens: list[str], concurrency: int, seconds: float) -> tuple[int, float, float]:
     """Trivial authenticated requests at ``concurrency`` for ``seconds``: (count, server CPU ms, p99 ms)."""
     done = 0
     latencies: list[float] = []
+    waited, idle = await quiet(stack)
+    split = {name: round(ms) for name, ms in idle.items() if ms >= 1}
+    print(f"  (the server quiet after {waited:.0f} s: CPU ms in its last second {split})", flush=True)
     ends = time.time() + seconds
 
     async def loop(token: str) -> None:
@@ -438,7 +445,6 @@ async def noop_phase(stack: Stack, tokens: list[str], concurrency: int, seconds:
         finally:
             await http.close()
 
-    await quiet(stack)
     before = server_cpu_ms(stack)
     await asyncio.gather(*(loop(tokens[n % len(tokens)]) for n in range(concurrency)))
     spent = sum(cpu_delta(before, server_cpu_ms(stack)).values())
