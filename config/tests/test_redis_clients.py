@@ -43,6 +43,7 @@ def test_deadlines_in_one_slice_send_one_task_and_each_other_slice_its_own(
     found: Any = redis.Redis.from_url(redis_server.url)
     found.flushdb()
     monkeypatch.setattr(scheduling, "markers", lambda: found)
+    monkeypatch.setattr(scheduling, "known_slices", scheduling.KnownSlices())
     sent = Sent()
     monkeypatch.setattr(scheduling, "publish_due", sent)
     base = float(int(time.time()) + 60)  # a whole second: the slices' ends are known
@@ -61,6 +62,40 @@ def test_deadlines_in_one_slice_send_one_task_and_each_other_slice_its_own(
     assert (sent[0] - time.time() + 59) * 1000 < lapses_in_ms <= (sent[0] - time.time() + 60) * 1000 + 50
 
 
+def test_a_process_asks_redis_once_a_slice_and_another_process_finds_it_marked(
+    redis_server: Any, settings: Any, monkeypatch: Any
+) -> None:
+    settings.CLOCK_ETA_TASKS = True
+    settings.CLOCK_SLACK_MS = 0
+    found: Any = redis.Redis.from_url(redis_server.url)
+    found.flushdb()
+    asked: list[str] = []
+
+    class Counted:
+        def set(self, key: str, *args: Any, **kwargs: Any) -> Any:
+            asked.append(key)
+            return found.set(key, *args, **kwargs)
+
+    monkeypatch.setattr(scheduling, "markers", lambda: Counted())
+    sent = Sent()
+    monkeypatch.setattr(scheduling, "publish_due", sent)
+    base = float(int(time.time()) + 60)
+    one, two = (datetime.fromtimestamp(base + offset, tz=UTC) for offset in (0.21, 0.25))  # the slice ending 0.3
+
+    monkeypatch.setattr(scheduling, "known_slices", scheduling.KnownSlices())  # a web process
+    assert [scheduling.enqueue(one) for _ in range(100)].count(True) == 1
+    assert scheduling.enqueue(two) is False
+    assert len(asked) == 1 and sent == pytest.approx([base + 0.3])
+
+    monkeypatch.setattr(scheduling, "known_slices", scheduling.KnownSlices())  # another process, the same slice
+    assert [scheduling.enqueue(two) for _ in range(100)].count(True) == 0
+    assert len(asked) == 2 and len(sent) == 1  # it asked once, found the marker, and sent nothing
+
+    found.flushdb()  # the markers lost (a Redis restarted empty): a process that never saw the slice sends it
+    monkeypatch.setattr(scheduling, "known_slices", scheduling.KnownSlices())
+    assert scheduling.enqueue(one) is True and len(sent) == 2
+
+
 def test_without_the_markers_every_deadline_sends_its_task(settings: Any, monkeypatch: Any) -> None:
     settings.CLOCK_ETA_TASKS = True
 
@@ -69,6 +104,7 @@ def test_without_the_markers_every_deadline_sends_its_task(settings: Any, monkey
             raise redis.ConnectionError("Redis is down")
 
     monkeypatch.setattr(scheduling, "markers", lambda: Down())
+    monkeypatch.setattr(scheduling, "known_slices", scheduling.KnownSlices())
     sent = Sent()
     monkeypatch.setattr(scheduling, "publish_due", sent)
     deadline = datetime.fromtimestamp(time.time() + 30, tz=UTC)

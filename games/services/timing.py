@@ -145,7 +145,7 @@ def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit
     time end together through :func:`~games.services.finish.record_endings`; a
     flag waits as in :func:`settle_locked` (the requests in flight are asked
     once per pass); anything else that falls due (a draw offer lapsing) goes
-    through :func:`settle_locked`. Then follow-ups that failed are tried again.
+    through :func:`settle_locked`. Then the sweeper tries again the follow-ups that failed.
 
     What is due is read first, without a transaction: on SQLite every transaction takes the one write lock,
     and a pass that finds nothing to write — nothing due, or only flags held for a move in flight, which the
@@ -164,7 +164,8 @@ def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit
         settled += count
         follow_ups += written
     run_follow_ups(follow_ups)
-    retry_follow_ups()
+    if path == "sweeper":  # once a second is enough for what failed (not each slice's task, 10 a second)
+        retry_follow_ups()
     return settled
 
 
