@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import random
 import signal
@@ -47,6 +48,7 @@ class Tally:
     acknowledged: dict[int, set[int]] = field(default_factory=dict)  # game -> plies the client saw accepted
     statuses: dict[int, int] = field(default_factory=dict)
     bad_bodies: list[str] = field(default_factory=list)
+    sockets: int = 0  # moves answered on a player's socket (the rest went by HTTP)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def count(self, status: int, body: Any) -> None:
@@ -56,13 +58,55 @@ class Tally:
                 self.bad_bodies.append(f"{status}: {str(body)[:120]}")
 
 
+class Seat:
+    """A player's socket on the game, as the game page sends its moves with ``LIVE_MOVES`` on (a thread's
+    blocking client): ``act`` returns (status, body) as the HTTP API would, or None when the move is to go by
+    HTTP (the socket would not open, closed before the reply, or answered busy), as the page does."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self.url, self.token = url, token
+        self.ws: Any = None
+        self.ident = 0
+
+    def act(self, body: dict[str, Any]) -> tuple[int, Any] | None:
+        from websockets.sync.client import connect
+
+        try:
+            if self.ws is None:
+                self.ws = connect(self.url, additional_headers={"Authorization": f"Token {self.token}"}, open_timeout=5)
+            self.ident += 1
+            self.ws.send(json.dumps({"act": "move", "id": self.ident, **body}))
+            ends = time.monotonic() + 10  # the page's wait for a reply
+            while True:
+                raw = self.ws.recv(timeout=max(0.05, ends - time.monotonic()))
+                if isinstance(raw, str) and raw.startswith('{"reply"'):
+                    reply = json.loads(raw)
+                    if reply.get("reply") == self.ident:
+                        break
+        except Exception:  # closed, refused or silent: by HTTP, the same ply
+            self.close()
+            return None
+        if reply.get("code") == "busy":
+            return None
+        status = int(reply.get("status", 0))
+        return status, reply.get("game") if status == 200 else reply
+
+    def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                self.ws.close()
+            self.ws = None
+
+
 class Drill:
-    def __init__(self, stack: Stack, name: str, active: int = 12, abandoned: int = 12, seed: int = 3) -> None:
+    def __init__(
+        self, stack: Stack, name: str, active: int = 12, abandoned: int = 12, seed: int = 3, moves: str = "http"
+    ) -> None:
         from django.utils import timezone
 
         from games.services import game_create
 
-        self.stack, self.name = stack, name
+        self.stack, self.name, self.moves = stack, name, moves
         self.tally = Tally()
         self.stop = threading.Event()
         players = make_players(2 * (active + abandoned), f"drill-{name}-")
@@ -90,16 +134,24 @@ class Drill:
         points = [f"{c}{r}" for c in "abcdefghijklmno" for r in range(1, 16)]
         random.Random(pk).shuffle(points)
         ply, conn = 0, None
+        url = f"ws://127.0.0.1:{self.stack.live_port}/ws/live/?topic=game:{pk}&lang=en"
+        seats = [Seat(url, token) for token in tokens] if self.moves == "socket" else []
         while not self.stop.is_set() and points:
-            try:
-                conn = conn or self.stack.connection()
-                status, body, _ms = self.stack.request(
-                    conn, "POST", f"/api/games/{pk}/move/", tokens[ply % 2], {"ply": ply, "point": points[-1]}
-                )
-            except OSError:
-                conn = None
-                time.sleep(0.2)
-                continue
+            answered = seats[ply % 2].act({"ply": ply, "point": points[-1]}) if seats else None
+            if answered is not None:
+                status, body = answered
+                with self.tally.lock:
+                    self.tally.sockets += 1
+            else:
+                try:
+                    conn = conn or self.stack.connection()
+                    status, body, _ms = self.stack.request(
+                        conn, "POST", f"/api/games/{pk}/move/", tokens[ply % 2], {"ply": ply, "point": points[-1]}
+                    )
+                except OSError:
+                    conn = None
+                    time.sleep(0.2)
+                    continue
             self.tally.count(status, body)
             if status == 200:
                 acknowledged.add(ply + 1)
@@ -109,12 +161,14 @@ class Drill:
                 time.sleep(0.5)
                 continue
             else:
-                return  # the game ended (a five, or the clock after a long outage)
+                break  # the game ended (a five, or the clock after a long outage)
             points.pop()
             ply += 1
             if status == 200 and body.get("status") == "finished":
-                return
+                break
             time.sleep(0.3)
+        for seat in seats:
+            seat.close()
 
     def run(self, fault: Any, repair: Any, outage_s: float, excused: bool = True) -> dict[str, Any]:
         """``excused``: a deadline that fell during the outage may be settled after the repair (the only
@@ -177,6 +231,7 @@ class Drill:
             "unavailable_503": self.tally.statuses.get(503, 0),
             "unclear": len(self.tally.bad_bodies),
             "samples": self.tally.bad_bodies[:2],
+            "by_socket": self.tally.sockets,
         }
 
 

@@ -5,7 +5,8 @@ servers and N Celery workers behind nginx (deploy/nginx.conf), one beat, one Pos
 client and spectator goes through nginx.
 
 Each drill plays games through the proxy (clients posting moves every ~0.3 s, a move retried for the same
-ply on a broken connection or a 503, as the game page does), leaves others abandoned so their clocks must
+ply on a broken connection or a 503, as the game page does; ``--moves socket``: on each player's socket of the
+game, by HTTP when it will not open, fails before the reply or answers busy), leaves others abandoned so their clocks must
 be flagged, and watches each played game from two sockets; then, a second into the games:
 
 - ``kill=web``: node 0's gunicorn (master and workers) is killed with SIGKILL and stays down 8 s;
@@ -87,9 +88,9 @@ class Spectators:
         return sum(1 for g in self.games for n in range(self.per_game) if self.seen.get((g, n), -1) != final[g])
 
 
-def drill(stack: Stack, name: str) -> dict[str, Any]:
+def drill(stack: Stack, name: str, moves: str = "http") -> dict[str, Any]:
     kind, _sep, what = name.partition("=")
-    run = Drill(stack, name.replace("=", "-"), active=16, abandoned=8)
+    run = Drill(stack, name.replace("=", "-"), active=16, abandoned=8, moves=moves)
     watching = Spectators(f"ws://127.0.0.1:{stack.live_port}/ws/live/", [pk for pk, _a, _b in run.active]).start()
     services = {"web": stack.webs, "live": stack.lives, "worker": stack.workers}
     starts = {"web": stack.start_web, "live": stack.start_live, "worker": stack.start_worker}
@@ -126,13 +127,15 @@ def drill(stack: Stack, name: str) -> dict[str, Any]:
 DRILLS = ["kill=web", "kill=live", "kill=worker", "beat=2"]
 
 
-def run_drills(nodes: int) -> bool:
+def run_drills(nodes: int, moves: str = "http") -> bool:
+    """Each drill; ``moves``: how the clients send their moves (``socket``: on each player's socket of the game
+    through the proxy, by HTTP when it is closed, fails or answers busy, as the page with ``LIVE_MOVES``)."""
     stack = Stack(database="postgres", nice_web=False, nodes=nodes)
     stack.start()
     ok = True
     try:
         for name in DRILLS:
-            r = drill(stack, name)
+            r = drill(stack, name, moves)
             missed = r["stuck"] + r["sockets_behind"]
             errors = r["server_errors"] + r["unavailable_503"]
             extra = ""
@@ -145,7 +148,8 @@ def run_drills(nodes: int) -> bool:
             print(
                 f"  {name}: games={r['games']} moves_acknowledged={r['acknowledged']} flags_late_or_early={r['stuck']} "
                 f"worst_settle_after_due_s={r['worst_s']:.2f} sockets_behind={r['sockets_behind']} "
-                f"reconnects={r['reconnects']} time_losses={r['time_losses']} unclear={r['samples']}{extra}",
+                f"reconnects={r['reconnects']} time_losses={r['time_losses']} moves_by_socket={r['by_socket']} "
+                f"unclear={r['samples']}{extra}",
                 flush=True,
             )
             print(

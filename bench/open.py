@@ -815,7 +815,7 @@ def main() -> int:
     if args.drills:
         from nodes import run_drills
 
-        return 0 if run_drills(max(2, args.nodes)) else 1
+        return 0 if run_drills(max(2, args.nodes), args.moves) else 1
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     os.environ["SWISS_SYNC_PLAYERS"] = str(args.players + 1)  # the bench pairs in its own process
