@@ -6,8 +6,8 @@ client and spectator goes through nginx.
 
 Each drill plays games through the proxy (clients posting moves every ~0.3 s, a move retried for the same
 ply on a broken connection or a 503, as the game page does; ``--moves socket``: on each player's socket of the
-game, by HTTP when it will not open, fails before the reply or answers busy), leaves others abandoned so their clocks must
-be flagged, and watches each played game from two sockets; then, a second into the games:
+game, by HTTP when it will not open, fails before the reply or answers busy), leaves others abandoned so their
+clocks must be flagged, and watches each played game from two sockets; then, a second into the games:
 
 - ``kill=web``: node 0's gunicorn (master and workers) is killed with SIGKILL and stays down 8 s;
 - ``kill=live``: node 0's live-push server likewise: its sockets drop and reconnect through nginx;
