@@ -10,9 +10,9 @@ started as they are called to their boards).
 One asyncio process is the whole crowd, so the server keeps most of the CPU:
 
 - a client per game, seeing the game as soon as it is created (the bench polls for new games, as a
-  player's console is pushed it), plays both seats over one keep-alive HTTP connection (``--moves socket``:
-  on each player's socket of the game, as the page does with ``LIVE_MOVES`` on, by HTTP when the socket is
-  closed or answers busy; bench/seats.py): after each
+  player's console is pushed it), plays both seats on each player's socket of the game, as the page does
+  (``LIVE_MOVES``, on by default), by HTTP over one keep-alive connection when the socket is closed, fails
+  or answers busy (bench/seats.py; ``--moves http``: always by HTTP, as the page with ``LIVE_MOVES`` off): after each
   answer it thinks a realistic time (most moves 1–8 s, one in seven 8–20 s, one in twenty 25–29 s:
   never over the limit), then posts the move with its measured ``think_ms`` as the game page does; a
   broken connection or a 503 is retried for the same ply (the server answers a repeat as stored);
@@ -42,7 +42,7 @@ Last line: ``open: games=1000 spectators=2000 moves_per_s=… move_p99_ms=… pu
 time_losses=0 errors_5xx=0 cpu_ms_per_move=… noop_ratio=…`` (the median of ``--runs`` runs; each run's
 line and the spread above it).
 Run: ``.venv/bin/python bench/open.py [--players 2000] [--spectators 2000] [--seconds 120] [--runs 1]
-[--database sqlite|postgres] [--explain PATH]``.
+[--database sqlite|postgres] [--moves socket|http] [--explain PATH]``.
 
 ``--nodes N`` (N >= 2): the same round on the deployment of docs/deployment.md (bench/stack.py: N gunicorn, N
 live-push servers, N workers behind nginx, one beat), first with one node, then with N, on the same cores:
@@ -807,9 +807,9 @@ def main() -> int:
     parser.add_argument(
         "--moves",
         choices=["socket", "http"],
-        default="http",
-        help="how the players send their moves: by HTTP, as the game page does, or on the game's socket, as it "
-        "does with LIVE_MOVES on (by HTTP when the socket is closed or busy)",
+        default="socket",
+        help="how the players send their moves: on the game's socket, as the game page does (LIVE_MOVES, on by "
+        "default; by HTTP when the socket is closed, fails or answers busy), or always by HTTP (LIVE_MOVES off)",
     )
     args = parser.parse_args()
     if args.drills:

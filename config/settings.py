@@ -146,10 +146,10 @@ LIVE_KEEP_CONNECTIONS = env_bool("LIVE_KEEP_CONNECTIONS", True)
 # event loop and, on SQLite, one write lock, and a move then holds both longer (bench/open.py, README).
 LIVE_ACT_THREADS = env_int("LIVE_ACT_THREADS", 1)
 LIVE_THREADS = env_int("LIVE_THREADS", 1)
-# The game page sends its stones and passes on the game's socket (config.live_acts), not by HTTP. Off by
-# default: on this machine the socket server held a round's later starts for seconds (README); scripts may
-# send moves on the socket either way.
-LIVE_MOVES = env_bool("LIVE_MOVES", False)
+# The game page sends its stones and passes on the game's socket (config.live_acts) while it is open, by HTTP
+# otherwise (and when the socket fails or answers busy): a quarter less of the server's CPU per move than by
+# HTTP (bench/open.py, README). Off: always by HTTP. Scripts may send moves on the socket either way.
+LIVE_MOVES = env_bool("LIVE_MOVES", True)
 # With this many socket moves waiting in a live-push server, the next is answered busy and sent by HTTP.
 LIVE_ACT_QUEUE = env_int("LIVE_ACT_QUEUE", 16)
 CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline
