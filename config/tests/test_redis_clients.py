@@ -5,6 +5,7 @@ read in two (config.arrivals.waiting_since), and the broker's channel keeping it
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -35,17 +36,35 @@ def test_the_cache_keeps_one_client_and_works_as_djangos(redis_server: Any) -> N
     assert backend.get_client() is client  # Django's own builds a new client for every call
 
 
-def test_deadlines_in_one_slice_send_one_task_and_each_other_slice_its_own(
-    redis_server: Any, settings: Any, monkeypatch: Any
-) -> None:
+@dataclass
+class Markers:
+    """The slice markers on a real Redis (emptied), every ``SET`` asked of it noted, the tasks' sending
+    noted instead of done, and a process that has seen no slice yet."""
+
+    found: Any
+    asked: list[str]
+    sent: Sent
+
+    def set(self, key: str, *args: Any, **kwargs: Any) -> Any:
+        self.asked.append(key)
+        return self.found.set(key, *args, **kwargs)
+
+
+@pytest.fixture
+def markers(redis_server: Any, settings: Any, monkeypatch: Any) -> Markers:
     settings.CLOCK_ETA_TASKS = True
-    settings.CLOCK_SLACK_MS = 300
     found: Any = redis.Redis.from_url(redis_server.url)
     found.flushdb()
-    monkeypatch.setattr(scheduling, "markers", lambda: found)
+    marks = Markers(found, [], Sent())
+    monkeypatch.setattr(scheduling, "markers", lambda: marks)
     monkeypatch.setattr(scheduling, "known_slices", scheduling.KnownSlices())
-    sent = Sent()
-    monkeypatch.setattr(scheduling, "publish_due", sent)
+    monkeypatch.setattr(scheduling, "publish_due", marks.sent)
+    return marks
+
+
+def test_deadlines_in_one_slice_send_one_task_and_each_other_slice_its_own(markers: Markers, settings: Any) -> None:
+    settings.CLOCK_SLACK_MS = 300
+    sent = markers.sent
     base = float(int(time.time()) + 60)  # a whole second: the slices' ends are known
     at = [datetime.fromtimestamp(base + offset, tz=UTC) for offset in (0.21, 0.25, 0.3, 0.31, 0.45, 0.5)]
 
@@ -58,32 +77,19 @@ def test_deadlines_in_one_slice_send_one_task_and_each_other_slice_its_own(
     assert sent == pytest.approx([base + 0.6, base + 0.7, base + 0.8])
     for when, deadline in zip(sent, (at[0], at[3], at[5]), strict=True):  # never before a deadline plus the slack
         assert deadline.timestamp() + 0.3 <= when + 1e-6 < deadline.timestamp() + 0.3 + 0.1
-    lapses_in_ms = found.pttl(scheduling.slice_key(sent[0]))  # the marker lapses a minute after its task
+    lapses_in_ms = markers.found.pttl(scheduling.slice_key(sent[0]))  # the marker lapses a minute after its task
     assert (sent[0] - time.time() + 59) * 1000 < lapses_in_ms <= (sent[0] - time.time() + 60) * 1000 + 50
 
 
 def test_a_process_asks_redis_once_a_slice_and_another_process_finds_it_marked(
-    redis_server: Any, settings: Any, monkeypatch: Any
+    markers: Markers, settings: Any, monkeypatch: Any
 ) -> None:
-    settings.CLOCK_ETA_TASKS = True
     settings.CLOCK_SLACK_MS = 0
-    found: Any = redis.Redis.from_url(redis_server.url)
-    found.flushdb()
-    asked: list[str] = []
-
-    class Counted:
-        def set(self, key: str, *args: Any, **kwargs: Any) -> Any:
-            asked.append(key)
-            return found.set(key, *args, **kwargs)
-
-    monkeypatch.setattr(scheduling, "markers", lambda: Counted())
-    sent = Sent()
-    monkeypatch.setattr(scheduling, "publish_due", sent)
+    asked, sent = markers.asked, markers.sent
     base = float(int(time.time()) + 60)
     one, two = (datetime.fromtimestamp(base + offset, tz=UTC) for offset in (0.21, 0.25))  # the slice ending 0.3
 
-    monkeypatch.setattr(scheduling, "known_slices", scheduling.KnownSlices())  # a web process
-    assert [scheduling.enqueue(one) for _ in range(100)].count(True) == 1
+    assert [scheduling.enqueue(one) for _ in range(100)].count(True) == 1  # a web process
     assert scheduling.enqueue(two) is False
     assert len(asked) == 1 and sent == pytest.approx([base + 0.3])
 
@@ -91,7 +97,7 @@ def test_a_process_asks_redis_once_a_slice_and_another_process_finds_it_marked(
     assert [scheduling.enqueue(two) for _ in range(100)].count(True) == 0
     assert len(asked) == 2 and len(sent) == 1  # it asked once, found the marker, and sent nothing
 
-    found.flushdb()  # the markers lost (a Redis restarted empty): a process that never saw the slice sends it
+    markers.found.flushdb()  # the markers lost (a Redis restarted empty): a process that never saw the slice sends it
     monkeypatch.setattr(scheduling, "known_slices", scheduling.KnownSlices())
     assert scheduling.enqueue(one) is True and len(sent) == 2
 
