@@ -159,11 +159,13 @@ def games_settle_due(*, at: datetime | None = None, path: str = "sweeper", limit
     hold = flaghold.FlagHold()
     to_settle = [game.pk for game in clocks_due(at).order_by("deadline")[:limit] if _to_write(game, at, hold)]
     settled, follow_ups = 0, []
-    for start in range(0, len(to_settle), SETTLE_CHUNK):
-        count, written = _settle_due(to_settle[start : start + SETTLE_CHUNK], at, path, hold)
-        settled += count
-        follow_ups += written
-    run_follow_ups(follow_ups)
+    try:
+        for start in range(0, len(to_settle), SETTLE_CHUNK):
+            count, written = _settle_due(to_settle[start : start + SETTLE_CHUNK], at, path, hold)
+            settled += count
+            follow_ups += written
+    finally:  # a later chunk that fails leaves the results written before it committed: they are followed
+        run_follow_ups(follow_ups)
     if path == "sweeper":  # once a second is enough for what failed (not each slice's task, 10 a second)
         retry_follow_ups()
     return settled

@@ -125,3 +125,25 @@ def test_a_follow_up_in_flight_is_left_to_its_writer_and_one_dropped_is_picked_u
     assert retry_follow_ups(at=timezone.now() + finish.IN_FLIGHT + timedelta(seconds=1)) == 1
     dropped.refresh_from_db()
     assert dropped.done_at is not None and dropped.attempts == 1
+
+
+def test_the_results_written_before_a_failing_chunk_are_followed(monkeypatch: pytest.MonkeyPatch) -> None:
+    games = pair_round_one(online_swiss(10))
+    monkeypatch.setattr(timing, "SETTLE_CHUNK", 2)
+    real, calls = timing._settle_due, []
+
+    def second_fails(*args: Any) -> Any:
+        calls.append(args[0])
+        if len(calls) == 2:
+            raise RuntimeError("the database went away")
+        return real(*args)
+
+    monkeypatch.setattr(timing, "_settle_due", second_fails)
+    later = max(game.deadline for game in games if game.deadline is not None) + timedelta(seconds=1)
+    with pytest.raises(RuntimeError):
+        games_settle_due(at=later, path="sweeper")
+
+    first = calls[0]
+    assert Game.objects.filter(pk__in=first, result_reason="time").count() == 2
+    assert FollowUp.objects.filter(game_id__in=first, done_at__isnull=False).count() == 2  # followed at once
+    assert Game.objects.filter(status__in=GameStatus.active()).count() == 3  # the rest waits for the next pass
