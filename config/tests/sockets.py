@@ -3,7 +3,10 @@ config.live_acts (the ``sockets`` fixture, config/tests/conftest.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import redis
 import uvicorn
@@ -11,6 +14,30 @@ from django.conf import settings
 
 from devtools.processes import wait_until
 from games.live import CHANNEL
+
+T = TypeVar("T")
+
+
+def in_a_thread(work: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to its end in a thread of its own and return its result: after a browser test this
+    thread's event loop is left running, and ``asyncio.run`` refuses to start inside it."""
+    done: list[T] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(asyncio.run(work))
+        except BaseException as exc:
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    if failed:
+        raise failed[0]
+    if not done:
+        raise TimeoutError("the coroutine did not finish within 60 s")
+    return done[0]
 
 
 class SocketServer:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from config.tests.sockets import SocketServer, hub_listening
+from config.tests.sockets import SocketServer, hub_listening, in_a_thread
 from devtools.processes import wait_until
 from games.models import Game, Player
 from games.services import game_act, game_create
@@ -87,10 +87,10 @@ def test_a_private_game_and_a_foreign_page_are_refused(sockets: SocketServer) ->
             return exc.response.status_code
         return None
 
-    private = asyncio.run(closed_code(f"{base}?topic=game:{game.pk}"))
+    private = in_a_thread(closed_code(f"{base}?topic=game:{game.pk}"))
     Game.objects.filter(pk=game.pk).update(is_public=True)
-    foreign = asyncio.run(closed_code(f"{base}?topic=game:{game.pk}", {"Origin": "https://evil.example"}))
-    unknown = asyncio.run(closed_code(f"{base}?topic=nothing:1"))
+    foreign = in_a_thread(closed_code(f"{base}?topic=game:{game.pk}", {"Origin": "https://evil.example"}))
+    unknown = in_a_thread(closed_code(f"{base}?topic=nothing:1"))
 
     assert private in (4403, 403)
     assert foreign in (4403, 403)

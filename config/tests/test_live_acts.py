@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from playwright.sync_api import expect
 from rest_framework.authtoken.models import Token
 
-from config.tests.sockets import SocketServer, hub_listening
+from config.tests.sockets import SocketServer, hub_listening, in_a_thread
 from devtools.processes import wait_until
 from games.models import Game, GameEvent, Move, Player
 from games.services import game_create
@@ -64,23 +64,6 @@ class Conversation:
         return self.replies[before:]
 
 
-def in_a_thread(work: Any) -> None:
-    """Run a coroutine to its end in a thread of its own (the browser tests leave this thread's loop running)."""
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(work)
-        except BaseException as exc:
-            failed.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(60)
-    if failed:
-        raise failed[0]
-
-
 def socket_open(page: Any, game: Game) -> None:
     """Wait until the page's socket of the game is open (Playwright delivers events only while waited on)."""
     for _ in range(200):
@@ -88,6 +71,15 @@ def socket_open(page: Any, game: Game) -> None:
             return
         page.wait_for_timeout(50)
     raise AssertionError("the page's socket did not open")
+
+
+def game_page(browser: Any, base: str, user: Any, game: Game, posts: list[str], frames: list[str]) -> Any:
+    """``user``'s page of ``game``, noting the URL of every POST it makes and every frame its sockets send."""
+    page = page_for(browser, base, user)
+    page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(str(payload))))
+    page.goto(f"{base}/g/{game.pk}/")
+    return page
 
 
 def url_of(sockets: SocketServer, topic: str, lang: str = "en") -> str:
@@ -244,13 +236,9 @@ def test_the_game_page_plays_its_stones_over_the_socket(
 ) -> None:
     settings.LIVE_MOVES = True
     game, one_user, two_user, _one, _two = a_game("pagesock")
-    first, second = page_for(browser, live_server.url, one_user), page_for(browser, live_server.url, two_user)
     posts: list[str] = []
     frames: list[str] = []
-    for page in (first, second):
-        page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
-        page.on("websocket", lambda ws: ws.on("framesent", lambda payload: frames.append(str(payload))))
-        page.goto(f"{live_server.url}/g/{game.pk}/")
+    first, second = (game_page(browser, live_server.url, user, game, posts, frames) for user in (one_user, two_user))
     wait_until(hub_listening, 10, "the socket server's Redis subscription")
     for page in (first, second):
         socket_open(page, game)
@@ -312,10 +300,9 @@ def test_without_live_moves_the_game_page_plays_by_http(
 ) -> None:
     settings.LIVE_MOVES = False
     game, one_user, _two_user, _one, _two = a_game("pagehttp")
-    page = page_for(browser, live_server.url, one_user)
     posts: list[str] = []
-    page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
-    page.goto(f"{live_server.url}/g/{game.pk}/")
+    frames: list[str] = []
+    page = game_page(browser, live_server.url, one_user, game, posts, frames)
     socket_open(page, game)
 
     expect(page.locator("#status")).to_contain_text("Your turn", timeout=5000)
@@ -323,3 +310,27 @@ def test_without_live_moves_the_game_page_plays_by_http(
     expect(page.locator("#record li")).to_have_count(1, timeout=3000)
 
     assert [u for u in posts if u.endswith(f"/api/games/{game.pk}/move/")], posts
+    assert not [f for f in frames if '"act"' in f], frames
+
+
+@pytest.mark.browser
+def test_a_busy_socket_server_hands_the_pages_stone_to_http(
+    sockets: SocketServer, live_server: Any, browser: Any, settings: Any
+) -> None:
+    """``LIVE_MOVES`` on (the default) and the socket server's moves queue full: the page's stone is sent on
+    the socket, answered busy, sent again by HTTP and stored once."""
+    settings.LIVE_MOVES = True
+    settings.LIVE_ACT_QUEUE = 0
+    game, one_user, _two_user, _one, _two = a_game("pagebusy")
+    posts: list[str] = []
+    frames: list[str] = []
+    page = game_page(browser, live_server.url, one_user, game, posts, frames)
+    socket_open(page, game)
+
+    expect(page.locator("#status")).to_contain_text("Your turn", timeout=5000)
+    click_point(page, "h8")
+    expect(page.locator("#record li")).to_have_count(1, timeout=3000)
+
+    assert sum('"act"' in f for f in frames) == 1, frames  # tried on the socket first
+    assert [u for u in posts if u.endswith(f"/api/games/{game.pk}/move/")], posts  # then by HTTP
+    assert [(m.ply, m.text) for m in Move.objects.filter(game=game)] == [(1, "place h8")]
