@@ -82,6 +82,18 @@ def game_page(browser: Any, base: str, user: Any, game: Game, posts: list[str], 
     return page
 
 
+def first_stone(browser: Any, base: str, user: Any, game: Game) -> tuple[list[str], list[str]]:
+    """``user`` plays h8 on the game's page once its socket is open; the page's POSTs and socket frames."""
+    posts: list[str] = []
+    frames: list[str] = []
+    page = game_page(browser, base, user, game, posts, frames)
+    socket_open(page, game)
+    expect(page.locator("#status")).to_contain_text("Your turn", timeout=5000)
+    click_point(page, "h8")
+    expect(page.locator("#record li")).to_have_count(1, timeout=3000)
+    return posts, frames
+
+
 def url_of(sockets: SocketServer, topic: str, lang: str = "en") -> str:
     return f"ws://127.0.0.1:{sockets.port}/ws/live/?topic={topic}&lang={lang}"
 
@@ -300,14 +312,7 @@ def test_without_live_moves_the_game_page_plays_by_http(
 ) -> None:
     settings.LIVE_MOVES = False
     game, one_user, _two_user, _one, _two = a_game("pagehttp")
-    posts: list[str] = []
-    frames: list[str] = []
-    page = game_page(browser, live_server.url, one_user, game, posts, frames)
-    socket_open(page, game)
-
-    expect(page.locator("#status")).to_contain_text("Your turn", timeout=5000)
-    click_point(page, "h8")
-    expect(page.locator("#record li")).to_have_count(1, timeout=3000)
+    posts, frames = first_stone(browser, live_server.url, one_user, game)
 
     assert [u for u in posts if u.endswith(f"/api/games/{game.pk}/move/")], posts
     assert not [f for f in frames if '"act"' in f], frames
@@ -322,14 +327,7 @@ def test_a_busy_socket_server_hands_the_pages_stone_to_http(
     settings.LIVE_MOVES = True
     settings.LIVE_ACT_QUEUE = 0
     game, one_user, _two_user, _one, _two = a_game("pagebusy")
-    posts: list[str] = []
-    frames: list[str] = []
-    page = game_page(browser, live_server.url, one_user, game, posts, frames)
-    socket_open(page, game)
-
-    expect(page.locator("#status")).to_contain_text("Your turn", timeout=5000)
-    click_point(page, "h8")
-    expect(page.locator("#record li")).to_have_count(1, timeout=3000)
+    posts, frames = first_stone(browser, live_server.url, one_user, game)
 
     assert sum('"act"' in f for f in frames) == 1, frames  # tried on the socket first
     assert [u for u in posts if u.endswith(f"/api/games/{game.pk}/move/")], posts  # then by HTTP
