@@ -59,7 +59,7 @@ class Spectators:
         while True:
             try:
                 address = f"{self.url}?topic=game:{game}&lang=en"
-                async with websockets.connect(address, open_timeout=10, max_size=2**22) as ws:
+                async with websockets.connect(address, open_timeout=10, max_size=2**22, ping_interval=None) as ws:
                     async for raw in ws:
                         ply = json.loads(raw).get("game", {}).get("ply")
                         if ply is not None:

@@ -386,7 +386,9 @@ async def spectate(url: str, game: int, tally: Tally, stop: asyncio.Event) -> No
     import websockets
 
     try:
-        async with websockets.connect(f"{url}?topic=game:{game}&lang=en", max_size=2**22, open_timeout=60) as ws:
+        async with websockets.connect(
+            f"{url}?topic=game:{game}&lang=en", max_size=2**22, open_timeout=60, ping_interval=None
+        ) as ws:
             connected = time.time()
             tally.watching.append(connected)
             seen: set[int] = set()

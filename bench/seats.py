@@ -3,7 +3,8 @@
 The seat watches ``game:N`` with the player's token and sends its moves on that socket; each frame is answered
 by a reply carrying its id. Pushes of the game's state reach the seat too, as they reach a player's page; they
 are skipped unread (only replies are parsed). A socket that closes fails the moves it had not had answered
-(the client then sends the same ply by HTTP, as the page does) and reconnects in the background.
+(the client then sends the same ply by HTTP, as the page does) and reconnects in the background. Like a
+browser's socket, it sends no pings of its own (the server's are answered); so do the bench's spectators.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class SocketSeat:
         while not self.stopped:
             try:
                 self.ws = await websockets.connect(
-                    self.url, additional_headers=self.headers, max_size=2**22, open_timeout=60
+                    self.url, additional_headers=self.headers, max_size=2**22, open_timeout=60, ping_interval=None
                 )
             except Exception as exc:
                 self.errors.append(f"seat: {type(exc).__name__}: {exc}")

@@ -43,7 +43,9 @@ async def spectate(
     import websockets
 
     try:
-        async with websockets.connect(f"{url}?topic=game:{game}&lang=en", max_size=2**22, open_timeout=60) as ws:
+        async with websockets.connect(
+            f"{url}?topic=game:{game}&lang=en", max_size=2**22, open_timeout=60, ping_interval=None
+        ) as ws:
             ready.append(1)
             async for raw in ws:
                 now = time.time()

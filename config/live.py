@@ -78,9 +78,9 @@ class Hub:
     async def _listen(self) -> None:
         import redis.asyncio as aioredis
 
-        from games.live import CHANNEL
+        from games.live import CHANNEL, origin
 
-        first = True
+        first, mine = True, origin()
         while True:
             client = aioredis.from_url(settings.REDIS_URL)  # type: ignore[no-untyped-call]  # unannotated in redis-py
             pubsub = client.pubsub()
@@ -93,9 +93,10 @@ class Hub:
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
                         data = json.loads(message["data"])
+                        if isinstance(data, dict) and data.get("origin") == mine:
+                            continue  # told here already (deliver)
                         topics, moves = (data["topics"], data["moves"]) if isinstance(data, dict) else (data, {})
-                        for topic in topics:
-                            self.changed(str(topic), moves.get(topic))
+                        self.deliver(topics, moves)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -104,6 +105,11 @@ class Hub:
             finally:
                 await pubsub.aclose()
                 await client.aclose()
+
+    def deliver(self, topics: list[str], moves: dict[str, Any]) -> None:
+        """A committed change, as games.live publishes it: from Redis, or from this process's own acts."""
+        for topic in topics:
+            self.changed(str(topic), moves.get(topic))
 
     def changed(self, topic: str, move: dict[str, Any] | None = None) -> None:
         """``topic`` changed: its watchers here are sent the new state, read once per language; or, for a
@@ -456,7 +462,13 @@ async def _act(scope: dict[str, Any], watcher: Watcher, text: str) -> str:
     if here.acts_pending >= settings.LIVE_ACT_QUEUE:
         return busy(text, watcher.lang)
     at = timezone.now()
-    work = functools.partial(with_database, act, scope, watcher.topic, watcher.lang, text, at)
+    # What the act commits is told to this process's watchers through the loop, not back through Redis.
+    loop = asyncio.get_running_loop()
+
+    def deliver(topics: list[str], moves: dict[str, Any]) -> None:
+        loop.call_soon_threadsafe(here.deliver, topics, moves)
+
+    work = functools.partial(with_database, act, scope, watcher.topic, watcher.lang, text, at, deliver)
     here.acts_pending += 1
     here.acts_quiet.clear()
     try:

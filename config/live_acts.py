@@ -32,6 +32,7 @@ import logging
 import threading
 import time
 from collections import deque
+from contextlib import nullcontext
 from datetime import datetime
 from http.cookies import SimpleCookie
 from importlib import import_module
@@ -54,6 +55,7 @@ from rest_framework.exceptions import (
 from config.api import exception_handler
 from config.authentication import ExpiringTokenAuthentication
 from games.api import live_act, move_inputs, pass_inputs
+from games.live import Deliver, delivered_here, described
 from games.parsing import whole
 from games.serializers import PassInputSerializer, game_state_data, move_input, validated
 from games.services import game_act, game_pass
@@ -95,10 +97,11 @@ def socket_user(scope: dict[str, Any], *, strict: bool = False) -> Any:
     return get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]  # get_user reads .session only
 
 
-def act(scope: dict[str, Any], topic: str, lang: str, text: str, at: datetime) -> str:
-    """The answer to one frame sent on the socket of ``topic`` (run in a thread of the socket server)."""
+def act(scope: dict[str, Any], topic: str, lang: str, text: str, at: datetime, deliver: Deliver | None = None) -> str:
+    """The answer to one frame sent on the socket of ``topic`` (run in a thread of the socket server).
+    ``deliver``: the socket server's own watchers, told of what the act commits (games.live.delivered_here)."""
     queued_ms = max(0, round(time.time() * 1000 - at.timestamp() * 1000))
-    with translation.override(lang):
+    with translation.override(lang), delivered_here(deliver) if deliver else nullcontext():
         ident: Any = None
         try:
             frame = _frame(text)
@@ -116,7 +119,8 @@ def act(scope: dict[str, Any], topic: str, lang: str, text: str, at: datetime) -
             else:
                 data = validated(PassInputSerializer, frame)
                 game = live_act(user, game_id, data, game_pass, pass_inputs, at=at, queued_ms=queued_ms)
-            return json.dumps({"reply": ident, "status": 200, "game": game_state_data(game)}, cls=DjangoJSONEncoder)
+            state = game_state_data(game, described(game))  # the move's position and clock, as pushed
+            return json.dumps({"reply": ident, "status": 200, "game": state}, cls=DjangoJSONEncoder)
         except Exception as exc:
             response = exception_handler(exc, {})
             if response is None:

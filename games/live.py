@@ -11,12 +11,21 @@ status, colours, clock and position, as the game's state shows them. A socket se
 state just before it adds the move to that state instead of reading the game again; any doubt (another
 change of the game in the transaction, a state it did not send, a read under way) and it reads. The
 message is ``["game:12", …]``, or ``{"topics": [...], "moves": {"game:12": {...}}}`` with moves.
+
+A socket server acting a player's move (config.live_acts) tells its own watchers itself
+(:func:`delivered_here`): the message it publishes for the other processes carries its ``origin``, and its
+own subscriber skips it, so a move on a socket does not come back through Redis to the process that made it.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import os
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
@@ -28,6 +37,35 @@ from games.selectors import clock_view, move_view, position_view
 logger = logging.getLogger(__name__)
 CHANNEL = "live"
 _client: Any = None
+_BOOT = uuid.uuid4().hex[:12]
+_here = threading.local()  # .deliver: this thread's own watchers (delivered_here); .described: its last move
+Deliver = Callable[[list[str], dict[str, Any]], None]
+
+
+def origin() -> str:
+    """This process, as the messages it delivered itself name it (a forked child is another process)."""
+    return f"{_BOOT}:{os.getpid()}"
+
+
+@contextmanager
+def delivered_here(deliver: Deliver) -> Iterator[None]:
+    """Within: the changes this thread commits are handed to ``deliver(topics, moves)`` as soon as they are
+    committed, and published marked with :func:`origin` for the other processes only. ``deliver`` must not
+    block: it is called in the committing thread (config.live hands them to its event loop)."""
+    _here.deliver, _here.described = deliver, None
+    try:
+        yield
+    finally:
+        _here.deliver, _here.described = None, None
+
+
+def described(game: Any) -> dict[str, Any] | None:
+    """Within :func:`delivered_here`: what the plain move that brought ``game`` to its ply changed
+    (:func:`move_delta`), as it was committed and pushed; None for anything else."""
+    known = getattr(_here, "described", None)
+    if known is None or known[0] != (game.pk, game.ply):
+        return None
+    return dict(known[1])
 
 
 def changed(topic: str) -> None:
@@ -92,25 +130,41 @@ def _flush() -> None:
     topics: set[str] = getattr(conn, "live_topics", None) or set()
     moves = {topic: entry for topic, entry in (getattr(conn, "live_moves", None) or {}).items() if entry}
     conn.live_topics, conn.live_moves = set(), {}
-    if topics:
-        deltas = {}
-        for topic, (game, move, state) in moves.items():
-            try:
-                deltas[topic] = move_delta(game, move, state)
-            except Exception:  # the socket server reads the game instead
-                logger.warning("could not describe the move of %s", topic, exc_info=True)
+    if not topics:
+        return
+    deltas = {}
+    for topic, (game, move, state) in moves.items():
+        try:
+            deltas[topic] = move_delta(game, move, state)
+        except Exception:  # the socket server reads the game instead
+            logger.warning("could not describe the move of %s", topic, exc_info=True)
+            continue
+        _here.described = ((game.pk, game.ply), deltas[topic])
+    deliver = getattr(_here, "deliver", None)
+    if deliver is None:
         publish(sorted(topics), deltas)
+        return
+    try:
+        deliver(sorted(topics), deltas)
+    except Exception:  # the message below then reaches this process too
+        logger.warning("could not tell this process's watchers of %s", sorted(topics), exc_info=True)
+        publish(sorted(topics), deltas)
+    else:
+        publish(sorted(topics), deltas, origin=origin())
 
 
-def publish(topics: list[str], moves: dict[str, Any] | None = None) -> None:
-    """Send the topics now; a Redis that cannot be reached loses only the push (pages still poll)."""
+def publish(topics: list[str], moves: dict[str, Any] | None = None, origin: str | None = None) -> None:
+    """Send the topics now; a Redis that cannot be reached loses only the push (pages still poll). ``origin``:
+    the process that has told its own watchers already (its subscriber skips the message)."""
     global _client
     try:
         if _client is None:
             import redis
 
             _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.3, socket_timeout=0.3)
-        message = {"topics": topics, "moves": moves} if moves else topics
+        message: Any = topics
+        if moves or origin:
+            message = {"topics": topics, "moves": moves or {}, **({"origin": origin} if origin else {})}
         _client.publish(CHANNEL, json.dumps(message, cls=DjangoJSONEncoder))
     except Exception:
         logger.warning("live push unavailable", exc_info=True)

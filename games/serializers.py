@@ -231,9 +231,10 @@ def open_arbiter_call(game: Game) -> dict[str, Any] | None:
     return ArbiterCallSerializer(call).data if call is not None else None
 
 
-def game_state_data(game: Game) -> dict[str, Any]:
+def game_state_data(game: Game, known: dict[str, Any] | None = None) -> dict[str, Any]:
     """``GameStateSerializer(game).data``, built directly: the answer to every move, where building the
-    serializer's fields was a tenth of the work (games/tests/test_representations.py keeps them equal)."""
+    serializer's fields was a tenth of the work (games/tests/test_representations.py keeps them equal).
+    ``known``: the game's position and clock as already built for its push (games.live.described)."""
     return {
         "id": game.pk,
         "ply": game.ply,
@@ -244,8 +245,8 @@ def game_state_data(game: Game) -> dict[str, Any]:
         "result_text": result_text(game),
         "black": game.black_id,
         "white": game.white_id,
-        "position": position_view(game),
-        "clock": clock_view(game),
+        "position": known["position"] if known else position_view(game),
+        "clock": known["clock"] if known else clock_view(game),
         "arbiter_call": open_arbiter_call(game),
     }
 

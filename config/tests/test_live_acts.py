@@ -19,6 +19,7 @@ from rest_framework.authtoken.models import Token
 from config.tests.sockets import SocketServer, hub_listening, in_a_thread
 from devtools.processes import wait_until
 from games.models import Game, GameEvent, Move, Player
+from games.serializers import game_state_data
 from games.services import game_create
 from tournament.tests.browser import click_point, page_for, two_players
 
@@ -127,6 +128,77 @@ def test_a_player_moves_on_the_games_socket_and_its_watchers_are_pushed_the_move
     assert time.monotonic() - sent < 5
     event = GameEvent.objects.filter(game=game, kind="move").get()
     assert event.actor_id == one_user.pk
+
+
+def watching(url: str, until: Any) -> tuple[list[dict[str, Any]], threading.Thread]:
+    """A spectator's socket in a thread of its own, keeping what it is sent until ``until(seen)`` holds."""
+    seen: list[dict[str, Any]] = []
+
+    async def watch() -> None:
+        import websockets
+
+        async with websockets.connect(url) as ws:
+            while not until(seen):
+                seen.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+
+    thread = threading.Thread(target=lambda: asyncio.run(watch()))
+    thread.start()
+    wait_until(lambda: len(seen) >= 1, 10, "the spectator's first state")
+    return seen, thread
+
+
+def test_a_socket_move_is_told_to_this_servers_watchers_once_not_back_through_redis(
+    sockets: SocketServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server that acted delivers the move itself; its own message on Redis is skipped, another's is not."""
+    import config.live
+    import games.live
+
+    delivered: list[str] = []
+    deliver = config.live.Hub.deliver
+
+    def counting(hub: Any, topics: list[str], moves: dict[str, Any]) -> None:
+        delivered.extend(topics)
+        deliver(hub, topics, moves)
+
+    monkeypatch.setattr(config.live.Hub, "deliver", counting)
+    game, one_user, _two_user, _one, _two = a_game("once")
+    topic = f"game:{game.pk}"
+    seen, watcher = watching(url_of(sockets, topic), lambda seen: seen and seen[-1]["game"]["ply"] == 1)
+    wait_until(hub_listening, 10, "the socket server's Redis subscription")
+    player = Conversation(url_of(sockets, topic), {"Authorization": f"Token {token(one_user)}"})
+
+    (reply,) = player.send({"act": "move", "id": 1, "ply": 0, "point": "h8"})
+    watcher.join(10)
+    # Another process's change, published on the same connection after the move's: once it has arrived, the
+    # move's own message has been read too.
+    games.live.publish(["game:0"])
+    wait_until(lambda: "game:0" in delivered, 10, "another process's change")
+
+    assert reply["status"] == 200 and seen[-1]["game"]["ply"] == 1
+    assert delivered.count(topic) == 1, delivered
+    stored = Game.objects.get(pk=game.pk)
+    assert reply["game"]["position"] == game_state_data(stored)["position"]
+    assert reply["game"]["clock"]["version"] == stored.clock["version"]
+
+
+def test_a_socket_move_reaches_this_servers_watchers_when_redis_loses_the_message(
+    sockets: SocketServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import games.live
+
+    game, one_user, _two_user, _one, _two = a_game("lost")
+    topic = f"game:{game.pk}"
+    seen, watcher = watching(url_of(sockets, topic), lambda seen: seen and seen[-1]["game"]["ply"] == 1)
+    lost: list[list[str]] = []
+    monkeypatch.setattr(games.live, "publish", lambda topics, moves=None, origin=None: lost.append(topics))
+    player = Conversation(url_of(sockets, topic), {"Authorization": f"Token {token(one_user)}"})
+
+    (reply,) = player.send({"act": "move", "id": 1, "ply": 0, "point": "h8"})
+    watcher.join(10)
+
+    assert reply["status"] == 200 and [topic] in [[t for t in ts if t == topic] for ts in lost]
+    assert not watcher.is_alive() and seen[-1]["game"]["ply"] == 1, "the spectator was not pushed the move"
 
 
 def test_a_repeat_is_answered_as_stored_and_a_stale_ply_is_refused_in_the_sockets_language(
