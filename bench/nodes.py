@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import threading
 from typing import Any
 
 from drills import MOVE_MS, Drill
+from seats import pushed_ply
 from stack import Stack
 
 OUTAGE_S = MOVE_MS / 1000  # the abandoned games' deadlines fall while the process is down
@@ -61,7 +61,7 @@ class Spectators:
                 address = f"{self.url}?topic=game:{game}&lang=en"
                 async with websockets.connect(address, open_timeout=10, max_size=2**22, ping_interval=None) as ws:
                     async for raw in ws:
-                        ply = json.loads(raw).get("game", {}).get("ply")
+                        ply = pushed_ply(raw)
                         if ply is not None:
                             self.seen[(game, n)] = max(self.seen.get((game, n), -1), int(ply))
             except asyncio.CancelledError:

@@ -70,7 +70,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from seats import SeatClosed, SocketSeat  # noqa: E402
+from seats import SeatClosed, SocketSeat, pushed_ply  # noqa: E402
 from stack import Stack, descendants, make_players, percentile, process_tree, run_async, server_roots  # noqa: E402
 
 # Stones two points apart: never a five, never a forbidden move, so a game runs as long as the clients play.
@@ -398,7 +398,7 @@ async def spectate(url: str, game: int, tally: Tally, stop: asyncio.Event) -> No
                 except TimeoutError:
                     continue
                 now = time.time()
-                ply = json.loads(raw).get("game", {}).get("ply")
+                ply = pushed_ply(raw)
                 if ply is not None and ply not in seen:  # the first time this spectator sees the ply
                     seen.add(ply)
                     tally.arrivals.setdefault((game, ply), []).append((connected, now))

@@ -14,6 +14,14 @@ import json
 from typing import Any
 
 
+def pushed_ply(raw: str | bytes) -> int | None:
+    """The ply a push on a game's socket shows: a whole state's (``game``) or a plain move's (``moved``)."""
+    data = json.loads(raw)
+    pushed = (data.get("game") or data.get("moved")) if isinstance(data, dict) else None
+    ply = pushed.get("ply") if isinstance(pushed, dict) else None
+    return ply if isinstance(ply, int) else None
+
+
 class SeatClosed(ConnectionError):
     """The seat's socket is not open, or closed before the reply."""
 

@@ -29,6 +29,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).parent))
+
+from seats import pushed_ply  # noqa: E402
+
 QUIET = [f"{c}{r}" for c in "acegikmo" for r in (1, 3, 5, 7, 9, 11, 13, 15)]  # no two touch: never a five
 
 
@@ -49,8 +53,7 @@ async def spectate(
             ready.append(1)
             async for raw in ws:
                 now = time.time()
-                data = json.loads(raw)
-                ply = data.get("game", {}).get("ply")
+                ply = pushed_ply(raw)
                 if ply is not None:
                     arrivals.setdefault((game, ply), []).append(now)
     except asyncio.CancelledError:
@@ -137,7 +140,6 @@ def pollers_hold(stack: Any, games: list[int], count: int, seconds: float) -> fl
 
 
 def one_run(spectators: int, games: int, seconds: float, seed: int) -> dict[str, Any]:
-    sys.path.insert(0, str(Path(__file__).parent))
     from stack import Stack, make_players, percentile
 
     stack = Stack(database="sqlite", nice_web=False).start()

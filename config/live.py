@@ -6,9 +6,11 @@ the topic, sends the latest state it has, then every new one. One Redis subscrip
 and rendered once per language and sent to every local watcher of it — the cost of a change does not
 grow with the number of watchers beyond one send each. Changes that arrive while a topic is being
 read are coalesced into one more read. A plain move comes with what it changed (games.live.game_moved):
-the state last sent, if it is the one just before the move, is sent with the move added, without a read
-(:func:`with_move`). A page that loses its socket reconnects and fetches once to catch up; while its
-socket is open it polls only as a slow safety net.
+if the state last sent is the one just before the move, the watchers are sent only what the move changed,
+``{"topic": "game:12", "moved": {...}}`` (games.live.move_delta), without a read, and the page adds it
+to the state it shows as :func:`with_move` does here (a page whose state is not the one just before it
+fetches the game). A page that loses its socket reconnects and fetches once to catch up; while its socket
+is open it polls only as a slow safety net.
 """
 
 from __future__ import annotations
@@ -113,8 +115,8 @@ class Hub:
 
     def changed(self, topic: str, move: dict[str, Any] | None = None) -> None:
         """``topic`` changed: its watchers here are sent the new state, read once per language; or, for a
-        plain move announced with what it changed (games.live.game_moved), the state they were last sent
-        with the move added, when that state is the one just before it."""
+        plain move announced with what it changed (games.live.game_moved), the move alone, when the state
+        they were last sent is the one just before it."""
         kind, _sep, ident = topic.partition(":")
         if kind == "game" and ident.isdigit():
             if self.kinds["tournament"]:
@@ -137,27 +139,36 @@ class Hub:
     async def welcome(self, watcher: Watcher) -> None:
         """A new watcher gets the latest state sent here; the first one of its topic and language has it read,
         unless a read under way will be sent to it (watchers arriving together cost one read)."""
-        latest = self.latest.get((watcher.topic, watcher.lang))
+        latest = self._latest(watcher.topic, watcher.lang)
         if latest is not None:
             await watcher.push(latest)
         elif watcher.lang not in self.unsent.get(watcher.topic, ()):
             self.changed(watcher.topic)
 
+    def _latest(self, topic: str, lang: str) -> str | None:
+        """The text of the last state sent for ``topic`` in ``lang`` (made from it after moves were added)."""
+        text = self.latest.get((topic, lang))
+        if text is None and (topic, lang) in self.shown:
+            text = json.dumps({"topic": topic, "game": self.shown[(topic, lang)]}, cls=DjangoJSONEncoder)
+            self.latest[(topic, lang)] = text
+        return text
+
     def _add_move(self, topic: str, move: dict[str, Any]) -> bool:
-        """Send each language's last state with ``move`` added; False (read the game) unless every one of
-        them is the state just before it."""
-        shown = {lang: self.shown.get((topic, lang)) for lang in {w.lang for w in self.watchers[topic]}}
+        """Send the move to the topic's watchers as what it changed, ``{"topic": …, "moved": …}`` (the page adds
+        it to the state it shows, as :func:`with_move` does; static/js/game.js), in every language at once;
+        False (read the game) unless each language's last state sent is the one just before it."""
+        langs = {w.lang for w in self.watchers[topic]}
         after: dict[str, dict[str, Any]] = {}
-        for lang, state in shown.items():
-            new = with_move(state, move)
+        for lang in langs:
+            new = with_move(self.shown.get((topic, lang)), move)
             if new is None:
                 return False
             after[lang] = new
         for lang, new in after.items():
-            text = json.dumps({"topic": topic, "game": new}, cls=DjangoJSONEncoder)
-            self.shown[(topic, lang)], self.latest[(topic, lang)] = new, text
-            targets = [w for w in self.watchers[topic] if w.lang == lang]
-            asyncio.get_running_loop().create_task(_push_all(targets, text))
+            self.shown[(topic, lang)] = new
+            self.latest.pop((topic, lang), None)  # its text is made again only for a new watcher
+        text = json.dumps({"topic": topic, "moved": move}, cls=DjangoJSONEncoder)
+        asyncio.get_running_loop().create_task(_push_all(list(self.watchers[topic]), text))
         return True
 
     async def _follow_game(self, game_id: int) -> None:
@@ -186,7 +197,7 @@ class Hub:
                 for lang in sorted(langs):
                     text = await sync_to_async(render, thread_sensitive=False)(topic, lang)
                     langs.discard(lang)
-                    if text is None or text == self.latest.get((topic, lang)):
+                    if text is None or text == self._latest(topic, lang):
                         continue  # gone, or nothing new (a repeated announcement)
                     self.latest[(topic, lang)] = text
                     if topic.startswith("game:"):
@@ -230,9 +241,9 @@ class Hub:
                 del self.watchers[watcher.topic]
                 self.kinds[watcher.topic.partition(":")[0]] -= 1
                 self.pending.pop(watcher.topic, None)
-                for key in [k for k in self.latest if k[0] == watcher.topic]:
-                    del self.latest[key]
-                    self.shown.pop(key, None)
+                for lang, _name in settings.LANGUAGES:  # not a walk over every topic's states
+                    self.latest.pop((watcher.topic, lang), None)
+                    self.shown.pop((watcher.topic, lang), None)
 
 
 # What a plain move changes in a game's state (games.live.move_delta), besides adding itself to the moves.

@@ -18,6 +18,13 @@ from games.live import CHANNEL
 T = TypeVar("T")
 
 
+def shown_ply(message: dict[str, Any]) -> int | None:
+    """The ply a push shows: a whole state's (``game``) or a plain move's (``moved``, config.live)."""
+    pushed = message.get("game") or message.get("moved") or {}
+    ply = pushed.get("ply")
+    return ply if isinstance(ply, int) else None
+
+
 def in_a_thread(work: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine to its end in a thread of its own and return its result: after a browser test this
     thread's event loop is left running, and ``asyncio.run`` refuses to start inside it."""

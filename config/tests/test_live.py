@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from config.tests.sockets import SocketServer, hub_listening, in_a_thread
+from config.tests.sockets import SocketServer, hub_listening, in_a_thread, shown_ply
 from devtools.processes import wait_until
 from games.models import Game, Player
 from games.services import game_act, game_create
@@ -63,11 +63,16 @@ def test_a_watcher_gets_the_state_then_each_move_within_a_second(sockets: Socket
     game_act(game_id=game.pk, player=two, action="place h9", expected_ply=1)
     thread.join(10)
 
-    plies = [message["game"]["ply"] for _at, message in got]
+    plies = [shown_ply(message) for _at, message in got]
     assert plies == [0, 1, 2]
-    assert got[1][1]["game"]["position"]["stones"] == ["h8"]
+    assert "game" in got[0][1] and "game" not in got[1][1], "a plain move is pushed as what it changed"
+    assert got[1][1]["moved"]["position"]["stones"] == ["h8"] and got[1][1]["moved"]["move"]["text"] == "place h8"
     for (arrived, _message), sent in zip(got[1:], moved_at, strict=True):
         assert arrived - sent < 1.0
+    # A watcher arriving now is sent the whole state, the moves added to it included.
+    late, seen = listen(url, 1)
+    late.join(10)
+    assert [m["text"] for m in seen[0][1]["game"]["moves"]] == ["place h8", "place h9"]
 
 
 def test_a_private_game_and_a_foreign_page_are_refused(sockets: SocketServer) -> None:
@@ -106,6 +111,8 @@ def test_a_spectator_page_follows_the_game_over_the_socket_and_catches_up_after_
     page = context.new_page()
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    reads: list[str] = []
+    page.on("request", lambda r: reads.append(r.url) if r.url.endswith(f"/api/games/{game.pk}/") else None)
     page.goto(f"{live_server.url}/g/{game.pk}/")
     expect(page.locator("#status")).not_to_be_empty()
     for _ in range(200):  # Playwright delivers its events while the page is waited on, not during a sleep
@@ -114,10 +121,13 @@ def test_a_spectator_page_follows_the_game_over_the_socket_and_catches_up_after_
         page.wait_for_timeout(50)
     assert frames, "no state came over the socket"
 
-    sent = time.monotonic()
+    sent, read_before = time.monotonic(), len(reads)
     game_act(game_id=game.pk, player=one, action="place h8", expected_ply=0)
     expect(page.locator("#record li")).to_have_count(1, timeout=1000)  # by push: the page polls rarely now
     assert time.monotonic() - sent < 1.0
+    # Pushed as the move alone and added to the state shown, not fetched.
+    assert any('"moved"' in frame for frame in frames) and len(reads) == read_before, reads
+    expect(page.locator("#status")).to_contain_text("White")
 
     sockets.stop()  # the socket server restarts; a move is made meanwhile
     game_act(game_id=game.pk, player=two, action="place h9", expected_ply=1)

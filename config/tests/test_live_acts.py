@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 from playwright.sync_api import expect
 from rest_framework.authtoken.models import Token
 
-from config.tests.sockets import SocketServer, hub_listening, in_a_thread
+from config.tests.sockets import SocketServer, hub_listening, in_a_thread, shown_ply
 from devtools.processes import wait_until
 from games.models import Game, GameEvent, Move, Player
 from games.serializers import game_state_data
@@ -124,7 +124,7 @@ def test_a_player_moves_on_the_games_socket_and_its_watchers_are_pushed_the_move
     assert reply["reply"] == 7 and reply["status"] == 200, reply
     assert reply["game"]["ply"] == 1 and reply["game"]["position"]["stones"] == ["h8"]
     assert [(m.ply, m.text) for m in Move.objects.filter(game=game)] == [(1, "place h8")]
-    assert seen[-1]["game"]["ply"] == 1, "the spectator was not pushed the move"
+    assert shown_ply(seen[-1]) == 1, "the spectator was not pushed the move"
     assert time.monotonic() - sent < 5
     event = GameEvent.objects.filter(game=game, kind="move").get()
     assert event.actor_id == one_user.pk
@@ -164,7 +164,7 @@ def test_a_socket_move_is_told_to_this_servers_watchers_once_not_back_through_re
     monkeypatch.setattr(config.live.Hub, "deliver", counting)
     game, one_user, _two_user, _one, _two = a_game("once")
     topic = f"game:{game.pk}"
-    seen, watcher = watching(url_of(sockets, topic), lambda seen: seen and seen[-1]["game"]["ply"] == 1)
+    seen, watcher = watching(url_of(sockets, topic), lambda seen: seen and shown_ply(seen[-1]) == 1)
     wait_until(hub_listening, 10, "the socket server's Redis subscription")
     player = Conversation(url_of(sockets, topic), {"Authorization": f"Token {token(one_user)}"})
 
@@ -175,7 +175,7 @@ def test_a_socket_move_is_told_to_this_servers_watchers_once_not_back_through_re
     games.live.publish(["game:0"])
     wait_until(lambda: "game:0" in delivered, 10, "another process's change")
 
-    assert reply["status"] == 200 and seen[-1]["game"]["ply"] == 1
+    assert reply["status"] == 200 and shown_ply(seen[-1]) == 1
     assert delivered.count(topic) == 1, delivered
     stored = Game.objects.get(pk=game.pk)
     assert reply["game"]["position"] == game_state_data(stored)["position"]
@@ -189,7 +189,7 @@ def test_a_socket_move_reaches_this_servers_watchers_when_redis_loses_the_messag
 
     game, one_user, _two_user, _one, _two = a_game("lost")
     topic = f"game:{game.pk}"
-    seen, watcher = watching(url_of(sockets, topic), lambda seen: seen and seen[-1]["game"]["ply"] == 1)
+    seen, watcher = watching(url_of(sockets, topic), lambda seen: seen and shown_ply(seen[-1]) == 1)
     lost: list[list[str]] = []
     monkeypatch.setattr(games.live, "publish", lambda topics, moves=None, origin=None: lost.append(topics))
     player = Conversation(url_of(sockets, topic), {"Authorization": f"Token {token(one_user)}"})
@@ -198,7 +198,7 @@ def test_a_socket_move_reaches_this_servers_watchers_when_redis_loses_the_messag
     watcher.join(10)
 
     assert reply["status"] == 200 and [topic] in [[t for t in ts if t == topic] for ts in lost]
-    assert not watcher.is_alive() and seen[-1]["game"]["ply"] == 1, "the spectator was not pushed the move"
+    assert not watcher.is_alive() and shown_ply(seen[-1]) == 1, "the spectator was not pushed the move"
 
 
 def test_a_repeat_is_answered_as_stored_and_a_stale_ply_is_refused_in_the_sockets_language(

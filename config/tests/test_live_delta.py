@@ -13,6 +13,7 @@ from django.db import transaction
 
 import games.live
 from config.live import _render, with_move
+from config.tests.sockets import shown_ply
 from games.models import Game, Player
 from games.services import game_act, game_create, game_offer_draw
 from games.services.arbiter import game_call_arbiter
@@ -194,7 +195,7 @@ def run_hub_read(monkeypatch: pytest.MonkeyPatch, read_ply: int, announced_durin
     sent: list[int] = []
 
     async def send(message: dict[str, Any]) -> None:
-        sent.append(json.loads(message["text"])["game"]["ply"])
+        sent.append(shown_ply(json.loads(message["text"])))
 
     async def scenario() -> None:
         hub = live.Hub()
@@ -243,7 +244,7 @@ def test_watchers_arriving_during_a_read_are_sent_it_without_another(monkeypatch
 
     def watcher(name: str, lang: str) -> Any:
         async def send(message: dict[str, Any]) -> None:
-            sent.setdefault(name, []).append(json.loads(message["text"])["game"]["ply"])
+            sent.setdefault(name, []).append(shown_ply(json.loads(message["text"])))
 
         return live.Watcher(send, "game:1", lang)
 

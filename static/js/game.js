@@ -113,13 +113,30 @@
       .catch(function () {});
   }
 
-  // Live push when the server offers it: each new state arrives over the socket; on every (re)connection
-  // one fetch catches up on what was missed. Polling is then only a slow safety net.
+  // A plain move pushed as what it changed (config/live.py with_move): the state shown with the move added, or
+  // null when the state shown is not the one just before it (then the game is fetched).
+  function withMove(state, m) {
+    if (!state || state.ply !== m.ply - 1 || !m.move || m.move.ply !== m.ply || !state.moves ||
+        state.moves.length !== state.ply || state.status !== m.status || state.arbiter_call) return null;
+    return Object.assign({}, state, {
+      ply: m.ply, status: m.status, black: m.black, white: m.white, clock: m.clock, position: m.position,
+      moves: state.moves.concat([m.move])
+    });
+  }
+
+  // Live push when the server offers it: each new state, or each plain move, arrives over the socket; on every
+  // (re)connection one fetch catches up on what was missed. Polling is then only a slow safety net.
   var topic = "game:" + config.game;
   if (window.LivePush) {
     window.LivePush.watch(topic, {
       message: function (m) {
         if (m.game && m.game.position && accept(m.game)) etag = null;
+        var moved = m.moved;
+        if (moved && typeof moved.ply === "number" && !(data && moved.ply <= data.ply)) {
+          var next = withMove(data, moved);
+          if (next && accept(next)) etag = null;
+          else if (!next) load();
+        }
       },
       open: function () { load(); }
     });

@@ -1,6 +1,7 @@
 /* Live push: watch a topic over a WebSocket (config/live.py). The page gives the socket's address in
  * <meta name="live-url">; without it (push off) nothing connects and pages keep polling.
- * LivePush.watch(topic, {message, open}) calls message(json) for each new state and open() on every
+ * LivePush.watch(topic, {message, open}) calls message(json) for each new state (or, on a game's socket, a plain
+ * move as what it changed: {topic, moved}, config/live.py) and open() on every
  * (re)connection, so the page can fetch once to catch up on what it missed while disconnected.
  * LivePush.connected(topic) says whether the socket is open now (pages then poll only rarely).
  * LivePush.send(topic, frame) sends a player's act on the game's socket (config/live_acts.py) and resolves with
