@@ -19,6 +19,7 @@ import asyncio
 import functools
 import json
 import logging
+import threading
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -473,21 +474,45 @@ async def _act(scope: dict[str, Any], watcher: Watcher, text: str) -> str:
     if here.acts_pending >= settings.LIVE_ACT_QUEUE:
         return busy(text, watcher.lang)
     at = timezone.now()
-    # What the act commits is told to this process's watchers through the loop, not back through Redis.
-    loop = asyncio.get_running_loop()
-
-    def deliver(topics: list[str], moves: dict[str, Any]) -> None:
-        loop.call_soon_threadsafe(here.deliver, topics, moves)
-
-    work = functools.partial(with_database, act, scope, watcher.topic, watcher.lang, text, at, deliver)
+    # What the act commits is told to this process's watchers here, once the thread is done (before its
+    # reply is sent), not back through Redis: no second wake-up of the loop from the thread.
+    committed = Committed(asyncio.get_running_loop(), here)
+    work = functools.partial(with_database, act, scope, watcher.topic, watcher.lang, text, at, committed)
     here.acts_pending += 1
     here.acts_quiet.clear()
     try:
         return await asyncio.get_running_loop().run_in_executor(_acts_executor(), work)
     finally:
+        for topics, moves in committed.take():
+            here.deliver(topics, moves)
         here.acts_pending -= 1
         if not here.acts_pending:
             here.acts_quiet.set()
+
+
+class Committed:
+    """What an act's thread commits (games.live.delivered_here), kept for the loop to tell this process's
+    watchers when the act is done; once it has taken them (or stopped waiting: a cancelled act), what the
+    thread still commits is handed to the loop at once."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, here: Hub) -> None:
+        self.loop, self.here = loop, here
+        self.changes: list[tuple[list[str], dict[str, Any]]] = []
+        self.taken = False
+        self.lock = threading.Lock()
+
+    def __call__(self, topics: list[str], moves: dict[str, Any]) -> None:
+        with self.lock:
+            if not self.taken:
+                self.changes.append((topics, moves))
+                return
+        self.loop.call_soon_threadsafe(self.here.deliver, topics, moves)
+
+    def take(self) -> list[tuple[list[str], dict[str, Any]]]:
+        with self.lock:
+            self.taken = True
+            changes, self.changes = self.changes, []
+        return changes
 
 
 _acts_pool: ThreadPoolExecutor | None = None

@@ -51,7 +51,7 @@ def origin() -> str:
 def delivered_here(deliver: Deliver) -> Iterator[None]:
     """Within: the changes this thread commits are handed to ``deliver(topics, moves)`` as soon as they are
     committed, and published marked with :func:`origin` for the other processes only. ``deliver`` must not
-    block: it is called in the committing thread (config.live hands them to its event loop)."""
+    block: it is called in the committing thread (config.live keeps them for its event loop)."""
     _here.deliver, _here.described = deliver, None
     try:
         yield

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -109,7 +110,18 @@ def from_ms(value: int) -> datetime:
 
 
 def control_of(game: Game) -> clock.TimeControl:
-    return clock.TimeControl.from_dict(game.time_control) if game.time_control else clock.PRESETS["untimed"]
+    if not game.time_control:
+        return clock.PRESETS["untimed"]
+    try:
+        return _control(tuple(sorted(game.time_control.items())))
+    except TypeError:  # a value that is not hashable: read as it is (from_dict refuses what it does not know)
+        return clock.TimeControl.from_dict(game.time_control)
+
+
+@functools.lru_cache(maxsize=256)
+def _control(items: tuple[tuple[str, Any], ...]) -> clock.TimeControl:
+    """A stored time control read once per process (a move read it six times; TimeControl is frozen)."""
+    return clock.TimeControl.from_dict(dict(items))
 
 
 def clock_of(game: Game) -> clock.ClockState:

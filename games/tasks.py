@@ -3,7 +3,7 @@
 Both call :func:`games.services.game_settle`, which is idempotent: a stale,
 early or repeated task changes nothing to the game (clocks.md §6.6-6.7).
 The services send these tasks by name (:mod:`games.services.scheduling`, which keeps
-one task pending per 100-ms slice of deadlines with a marker in Redis); the tasks
+one task pending per 250-ms slice of deadlines with a marker in Redis); the tasks
 call the services.
 """
 

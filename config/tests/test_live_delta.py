@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from django.core.serializers.json import DjangoJSONEncoder
@@ -267,3 +267,24 @@ def test_watchers_arriving_during_a_read_are_sent_it_without_another(monkeypatch
     in_a_thread_of_its_own(scenario)
     assert reads == ["en"]  # one read for the two watchers
     assert sent == {"first": [1], "second": [1], "late": [1]}
+
+
+def test_what_an_act_commits_after_the_loop_stopped_waiting_for_it_is_still_told_here() -> None:
+    """A socket's act is cancelled (the server stops) while its thread commits: the change reaches the loop."""
+    import asyncio
+
+    import config.live as live
+
+    told: list[list[str]] = []
+
+    async def scenario() -> None:
+        hub = live.Hub()
+        cast(Any, hub).deliver = lambda topics, moves: told.append(topics)
+        committed = live.Committed(asyncio.get_running_loop(), hub)
+        committed(["game:1"], {})  # while the loop waits for the act: kept for it
+        assert committed.take() == [(["game:1"], {})] and told == []
+        await asyncio.to_thread(committed, ["game:2"], {})  # after: handed to the loop from the thread
+        await asyncio.sleep(0.05)
+        assert told == [["game:2"]]
+
+    in_a_thread_of_its_own(scenario)

@@ -63,20 +63,21 @@ def markers(redis_server: Any, settings: Any, monkeypatch: Any) -> Markers:
 
 
 def test_deadlines_in_one_slice_send_one_task_and_each_other_slice_its_own(markers: Markers, settings: Any) -> None:
+    assert scheduling.SLICE_MS == 250  # the instants below are for slices of a quarter of a second
     settings.CLOCK_SLACK_MS = 300
     sent = markers.sent
     base = float(int(time.time()) + 60)  # a whole second: the slices' ends are known
-    at = [datetime.fromtimestamp(base + offset, tz=UTC) for offset in (0.21, 0.25, 0.3, 0.31, 0.45, 0.5)]
+    at = [datetime.fromtimestamp(base + offset, tz=UTC) for offset in (0.21, 0.25, 0.45, 0.46, 0.71, 0.95)]
 
     # A round's clocks started together: a thousand games, one deadline, one task.
     assert [scheduling.enqueue(at[0]) for _ in range(1000)].count(True) == 1
-    assert sent == pytest.approx([base + 0.6])  # the deadline plus the slack (0.51), at its slice's end
-    assert scheduling.enqueue(at[1]) is False and scheduling.enqueue(at[2]) is False  # 0.55 and 0.6: covered
-    assert scheduling.enqueue(at[3]) is True  # 0.61: the next slice
-    assert scheduling.enqueue(at[4]) is True and scheduling.enqueue(at[5]) is False  # 0.75 and 0.8: one more
-    assert sent == pytest.approx([base + 0.6, base + 0.7, base + 0.8])
+    assert sent == pytest.approx([base + 0.75])  # the deadline plus the slack (0.51), at its slice's end
+    assert scheduling.enqueue(at[1]) is False and scheduling.enqueue(at[2]) is False  # 0.55 and 0.75: covered
+    assert scheduling.enqueue(at[3]) is True  # 0.76: the next slice
+    assert scheduling.enqueue(at[4]) is True and scheduling.enqueue(at[5]) is False  # 1.01 and 1.25: one more
+    assert sent == pytest.approx([base + 0.75, base + 1.0, base + 1.25])
     for when, deadline in zip(sent, (at[0], at[3], at[5]), strict=True):  # never before a deadline plus the slack
-        assert deadline.timestamp() + 0.3 <= when + 1e-6 < deadline.timestamp() + 0.3 + 0.1
+        assert deadline.timestamp() + 0.3 <= when + 1e-6 < deadline.timestamp() + 0.3 + 0.25
     lapses_in_ms = markers.found.pttl(scheduling.slice_key(sent[0]))  # the marker lapses a minute after its task
     assert (sent[0] - time.time() + 59) * 1000 < lapses_in_ms <= (sent[0] - time.time() + 60) * 1000 + 50
 
@@ -87,11 +88,11 @@ def test_a_process_asks_redis_once_a_slice_and_another_process_finds_it_marked(
     settings.CLOCK_SLACK_MS = 0
     asked, sent = markers.asked, markers.sent
     base = float(int(time.time()) + 60)
-    one, two = (datetime.fromtimestamp(base + offset, tz=UTC) for offset in (0.21, 0.25))  # the slice ending 0.3
+    one, two = (datetime.fromtimestamp(base + offset, tz=UTC) for offset in (0.26, 0.5))  # the slice ending 0.5
 
     assert [scheduling.enqueue(one) for _ in range(100)].count(True) == 1  # a web process
     assert scheduling.enqueue(two) is False
-    assert len(asked) == 1 and sent == pytest.approx([base + 0.3])
+    assert len(asked) == 1 and sent == pytest.approx([base + 0.5])
 
     monkeypatch.setattr(scheduling, "known_slices", scheduling.KnownSlices())  # another process, the same slice
     assert [scheduling.enqueue(two) for _ in range(100)].count(True) == 0

@@ -41,7 +41,7 @@ FORFEIT_NO_SHOW = "games.forfeit_no_show"
 COMPUTER_MOVE = "games.computer_move"
 ANALYSE_GAME = "games.analyse_game"
 ANY_VERSION = -1  # a task that follows a game's deadline, whatever moves were made since it was sent
-SLICE_MS = 100  # deadlines this close share one task (a flag waits at most this much longer for it)
+SLICE_MS = 250  # deadlines this close share one task (a flag waits at most this much longer for it)
 
 
 def task(name: str) -> Any:
