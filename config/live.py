@@ -83,7 +83,7 @@ class Hub:
 
         from games.live import CHANNEL, origin
 
-        first, mine = True, origin()
+        first, mine = True, json.dumps({"origin": origin()})[:-1].encode()  # how this process's messages begin
         while True:
             client = aioredis.from_url(settings.REDIS_URL)  # type: ignore[no-untyped-call]  # unannotated in redis-py
             pubsub = client.pubsub()
@@ -95,9 +95,9 @@ class Hub:
                 first = False
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
+                        if message["data"].startswith(mine):
+                            continue  # told here already (Committed), not even parsed
                         data = json.loads(message["data"])
-                        if isinstance(data, dict) and data.get("origin") == mine:
-                            continue  # told here already (deliver)
                         topics, moves = (data["topics"], data["moves"]) if isinstance(data, dict) else (data, {})
                         self.deliver(topics, moves)
             except asyncio.CancelledError:
@@ -204,7 +204,7 @@ class Hub:
                     if topic.startswith("game:"):
                         self.shown[(topic, lang)] = json.loads(text)["game"]
                     targets = [w for w in self.watchers.get(topic, ()) if w.lang == lang]
-                    await asyncio.gather(*(w.push(text) for w in targets))
+                    await _push_all(targets, text)
                 self._add_pending(topic)
                 if topic not in self.dirty:
                     return
@@ -267,7 +267,11 @@ def with_move(state: dict[str, Any] | None, move: dict[str, Any]) -> dict[str, A
 
 
 async def _push_all(targets: list[Watcher], text: str) -> None:
-    await asyncio.gather(*(w.push(text) for w in targets))
+    """One after the other, in this task: uvicorn's send writes to the socket without waiting (it never
+    suspends), so a task per watcher was only overhead; a send that did wait holds the rest at most
+    ``SEND_TIMEOUT_S``."""
+    for watcher in targets:
+        await watcher.push(text)
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}

@@ -163,8 +163,8 @@ def publish(topics: list[str], moves: dict[str, Any] | None = None, origin: str 
 
             _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.3, socket_timeout=0.3)
         message: Any = topics
-        if moves or origin:
-            message = {"topics": topics, "moves": moves or {}, **({"origin": origin} if origin else {})}
+        if moves or origin:  # the origin first: its own subscriber skips the message by its first bytes
+            message = {**({"origin": origin} if origin else {}), "topics": topics, "moves": moves or {}}
         _client.publish(CHANNEL, json.dumps(message, cls=DjangoJSONEncoder))
     except Exception:
         logger.warning("live push unavailable", exc_info=True)
