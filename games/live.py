@@ -10,7 +10,8 @@ transaction) is announced with what it changed (:func:`game_moved`): the new mov
 status, colours, clock and position, as the game's state shows them. A socket server that last sent the
 state just before it adds the move to that state instead of reading the game again; any doubt (another
 change of the game in the transaction, a state it did not send, a read under way) and it reads. The
-message is ``["game:12", …]``, or ``{"topics": [...], "moves": {"game:12": {...}}}`` with moves.
+message is ``["game:12", …]``, or ``{"topics": [...], "moves": {"game:12": {...}}}`` with moves (``{"origin":
+…, "topics": …}`` from a socket server that has told its own watchers).
 
 A socket server acting a player's move (config.live_acts) tells its own watchers itself
 (:func:`delivered_here`): the message it publishes for the other processes carries its ``origin``, and its
