@@ -1,4 +1,4 @@
-"""Hardening: expiring API tokens, rate limits on logins and on moves.
+"""Hardening: expiring API tokens, rate limits on logins (the moves' limit is games.throttles.MoveThrottle).
 
 Rate limits count in the cache (Redis when configured). If the cache is
 unreachable the limits fail open and log it: a tournament in progress must
@@ -24,7 +24,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle
+from rest_framework.throttling import AnonRateThrottle
 
 from config.authentication import token_expired
 from tournament import lan
@@ -155,19 +155,3 @@ class LoginForm(RateLimitedLoginMixin, AuthenticationForm):
 
 class AdminLoginForm(RateLimitedLoginMixin, AdminAuthenticationForm):
     pass
-
-
-# -- moves --------------------------------------------------------------------------
-
-
-class MoveThrottle(ScopedRateThrottle):
-    """Per-user limit on game actions (``THROTTLE_MOVES``); fails open if the cache is down."""
-
-    def allow_request(self, request: Any, view: Any) -> bool:
-        if request.method in ("GET", "HEAD", "OPTIONS"):  # pages poll the game every second
-            return True
-        try:
-            return bool(super().allow_request(request, view))
-        except Exception:
-            logger.warning("move rate limit unavailable", exc_info=True)
-            return True

@@ -20,7 +20,6 @@ from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from config.security import MoveThrottle
 from games import services
 from games.access import (
     acting_player,
@@ -76,6 +75,7 @@ from games.services import GameError
 from games.services.analysis import analysis_request, position_analysis
 from games.services.arbiter import game_answer_arbiter, game_call_arbiter
 from games.services.practice import practice_start
+from games.throttles import MoveThrottle
 
 T = TypeVar("T")
 INTERFACE = Interface.API

@@ -113,7 +113,7 @@ def test_each_further_failure_doubles_the_wait_up_to_the_cap(settings: Any) -> N
 
 
 def test_move_submissions_are_rate_limited(monkeypatch: pytest.MonkeyPatch) -> None:
-    from config.security import MoveThrottle
+    from games.throttles import MoveThrottle
 
     monkeypatch.setattr(MoveThrottle, "THROTTLE_RATES", {"moves": "3/min"})
     user = get_user_model().objects.create_user("fast")
