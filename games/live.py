@@ -134,14 +134,15 @@ def _flush() -> None:
     if not topics:
         return
     deltas = {}
+    deliver = getattr(_here, "deliver", None)
     for topic, (game, move, state) in moves.items():
         try:
             deltas[topic] = move_delta(game, move, state)
         except Exception:  # the socket server reads the game instead
             logger.warning("could not describe the move of %s", topic, exc_info=True)
             continue
-        _here.described = ((game.pk, game.ply), deltas[topic])
-    deliver = getattr(_here, "deliver", None)
+        if deliver is not None:  # kept for the act's reply (described), only where one is built
+            _here.described = ((game.pk, game.ply), deltas[topic])
     if deliver is None:
         publish(sorted(topics), deltas)
         return

@@ -288,3 +288,31 @@ def test_what_an_act_commits_after_the_loop_stopped_waiting_for_it_is_still_told
         assert told == [["game:2"]]
 
     in_a_thread_of_its_own(scenario)
+
+
+def test_a_topic_whose_last_watcher_left_is_read_afresh_for_the_next() -> None:
+    """The states kept for a topic go with its last watcher: a later one is never sent a stale state."""
+
+    import config.live as live
+
+    sent: list[str] = []
+
+    async def scenario() -> None:
+        hub = live.Hub()
+        cast(Any, hub).changed = lambda topic, move=None: sent.append(f"read {topic}")
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message["text"])
+
+        first = live.Watcher(send, "game:1", "en")
+        hub.add(first)
+        hub.shown[("game:1", "en")] = state_at(4)
+        hub.latest[("game:1", "en")] = json.dumps({"topic": "game:1", "game": state_at(4)})
+        hub.remove(first)
+        assert ("game:1", "en") not in hub.shown and ("game:1", "en") not in hub.latest
+        second = live.Watcher(send, "game:1", "en")
+        hub.add(second)
+        await hub.welcome(second)
+
+    in_a_thread_of_its_own(scenario)
+    assert sent == ["read game:1"]
