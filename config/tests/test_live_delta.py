@@ -316,3 +316,40 @@ def test_a_topic_whose_last_watcher_left_is_read_afresh_for_the_next() -> None:
 
     in_a_thread_of_its_own(scenario)
     assert sent == ["read game:1"]
+
+
+def test_a_topics_first_state_is_read_while_new_sockets_wait_for_their_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a round's start thousands of sockets queue for their checks in the loop's default executor; a watched
+    topic's state is read in a thread of its own, so its watcher is not kept waiting behind the others'."""
+    import asyncio
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import config.live as live
+
+    monkeypatch.setattr(live, "render", lambda topic, lang: json.dumps({"topic": topic, "game": state_at(2)}))
+    checks_done = threading.Event()
+    sent: list[int] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(shown_ply(json.loads(message["text"])))
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        loop.set_default_executor(ThreadPoolExecutor(max_workers=1))  # the checks' one thread, as hub() makes it
+        checks = loop.run_in_executor(None, checks_done.wait, 5)  # the sockets still being checked
+        hub = live.Hub()
+        watcher = live.Watcher(send, "game:1", "en")
+        hub.add(watcher)
+        try:
+            await hub.welcome(watcher)  # the topic's first watcher: its state is read
+            for _ in range(100):
+                if sent:
+                    break
+                await asyncio.sleep(0.01)
+            assert sent == [2], "the state waited for the checks queued before it"
+        finally:
+            checks_done.set()
+            await checks
+
+    in_a_thread_of_its_own(scenario)
