@@ -142,10 +142,10 @@ LIVE_URL = env_str("LIVE_URL", ":8001/ws/live/" if LIVE_PUSH else "")
 # The live-push server's threads keep their database connections (CONN_MAX_AGE), as requests do.
 LIVE_KEEP_CONNECTIONS = env_bool("LIVE_KEEP_CONNECTIONS", True)
 # Threads of each live-push server for the moves sent on the games' sockets (config.live_acts), and apart
-# for checking new sockets (the states sent are read in one more thread of their own). One each on SQLite: more share one interpreter lock
-# with the event loop and one write lock, and a move then holds both longer. Two for the moves on
-# PostgreSQL, where a move mostly waits for the database's answers and two are written at once (bench/open.py
-# on PostgreSQL: move p99 515 ms with one, 316 with two; README).
+# for checking new sockets (the states sent are read in one more thread of their own). One each on SQLite:
+# more share one interpreter lock with the event loop and one write lock, and a move then holds both longer.
+# Two for the moves on PostgreSQL, where a move mostly waits for the database's answers and two are written
+# at once (bench/open.py on PostgreSQL: move p99 515 ms with one, 316 with two; README).
 _ON_POSTGRES = "postgresql" in DATABASES["default"]["ENGINE"]
 LIVE_ACT_THREADS = env_int("LIVE_ACT_THREADS", 2 if _ON_POSTGRES else 1)
 LIVE_THREADS = env_int("LIVE_THREADS", 1)
