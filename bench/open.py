@@ -58,7 +58,6 @@ import gc
 import json
 import os
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -73,6 +72,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from seats import SeatClosed, SocketSeat, pushed_ply  # noqa: E402
 from stack import Stack, descendants, make_players, percentile, process_tree, run_async, server_roots  # noqa: E402
+
+from devtools.processes import open_files_as_allowed  # noqa: E402
 
 # Stones two points apart: never a five, never a forbidden move, so a game runs as long as the clients play.
 QUIET = [f"{c}{r}" for c in "acegikmo" for r in (1, 3, 5, 7, 9, 11, 13, 15)]
@@ -844,8 +845,7 @@ def main() -> int:
         from nodes import run_drills
 
         return 0 if run_drills(max(2, args.nodes), args.moves) else 1
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    open_files_as_allowed()
     os.environ["SWISS_SYNC_PLAYERS"] = str(args.players + 1)  # the bench pairs in its own process
     if args.nodes < 2 or args.alone:
         print(summary(measure(args, args.nodes), args.spectators), flush=True)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import resource
 import statistics
 import sys
 import threading
@@ -30,15 +29,13 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from seats import pushed_ply  # noqa: E402
 
+from devtools.processes import open_files_as_allowed  # noqa: E402
+
 QUIET = [f"{c}{r}" for c in "acegikmo" for r in (1, 3, 5, 7, 9, 11, 13, 15)]  # no two touch: never a five
-
-
-def raise_file_limit() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 async def spectate(
@@ -234,7 +231,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", type=int, help=argparse.SUPPRESS)  # a child process: one run, JSON out
     args = parser.parse_args()
-    raise_file_limit()
+    open_files_as_allowed()
     if args.only is not None:
         print(json.dumps(one_run(args.spectators, args.games, args.seconds, args.only)))
         return 0

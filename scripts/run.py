@@ -12,9 +12,7 @@ client's address, which the settings then trust (TRUST_X_REQUEST_START, CLIENT_I
 
 from __future__ import annotations
 
-import contextlib
 import os
-import resource
 import signal
 import subprocess
 import sys
@@ -33,6 +31,7 @@ from devtools.processes import (  # noqa: E402
     celery_worker,
     live_push_server,
     nginx_proxy,
+    open_files_as_allowed,
     web_server,
 )
 
@@ -146,19 +145,6 @@ def servers(env: dict[str, str], var: Path, logs: Path) -> list[Service]:
         static = var / "staticfiles"  # settings.STATIC_ROOT
         out.append(nginx_proxy(f"{HOST}:{PORT}", web, live, var / "nginx", static, log=logs / "nginx.log"))
     return out
-
-
-def open_files_as_allowed() -> int:
-    """Raise this process's open-files limit to its hard limit, for every server it starts: each socket is a
-    file, and a live-push server (and nginx, twice over) holds one per spectator and player. Debian's default
-    soft limit of 1,024 would hold about a thousand sockets; a 2,000-player round opens 4,000. Returns the
-    limit now in force."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = hard if hard != resource.RLIM_INFINITY else 1 << 20
-    if soft != resource.RLIM_INFINITY and soft < wanted:
-        with contextlib.suppress(ValueError, OSError):  # not allowed here: keep what we have
-            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def main() -> int:

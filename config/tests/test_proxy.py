@@ -9,6 +9,7 @@ itself; and a move, but no other write, is sent on to the next process when one 
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 import time
@@ -22,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 
-from devtools.processes import Service, answers_tcp, free_port, nginx_binary, nginx_proxy, wait_until
+from devtools.processes import Service, answers_tcp, free_port, nginx_binary, nginx_config, nginx_proxy, wait_until
 from tournament.roles import ORGANIZER, sync_roles
 
 User = get_user_model()
@@ -191,3 +192,13 @@ def test_a_move_goes_on_to_the_next_process_when_one_dies_and_no_other_write_doe
         assert [status for status, _ in answers] == [200] * 4  # the move is named by its ply: safe to resend
         assert all(seen["path"] == "/api/games/7/move/" for _status, seen in answers)
         assert len(first.requests) == 1  # tried once, then left alone for fail_timeout
+
+
+def test_the_proxy_takes_every_connection_of_a_round_of_1000_online_games(tmp_path: Path) -> None:
+    """Two players' and two spectators' sockets a game and a keep-alive HTTP client, each two connections
+    through nginx (the client's and the upstream's): at 8,192 a round's sockets were refused (README)."""
+    conf = nginx_config("127.0.0.1:8000", ["127.0.0.1:8010"], ["127.0.0.1:8020"], tmp_path, tmp_path / "static")
+    found = re.search(r"^\s*worker_connections (\d+);", conf, re.MULTILINE)
+    assert found is not None
+    games = 1000
+    assert int(found[1]) >= 2 * (4 * games + games)
