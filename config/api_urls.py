@@ -7,7 +7,7 @@ from config.api import WhoAmIView
 from config.security import ObtainToken
 from games.api import EngineViewSet, GameViewSet, PlayerViewSet
 from ratings.api import RatingListViewSet
-from tournament.api import TournamentViewSet
+from tournament.api import InvitationViewSet, TournamentViewSet
 from tournament.rounds_api import RoundsViewSet
 from tournament.stage_formats import format_api_routes
 
@@ -17,6 +17,7 @@ router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("players", PlayerViewSet, basename="player")
 router.register("engines", EngineViewSet, basename="engine")
 router.register("rounds", RoundsViewSet, basename="rounds")
+router.register("invitations", InvitationViewSet, basename="invitation")
 for prefix, viewset, basename in format_api_routes():  # each format's own routes
     router.register(prefix, viewset, basename=basename)
 router.register("ratings", RatingListViewSet, basename="rating-list")

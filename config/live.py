@@ -73,6 +73,7 @@ class Hub:
     unsent: dict[str, set[str]] = field(default_factory=dict)  # languages a read under way will still send
     acts_pending: int = 0  # moves sent on sockets (config.live_acts) received and not yet answered
     acts_quiet: asyncio.Event = field(default_factory=asyncio.Event)  # set while none is pending
+    scoped: dict[str, set[str]] = field(default_factory=dict)  # player:12 -> the watched player:12@5, …
 
     def ensure_listening(self) -> None:
         if self.listener is None or self.listener.done():
@@ -124,6 +125,8 @@ class Hub:
                 asyncio.get_running_loop().create_task(self._follow_game(int(ident)))
             if self.kinds["referee"]:
                 asyncio.get_running_loop().create_task(self._tell_referees(int(ident)))
+        for scoped in self.scoped.get(topic, ()):  # player:12 changed: so did player:12@5
+            self.changed(scoped)
         if topic not in self.watchers:
             return
         if topic in self.running:  # a read under way: a move is added after it, anything else reads again
@@ -233,6 +236,9 @@ class Hub:
         if watcher.topic not in self.watchers:
             self.kinds[watcher.topic.partition(":")[0]] += 1
         self.watchers.setdefault(watcher.topic, set()).add(watcher)
+        base, at, _origin = watcher.topic.partition("@")
+        if at:
+            self.scoped.setdefault(base, set()).add(watcher.topic)
 
     def remove(self, watcher: Watcher) -> None:
         watching = self.watchers.get(watcher.topic)
@@ -241,6 +247,11 @@ class Hub:
             if not watching:
                 del self.watchers[watcher.topic]
                 self.kinds[watcher.topic.partition(":")[0]] -= 1
+                base, at, _origin = watcher.topic.partition("@")
+                if at and self.scoped.get(base):
+                    self.scoped[base].discard(watcher.topic)
+                    if not self.scoped[base]:
+                        del self.scoped[base]
                 self.pending.pop(watcher.topic, None)
                 for lang, _name in settings.LANGUAGES:  # not a walk over every topic's states
                     self.latest.pop((watcher.topic, lang), None)
@@ -338,14 +349,17 @@ def _render(topic: str, lang: str) -> str | None:
         if kind == "player":
             from django.template.loader import render_to_string
 
+            from games.access import scope_of_link
             from games.models import Player
             from tournament.views import player_console_context
 
-            player = Player.objects.filter(pk=int(ident)).first()
+            number, _at, origin = ident.partition("@")  # player:12@5: as a link of tournament 5 reaches it
+            player = Player.objects.filter(pk=int(number)).first()
             if player is None:
                 return None
+            scope = scope_of_link(int(origin)) if origin else None
             html = render_to_string(
-                "tournament/_player_console.html", {**player_console_context(player), "live_fragment": True}
+                "tournament/_player_console.html", {**player_console_context(player, scope), "live_fragment": True}
             )
             return json.dumps({"topic": topic, "fragments": {"console": html}})
         if kind == "referee":
@@ -396,6 +410,13 @@ def _may_watch(scope: dict[str, Any], topic: str) -> bool:
 
     user = socket_user(scope)
     kind, _sep, text = topic.partition(":")
+    if kind == "player":  # a console: only its own player's session, a link's as far as its link reaches
+        from games.access import console_topic
+        from games.models import Player
+
+        number = whole(text.partition("@")[0]) or 0
+        player = Player.objects.filter(pk=number, user_id=user.pk).first() if user.is_authenticated else None
+        return player is not None and console_topic(user, player) == topic
     ident = whole(text)
     if ident is None:
         return False
@@ -405,12 +426,10 @@ def _may_watch(scope: dict[str, Any], topic: str) -> bool:
 
         game = Game.objects.filter(pk=ident).first()
         return game is not None and can_see(user, game)
-    if kind == "player":  # a console: only its own player's session
-        from games.models import Player
-
-        return bool(user.is_authenticated) and Player.objects.filter(pk=ident, user_id=user.pk).exists()
     if kind == "referee":  # a referee's console: only that referee's session
-        return bool(user.is_authenticated and user.pk == ident and user.groups.filter(name="referee").exists())
+        from games.access import referees_any
+
+        return bool(user.is_authenticated and user.pk == ident and referees_any(user))
     if kind == "tournament":
         from games.access import may_organize
         from tournament.models import Tournament

@@ -59,8 +59,7 @@ from games.live import Deliver, delivered_here, described
 from games.parsing import whole
 from games.serializers import PassInputSerializer, game_state_data, move_input, validated
 from games.services import game_act, game_pass
-from tournament.middleware import SESSION_LINK
-from tournament.models import Entry
+from tournament.middleware import SESSION_LINK, link_tournament, mark_link_session
 
 logger = logging.getLogger(__name__)
 MAX_FRAME = 4096  # characters: a move's frame is under a hundred
@@ -92,9 +91,13 @@ def socket_user(scope: dict[str, Any], *, strict: bool = False) -> Any:
     morsel = cookies.get(settings.SESSION_COOKIE_NAME)
     session = store(morsel.value if morsel is not None else None)
     link = session.get(SESSION_LINK)
-    if link and not Entry.objects.filter(access_key=link).exists():
+    origin = link_tournament(link) if link else None
+    if link and origin is None:
         return AnonymousUser()
-    return get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]  # get_user reads .session only
+    user = get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]  # get_user reads .session only
+    if origin is not None and user.is_authenticated:
+        mark_link_session(user, origin)
+    return user
 
 
 def act(scope: dict[str, Any], topic: str, lang: str, text: str, at: datetime, deliver: Deliver | None = None) -> str:

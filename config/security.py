@@ -36,7 +36,13 @@ logger = logging.getLogger(__name__)
 
 
 class LoginThrottle(AnonRateThrottle):
+    """Token requests per client address: the TCP peer's, or the one header a configured proxy sets
+    (``CLIENT_IP_HEADER``), never an ``X-Forwarded-For`` the client wrote itself."""
+
     scope = "login"
+
+    def get_ident(self, request: Request) -> str:
+        return client_address(request)
 
 
 class ObtainToken(ObtainAuthToken):

@@ -30,7 +30,8 @@ VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
 
 SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key(VAR_DIR / "secret_key")
 DEBUG = env_bool("DEBUG", False)
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"])
+# "testserver" is only for tests: Django's setup_test_environment adds it there, never in a running server.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 # LAN mode (`make venue`): the machine's own addresses are hosts too, so phones on the venue's Wi-Fi reach it
 # by the URL its QR code gives; any other Host is still refused.
 VENUE = env_bool("VENUE", False)
@@ -258,6 +259,8 @@ CONTENT_SECURITY_POLICY = {
 # CLIENT_IP_HEADER names the header it sets to the client's address (X-Real-IP, or X-Forwarded-For: its last
 # entry, the one the proxy appended); without it every client would share the proxy's address.
 CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER", "")
+# The proxies whose CLIENT_IP_HEADER is believed (their TCP address): a request from anywhere else is its peer.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", ["127.0.0.1", "::1"])
 RATELIMIT_IP_META_KEY = "config.security.client_address"
 RATELIMIT_FAIL_OPEN = True
 REGISTRATION_RATE = env_str("REGISTRATION_RATE", "5/m")  # self-registrations
@@ -327,6 +330,9 @@ REST_FRAMEWORK = {
         "moves": env_str("THROTTLE_MOVES", "120/min"),  # per user; a fast game needs a few a minute
         "login": env_str("THROTTLE_LOGIN", "10/min"),  # token requests per client address
     },
+    # Any throttle keyed on an address takes the TCP peer's, never X-Forwarded-For as a client wrote it (the
+    # login throttle reads the configured proxy's header itself: config.security.LoginThrottle).
+    "NUM_PROXIES": 0,
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
 }

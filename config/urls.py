@@ -47,6 +47,7 @@ urlpatterns = [
     path("referee/calls/<int:pk>/answer/", game_views.answer_call, name="arbiter-answer"),
     path("me/", pages.player_console, name="player-console"),
     path("me/check-in/<int:entry_id>/", registration_views.console_check_in, name="console-check-in"),
+    path("me/invitations/<int:pk>/", registration_views.console_invitation, name="console-invitation"),
     path("t/<int:pk>/register/", registration_views.self_register, name="self-register"),
     path("p/<str:key>/", registration_views.private_link, name="private-link"),
     path("p/<str:key>/check-in/", registration_views.private_link_check_in, name="private-link-check-in"),

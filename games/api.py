@@ -25,13 +25,15 @@ from games.access import (
     acting_player,
     can_see,
     concerns,
-    is_organizer,
     may_rule,
+    organizes_any,
     player_of,
+    referees_any,
     require_game_organizer,
     require_organizer,
     require_referee,
     visible_games,
+    visible_players,
 )
 from games.enums import Interface
 from games.exports import export_plain, export_rif
@@ -85,6 +87,10 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet[Player]):
     """Players: name, unit and rating (public, as on standings), and the games you may see."""
 
     queryset = Player.objects.order_by("name", "pk")
+
+    def get_queryset(self) -> Any:
+        """A draft tournament's entrants are its organizers' own (games.access.visible_players)."""
+        return visible_players(self.request.user).order_by("name", "pk")
 
     def get_serializer_class(self) -> Any:
         return PlayerDetailSerializer if self.action == "retrieve" else PlayerSerializer
@@ -428,7 +434,7 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     @action(detail=False, methods=["post"], url_path="analyse-position")
     def analyse_position(self, request: Request) -> Response:
         """Referees and organizers: the forced wins (VCF, VCT within limits) of both sides in a position."""
-        if not (is_organizer(request.user) or request.user.groups.filter(name="referee").exists()):
+        if not (organizes_any(request.user) or referees_any(request.user)):
             raise services.GameError("not_allowed", _("Only referees and organizers can analyse a position."), 403)
         data = self._input(PositionInputSerializer)
         return Response(position_analysis(moves=data["moves"], rules=data["rules"], engine=data.get("engine")))

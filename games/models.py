@@ -70,6 +70,18 @@ class Player(models.Model):
         related_name="player",
         verbose_name=_("user"),
     )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="kept_players",
+        verbose_name=_("kept by"),
+        help_text=_(
+            "the organizer who entered this player and keeps their record; empty: the server's register, kept by "
+            "site organizers (docs/security.md)"
+        ),
+    )
 
     class Meta:
         ordering = ["name"]

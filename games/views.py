@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from engine.protocols import PROTOCOLS
-from games.access import concerns, may_rule, player_of, visible_games
+from games.access import acting_player, concerns, may_rule, player_of, seated_player, visible_games
 from games.clock import PRESETS
 from games.enums import REPORTABLE_REASONS, GameResult, GameStatus, Interface, ResultReason
 from games.messages import protocol_label, rules_label, time_control_label
@@ -125,7 +125,7 @@ def _analysers(game: Game) -> list[dict[str, Any]]:
 
 def game_page(request: HttpRequest, pk: int) -> HttpResponse:
     game = get_object_or_404(visible_games(request.user).select_related("player_one", "player_two"), pk=pk)
-    player = player_of(request.user)
+    player = seated_player(request.user, game)
     seat = None
     if player is not None:
         seat = 1 if player.pk == game.player_one_id else 2 if player.pk == game.player_two_id else None
@@ -235,6 +235,7 @@ def call_arbiter(request: HttpRequest, pk: int) -> HttpResponse:
     if player is None:
         raise Http404
     try:
+        acting_player(request.user, get_object_or_404(Game, pk=pk))  # the link's reach included
         game_call_arbiter(
             game_id=pk, player=player, note=request.POST.get("note", ""), actor=request.user, interface=Interface.WEB
         )

@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from games.models import Game, Player
+from games.access import drafts_hidden, visible_games, visible_players
 from ratings import selectors
 from ratings.models import RatingList
 
@@ -30,13 +30,15 @@ def rating_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=pk)
+    player = get_object_or_404(visible_players(request.user), pk=pk)
     games = (
-        Game.objects.filter(Q(black=player) | Q(white=player), is_public=True)
+        visible_games(request.user)
+        .filter(Q(black=player) | Q(white=player), is_public=True)
         .select_related("black", "white")
         .order_by("-id")[:50]
     )
-    tournaments = player.entries.select_related("tournament").order_by("-tournament_id")[:50]
+    tournaments = drafts_hidden(player.entries.select_related("tournament"), request.user, "tournament__")
+    tournaments = tournaments.order_by("-tournament_id")[:50]
     return render(
         request,
         "ratings/player.html",

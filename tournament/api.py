@@ -10,17 +10,20 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from engine.protocols import PROTOCOLS
-from games.access import account, drafts_hidden, may_organize, player_of, require_organizer
+from games.access import account, drafts_hidden, may_organize, player_in, require_organizer, visible_players
 from games.models import Game, Player
+from games.parsing import whole
 from games.serializers import RULE_SETS, ResultInputSerializer, TimeControlField, validated
-from games.services import player_find_or_create
 from tournament import appeals, selectors, services
 from tournament.checkin import check_in_round
-from tournament.models import Appeal, Group, Match, Stage, Tournament, WithdrawalPolicy
+from tournament.identity import check_may_enter, player_for_entry
+from tournament.invitations import invitation_answer, invite, open_invitations
+from tournament.models import Appeal, Group, Invitation, Match, Stage, Tournament, WithdrawalPolicy
 from tournament.registration import check_in_as, import_entries, import_summary
 from tournament.services.outcomes import playoff_decide
 from tournament.stage_formats import stage_standings
@@ -136,15 +139,36 @@ class CheckInAnswerSerializer(serializers.Serializer[Any]):
     checked_in_at = serializers.DateTimeField(allow_null=True)
 
 
-def player_named(data: dict[str, Any]) -> Player:
-    """The player an entry names: by id, or found or created by name (and unit, rating)."""
+def player_named(data: dict[str, Any], *, actor: Any, tournament: Tournament) -> Player:
+    """The player an entry names: by id (one ``actor`` keeps: tournament.identity), or by name (and unit,
+    rating) one it keeps or a new one of its own."""
     player = data.get("player")
     if player is None:
         if not data.get("name"):
-            raise serializers.ValidationError({"name": "Give a player id or a name."})
-        player = player_find_or_create(name=data["name"], unit=data["unit"], rating=data.get("rating"))
+            raise serializers.ValidationError({"name": _("Give a player id or a name.")})
+        player = player_for_entry(
+            actor=actor, tournament=tournament, name=data["name"], unit=data["unit"], rating=data.get("rating")
+        )
     assert isinstance(player, Player)
+    check_may_enter(actor, player)
     return player
+
+
+class InviteSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(min_value=1, help_text="the player's number (GET /api/players/)")
+
+
+class InvitationSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    tournament = serializers.IntegerField(source="tournament_id")
+    tournament_name = serializers.CharField(source="tournament.name")
+    player = serializers.IntegerField(source="player_id")
+    created_at = serializers.DateTimeField()
+    accepted = serializers.BooleanField(allow_null=True)
+
+
+class AnswerSerializer(serializers.Serializer[Any]):
+    accept = serializers.BooleanField()
 
 
 class CsvSerializer(serializers.Serializer[Any]):
@@ -291,7 +315,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
         tournament = self.get_object()
         data = self._input(AppealSerializer)
         game = Game.objects.filter(pk=data["game"], match_game__match__tournament=tournament).first()
-        player = player_of(request.user)
+        player = player_in(request.user, tournament.pk)
         if game is None:
             raise services.TournamentError("no_game", _("There is no such game in this tournament."), 404)
         if player is None:
@@ -354,9 +378,25 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     def register(self, request: Request, pk: str) -> Response:
         require_organizer(request.user, self.get_object())
         tournament = self.get_object()
-        player = player_named(self._input(EntryRegisterSerializer))
+        player = player_named(self._input(EntryRegisterSerializer), actor=request.user, tournament=tournament)
         entry = services.register(tournament=tournament, player=player, actor=request.user)
         return Response({"entry": entry.pk, "player": player.pk}, status=201)
+
+    @extend_schema(request=InviteSerializer, responses={201: dict})
+    @action(detail=True, methods=["post"])
+    def invite(self, request: Request, pk: str) -> Response:
+        """Ask a player the organizer does not keep to play (docs/security.md): ``invitation`` while they have
+        not accepted; a player the organizer keeps is entered at once (``entry``)."""
+        tournament = self.get_object()
+        require_organizer(request.user, tournament)
+        number = self._input(InviteSerializer)["player"]
+        player = visible_players(request.user).filter(pk=number).first()
+        if player is None:
+            raise services.TournamentError("no_player", _("There is no player with that number."), 404)
+        done = invite(tournament=tournament, player=player, actor=request.user)
+        if isinstance(done, Invitation):
+            return Response({"invitation": done.pk, "player": player.pk, "entry": None}, status=201)
+        return Response({"invitation": None, "player": player.pk, "entry": done.pk}, status=201)
 
     @extend_schema(request=CsvSerializer, responses={201: dict})
     @action(detail=True, methods=["post"], url_path="import-players")
@@ -497,3 +537,30 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
             stage=self._stage(self.get_object(), self._input(StageActionSerializer)), actor=request.user
         )
         return Response({"next_stage": StageSerializer(following).data if following else None})
+
+
+class InvitationViewSet(viewsets.GenericViewSet[Invitation]):
+    """Your invitations to play (an account of your own answers them; accepting enters you)."""
+
+    serializer_class = InvitationSerializer
+    permission_classes = [IsAuthenticated]
+    pagination_class = None
+
+    queryset = Invitation.objects.none()  # what the schema describes; a request lists only its own
+
+    def get_queryset(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):
+            return self.queryset
+        return Invitation.objects.filter(player__user=account(self.request.user)).select_related("tournament")
+
+    @extend_schema(responses=InvitationSerializer(many=True))
+    def list(self, request: Request) -> Response:
+        return Response(InvitationSerializer(open_invitations(request.user), many=True).data)
+
+    @extend_schema(request=AnswerSerializer, responses=InvitationSerializer)
+    @action(detail=True, methods=["post"])
+    def answer(self, request: Request, pk: str) -> Response:
+        number = whole(pk)
+        accept = validated(AnswerSerializer, request.data)["accept"]
+        invitation = invitation_answer(invitation_id=number or 0, user=request.user, accept=accept)
+        return Response(InvitationSerializer(invitation).data)

@@ -164,7 +164,7 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
         "override_form": OverrideForm(),
         "withdraw_form": WithdrawForm(tournament),
         "stage_actions": [(name, label) for name, label in ACTION_LABELS.items()],
-        "panels": panels(tournament),
+        "panels": panels(tournament, user),
         "format_pages": control_pages(tournament),
         "games_choices": [
             (1, gettext_lazy("one game")),
@@ -176,16 +176,17 @@ def control_room(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournament/control_room.html", context)
 
 
-def panels(tournament: Tournament) -> list[dict[str, Any]]:
+def panels(tournament: Tournament, viewer: Any) -> list[dict[str, Any]]:
     """Each stage's own panel in the control room: the one its format declares, or the common round cycle's
     for a format paired round by round."""
     found = []
     for stage in tournament.stages.order_by("order"):
         stage_format = format_of(stage)
         if stage_format.control_part:
-            found.append({"part": stage_format.control_part, "context": stage_format.control_context(stage)})
+            context = stage_format.control_context(stage, viewer)
+            found.append({"part": stage_format.control_part, "context": context})
         elif stage_format.round_by_round and not stage_format.own_rounds:
-            found.append({"part": "tournament/_rounds_control.html", "context": rounds_payload(stage)})
+            found.append({"part": "tournament/_rounds_control.html", "context": rounds_payload(stage, viewer=viewer)})
     return found
 
 

@@ -87,13 +87,15 @@ def qr_terminal(url: str) -> str:
 
 def client_address(request: Any) -> str:
     """The client's address: the TCP peer's, or behind a proxy the header it sets (``CLIENT_IP_HEADER``; of a
-    list, the last entry, which the proxy itself appended). Used by every limit per address and to tell the
-    server's own keyboard: behind a proxy on this machine every peer is loopback, the header says who it is."""
+    list, the last entry, which the proxy itself appended) — read only when the peer is that proxy
+    (``TRUSTED_PROXIES``), so a client that reaches the server directly cannot name itself someone else. Used
+    by every limit per address and to tell the server's own keyboard: behind a proxy on this machine every
+    peer is loopback, the header says who it is."""
     from django.conf import settings
 
     meta = getattr(request, "META", {}) if request is not None else {}
     header = settings.CLIENT_IP_HEADER
-    if header:
+    if header and str(meta.get("REMOTE_ADDR", "")) in settings.TRUSTED_PROXIES:
         forwarded = str(meta.get("HTTP_" + header.upper().replace("-", "_"), "")).split(",")[-1].strip()
         if forwarded:
             return forwarded

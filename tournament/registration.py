@@ -20,11 +20,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.access import may_organize
+from games.access import may_organize, player_in
 from games.models import Player
-from games.services import GameError, player_find_or_create
+from games.services import GameError
 from games.services.players import check_name
 from tournament.checkin import check_in_round
+from tournament.identity import check_may_edit, keeper_for_new, link_only, player_for_entry
 from tournament.models import NO_SHOW, CheckIn, Entry, Stage, Tournament
 from tournament.roles import PLAYER
 from tournament.services import TournamentError, audit, register
@@ -63,21 +64,24 @@ def _rating(text: str | int | None, where: str = "") -> int | None:
 def entry_add(
     *, tournament: Tournament, name: str, unit: str = "", rating: str | int | None = None, actor: Any = None
 ) -> Entry:
-    """Enter a player by name and unit (the same person as before if both match); refused once drawn."""
+    """Enter a player by name and unit (the same person as before if both match and ``actor`` keeps them, else
+    a new player of its own: tournament.identity); refused once drawn."""
     _entries_open(tournament)
     name, unit = check_name(name, unit)
     if Entry.objects.filter(tournament=tournament, player__name=name, player__unit=unit).exists():
         raise TournamentError(
             "already_entered", _("%(name)s is already entered.") % {"name": f"{name} ({unit})" if unit else name}, 409
         )
-    player = player_find_or_create(name=name, unit=unit, rating=_rating(rating))
+    player = player_for_entry(actor=actor, tournament=tournament, name=name, unit=unit, rating=_rating(rating))
     return register(tournament=tournament, player=player, actor=actor)
 
 
 @transaction.atomic
 def entry_edit(*, entry: Entry, name: str, unit: str = "", rating: str | int | None = None, actor: Any = None) -> Entry:
-    """Correct an entered player's name, unit or rating (the rating only before the first draw fixes it)."""
+    """Correct an entered player's name, unit or rating (the rating only before the first draw fixes it); only
+    when the change shows in no tournament ``actor`` does not run (tournament.identity.may_edit)."""
     entry = Entry.objects.select_for_update().select_related("player", "tournament").get(pk=entry.pk)
+    check_may_edit(actor, entry.player)
     name, unit = check_name(name, unit)
     clash = Player.objects.filter(name=name, unit=unit).exclude(pk=entry.player_id)
     if Entry.objects.filter(tournament=entry.tournament, player__in=clash).exists():
@@ -184,7 +188,7 @@ def import_entries(*, tournament: Tournament, text: str, actor: Any = None) -> I
         if Entry.objects.filter(tournament=tournament, player__name=name, player__unit=unit).exists():
             report.already.append(_label(name, unit))
             continue
-        player = player_find_or_create(name=name, unit=unit, rating=rating)
+        player = player_for_entry(actor=actor, tournament=tournament, name=name, unit=unit, rating=rating)
         report.entered.append(register(tournament=tournament, player=player, actor=actor))
     audit(
         tournament,
@@ -213,37 +217,63 @@ def registration_open(tournament: Tournament, now: datetime | None = None) -> bo
 
 @transaction.atomic
 def self_register(
-    *, tournament: Tournament, name: str, unit: str = "", rating: str | int | None = None, now: datetime | None = None
+    *,
+    tournament: Tournament,
+    name: str,
+    unit: str = "",
+    rating: str | int | None = None,
+    now: datetime | None = None,
+    user: Any = None,
 ) -> Entry:
     """A player registering on the tournament's page; they get their private link at once.
 
-    Always a new player: a name and a unit are public, so they prove nothing, and finding an existing
-    player by them would hand a stranger that player's account. A name and unit already entered here is
-    refused (the organizer links entries to existing players). A rating given here is only *declared*:
-    kept on the entry, shown to the organizer as unverified, and used for nothing until confirmed."""
+    Someone signed in with an account of their own (a password) enters as themselves: their own player (made
+    now from the form if they have none) — the one way, with an accepted invitation, that a person who keeps
+    themselves joins a tournament. Anyone else is always a new player, kept by the tournament's organizer: a
+    name and a unit are public, so they prove nothing, and finding an existing player by them would hand a
+    stranger that player's account. A name and unit already entered here is refused. A rating given here is
+    only *declared*: kept on the entry, shown to the organizer as unverified, and used for nothing until
+    confirmed."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if not registration_open(tournament, now):
         raise TournamentError("registration_closed", _("Registration for this tournament is closed."), 409)
     _entries_open(tournament)
     name, unit = check_name(name, unit)
     declared = _rating(rating)
-    if Entry.objects.filter(tournament=tournament, player__name=name, player__unit=unit).exists():
+    player = _own_player(user, name, unit)
+    taken = Entry.objects.filter(tournament=tournament, player__name=name, player__unit=unit)
+    if player is not None:
+        taken = Entry.objects.filter(tournament=tournament, player=player)
+    if taken.exists():
         raise TournamentError(
             "already_entered",
             _(
                 "%(name)s is already entered. If that is you and you have lost your link, ask the organizer "
                 "for a new one."
             )
-            % {"name": _label(name, unit)},
+            % {"name": _label(name, unit) if player is None else _label(player.name, player.unit)},
             409,
         )
-    player = Player.objects.create(name=name, unit=unit)
-    entry = register(tournament=tournament, player=player, actor=None)
+    if player is None:
+        player = Player.objects.create(name=name, unit=unit, owner=keeper_for_new(None, tournament))
+    entry = register(tournament=tournament, player=player, actor=user if player.user_id else None)
     entry.declared_rating = declared
     entry.pending = tournament.registration_approval
     entry.save(update_fields=["declared_rating", "pending"])
-    audit(tournament, "self_register", None, entry=entry.pk, declared_rating=declared, pending=entry.pending)
+    by = user if player.user_id else None
+    audit(tournament, "self_register", by, entry=entry.pk, declared_rating=declared, pending=entry.pending)
     return access_key_new(entry=entry, actor=None)
+
+
+def _own_player(user: Any, name: str, unit: str) -> Player | None:
+    """The player of ``user`` when it signs in with an account of its own (made now if it has none); ``None``
+    for anyone else (nobody, or a private link's session)."""
+    if user is None or not getattr(user, "is_authenticated", False) or link_only(user):
+        return None
+    player = Player.objects.filter(user=user).first()
+    if player is None:
+        player = Player.objects.create(name=name, unit=unit, user=user)
+    return player
 
 
 @transaction.atomic
@@ -264,6 +294,7 @@ def rating_confirm(*, entry: Entry, actor: Any = None) -> Entry:
     if entry.declared_rating is None:
         raise TournamentError("no_declared_rating", _("%(name)s declared no rating.") % {"name": entry.player.name})
     _entries_open(entry.tournament)
+    check_may_edit(actor, entry.player)  # a claim stays unverified where it would show in others' events
     player = entry.player
     player.rating = entry.declared_rating
     player.save(update_fields=["rating"])
@@ -352,7 +383,8 @@ def check_in_as(*, tournament: Tournament, user: Any, entry_id: int | None = Non
     if organizer and entry_id is not None:
         entry = tournament.entries.filter(pk=entry_id).first()
     else:
-        entry = tournament.entries.filter(player__user=user).first()
+        player = player_in(user, tournament.pk)
+        entry = tournament.entries.filter(player=player).first() if player is not None else None
         if entry is not None and entry_id not in (None, entry.pk):
             raise TournamentError("not_allowed", _("You check in only yourself."), 403)
     if entry is None:
@@ -403,17 +435,6 @@ def entry_by_key(key: str) -> Entry | None:
     if not key or len(key) > 40:
         return None
     return Entry.objects.select_related("tournament", "player").filter(access_key=key).first()
-
-
-def link_only(user: User) -> bool:
-    """An account a private link may sign in: one that only a link ever opened (no password, no staff or
-    superuser flag, no group but players', no permission of its own). Any other account is a person's
-    real login, and a slip or a registration form must never hand it out."""
-    if user.is_staff or user.is_superuser or user.has_usable_password():
-        return False
-    if user.user_permissions.exists():
-        return False
-    return not user.groups.exclude(name=PLAYER).exists()
 
 
 @transaction.atomic

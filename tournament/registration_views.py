@@ -22,14 +22,17 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
 from django_ratelimit.core import is_ratelimited
 
-from games.access import may_organize, organizer_or_404, player_of
+from games.access import may_organize, organizer_or_404, player_in, visible_players
 from games.models import NAME_MAX, UNIT_MAX
 from games.parsing import whole
 from games.services import GameError
 from tournament import lan, registration
 from tournament.checkin import check_in_round
+from tournament.identity import editable_players, link_only
+from tournament.invitations import invitation_answer, invite
 from tournament.middleware import SESSION_LINK  # the key a session was signed in with; a new key ends it
 from tournament.models import CheckIn, Entry, Stage, Tournament
 
@@ -38,6 +41,12 @@ class EntryForm(forms.Form):
     name = forms.CharField(label=gettext_lazy("Name"), max_length=NAME_MAX)
     unit = forms.CharField(label=gettext_lazy("Unit (club, school or class)"), max_length=UNIT_MAX, required=False)
     rating = forms.IntegerField(label=gettext_lazy("Rating"), min_value=0, max_value=4000, required=False)
+
+
+class InviteForm(forms.Form):
+    player = forms.IntegerField(
+        label=gettext_lazy("Player number (on their public page, /players/<number>/)"), min_value=1
+    )
 
 
 class ImportForm(forms.Form):
@@ -83,7 +92,7 @@ def qr(url: str, scale: int = 4) -> str:
 @login_required
 def control_players(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    organizer_or_404(request, tournament)
+    user = organizer_or_404(request, tournament)
     entries = list(tournament.entries.select_related("player").order_by("withdrawn", "player__name", "pk"))
     number = check_in_round(tournament)
     drawn = tournament.stages.exclude(status=Stage.Status.PENDING).exists()
@@ -104,6 +113,9 @@ def control_players(request: HttpRequest, pk: int) -> HttpResponse:
         "missing": [e for e in entries if number is not None and e.checked_in_round < number and not e.withdrawn],
         "drawn": drawn,
         "add_form": EntryForm(),
+        "invite_form": InviteForm(),
+        "invitations": tournament.invitations.filter(accepted__isnull=True).select_related("player"),
+        "editable": editable_players(user, [e.player_id for e in entries]),
         "import_form": ImportForm(),
         "settings_form": RegistrationSettingsForm(
             initial={
@@ -156,6 +168,8 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, entry: Entry
             raise GameError("bad_form", _form_error(form))
         added = registration.entry_add(tournament=tournament, actor=user, **form.cleaned_data)
         return _("%(name)s entered.") % {"name": added.player.name}
+    if action == "invite":
+        return _invite(request, tournament, user)
     if action == "import":
         return registration.import_summary(
             registration.import_entries(tournament=tournament, text=_import_text(request), actor=user)
@@ -181,6 +195,39 @@ def _run(action: str, request: HttpRequest, tournament: Tournament, entry: Entry
     service, done = ENTRY_ACTIONS[action]
     service(entry=entry, actor=user)
     return str(done) % {"name": name}
+
+
+def _invite(request: HttpRequest, tournament: Tournament, user: Any) -> str:
+    """Invite a player by number: one the organizer keeps is entered at once, anyone else is asked. The same
+    words whoever the player is (an organizer learns nothing of accounts from them)."""
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        raise GameError("bad_form", _form_error(form))
+    player = visible_players(user).filter(pk=form.cleaned_data["player"]).first()
+    if player is None:
+        raise GameError("no_player", _("There is no player with that number."), 404)
+    done = invite(tournament=tournament, player=player, actor=user)
+    if isinstance(done, Entry):
+        return _("%(name)s entered.") % {"name": player.name}
+    return _("%(name)s is invited: they are entered once they accept.") % {"name": player.name}
+
+
+@login_required
+@require_POST
+def console_invitation(request: HttpRequest, pk: int) -> HttpResponse:
+    """The player's answer to an invitation, from their console."""
+    accept = request.POST.get("accept") == "1"
+    try:
+        invitation = invitation_answer(invitation_id=pk, user=request.user, accept=accept)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        name = invitation.tournament.name
+        if accept:
+            messages.success(request, _("You are entered in %(name)s.") % {"name": name})
+        else:
+            messages.success(request, _("You declined the invitation to %(name)s.") % {"name": name})
+    return redirect("player-console")
 
 
 def _import_text(request: HttpRequest) -> str:
@@ -264,11 +311,14 @@ def self_register(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, _("Registration for this tournament is closed."))
         elif form.is_valid():
             try:
-                entry = registration.self_register(tournament=tournament, **form.cleaned_data)
+                entry = registration.self_register(tournament=tournament, user=request.user, **form.cleaned_data)
             except GameError as exc:
                 messages.error(request, exc.message)
             else:
                 assert entry.access_key is not None
+                if entry.player.user_id is not None and entry.player.user_id == request.user.pk:
+                    messages.success(request, _("You are entered in %(name)s.") % {"name": tournament.name})
+                    return redirect("player-console")
                 account = registration.account_for_link(entry=entry)
                 if account is not None and not request.user.is_authenticated:
                     _sign_in(request, account, entry.access_key)
@@ -310,7 +360,7 @@ def private_link(request: HttpRequest, key: str) -> HttpResponse:
     number = check_in_round(tournament)
     signed_in_as = request.user if request.user.is_authenticated else None
     account = entry.player.user  # a GET makes nothing: the link account is made by the button
-    can_sign_in = account is None or registration.link_only(account)
+    can_sign_in = account is None or link_only(account)
     context = {
         "entry": entry,
         "tournament": tournament,
@@ -347,8 +397,8 @@ def private_link_check_in(request: HttpRequest, key: str) -> HttpResponse:
 @login_required
 def console_check_in(request: HttpRequest, entry_id: int) -> HttpResponse:
     """The check-in button on a player's own console."""
-    player = player_of(request.user)
     entry = get_object_or_404(Entry, pk=entry_id)
+    player = player_in(request.user, entry.tournament_id)
     if player is None or entry.player_id != player.pk:
         raise Http404
     if request.method == "POST":

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from games.parsing import whole
 from tournament.errors import TournamentError
-from tournament.models import Entry, Round, Stage
+from tournament.models import Entry, Round, Stage, shown_edits, shown_rounds
 from tournament.services import rounds as services
 from tournament.stage_formats import format_of
 
@@ -22,23 +22,19 @@ def warning_text(code: str) -> str:
     return _("a rematch") if code == "rematch" else code
 
 
-def rounds_payload(stage: Stage, drafts: bool = True) -> dict[str, Any]:
-    """The stage's rounds, newest first: status, boards with names, the program's own boards, edits with their
-    warnings in words, and the next round to pair (None when every round is paired or the stage is not
-    running). Without ``drafts`` (anyone but the organizer), a round not yet published is left out: its
-    pairing and the reasons of its edits are the organizer's until published."""
+def rounds_payload(stage: Stage, *, viewer: Any) -> dict[str, Any]:
+    """The stage's rounds as ``viewer`` sees them, newest first: status, boards with names, the program's own
+    boards, edits with their warnings in words, and the next round to pair (None when every round is paired or
+    the stage is not running). A round not yet published is left out for anyone but the organizer: its pairing
+    and the reasons of its edits are the organizer's until published (tournament.models.shown_rounds)."""
     names = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "player__name"))
 
     def name(entry: int | None) -> str:
         return "" if entry is None else names.get(entry, str(entry))
 
     rounds = []
-    shown = (
-        Round.objects.filter(stage=stage)
-        if drafts
-        else Round.objects.filter(stage=stage).exclude(status=Round.Status.DRAFT)
-    )
-    for rnd in shown.order_by("-number"):
+    shown = shown_rounds(viewer, stage.tournament, Round.objects.filter(stage=stage).order_by("-number"))
+    for rnd in shown:
         edits = [
             {
                 **edit,
@@ -46,7 +42,7 @@ def rounds_payload(stage: Stage, drafts: bool = True) -> dict[str, Any]:
                     f"{warning_text(w['code'])}: {'、'.join(name(e) for e in w['entries'])}" for w in edit["warnings"]
                 ],
             }
-            for edit in rnd.edits
+            for edit in shown_edits(viewer, stage.tournament, rnd.edits)
         ]
         rounds.append(
             {

@@ -11,7 +11,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.access import drafts_hidden, may_organize, require_organizer
+from games.access import drafts_hidden, require_organizer
 from games.serializers import validated
 from tournament.models import Stage
 from tournament.round_control import rounds_payload
@@ -61,7 +61,7 @@ class RoundsViewSet(viewsets.GenericViewSet[Stage]):
     def retrieve(self, request: Request, pk: str) -> Response:
         """The stage's rounds; a draft only for its organizer."""
         stage = self.get_object()
-        return Response(rounds_payload(stage, drafts=may_organize(request.user, stage.tournament)))
+        return Response(rounds_payload(stage, viewer=request.user))
 
     @extend_schema(request=None, responses={201: RoundsSerializer})
     @action(detail=True, methods=["post"])
@@ -69,7 +69,7 @@ class RoundsViewSet(viewsets.GenericViewSet[Stage]):
         """Pair the next round as a draft (the previous one must be finished)."""
         stage = self._stage(request)
         services.round_pair(stage=stage, actor=request.user)
-        return Response(rounds_payload(stage), status=201)
+        return Response(rounds_payload(stage, viewer=request.user), status=201)
 
     @extend_schema(request=EditSerializer, responses=RoundsSerializer)
     @action(detail=True, methods=["post"])
@@ -86,7 +86,7 @@ class RoundsViewSet(viewsets.GenericViewSet[Stage]):
             reason=data["reason"],
             actor=request.user,
         )
-        return Response(rounds_payload(stage))
+        return Response(rounds_payload(stage, viewer=request.user))
 
     @extend_schema(request=RoundSerializer, responses=RoundsSerializer)
     @action(detail=True, methods=["post"])
@@ -96,7 +96,7 @@ class RoundsViewSet(viewsets.GenericViewSet[Stage]):
         services.round_publish(
             stage=stage, number=validated(RoundSerializer, request.data)["round"], actor=request.user
         )
-        return Response(rounds_payload(stage))
+        return Response(rounds_payload(stage, viewer=request.user))
 
     @extend_schema(request=RoundSerializer, responses=RoundsSerializer)
     @action(detail=True, methods=["post"])
@@ -104,4 +104,4 @@ class RoundsViewSet(viewsets.GenericViewSet[Stage]):
         """Take back the latest round's pairing before any of its games has begun."""
         stage = self._stage(request)
         services.round_unpair(stage=stage, number=validated(RoundSerializer, request.data)["round"], actor=request.user)
-        return Response(rounds_payload(stage))
+        return Response(rounds_payload(stage, viewer=request.user))

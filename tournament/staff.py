@@ -2,20 +2,19 @@
 removed by an organizer of the tournament from the control room or the API, each change audited.
 
 Only real accounts are staff: a private link's account (a player's, with no password) is refused, and so
-is an inactive one. Adding a referee gives the account the referee role if it has no other; nothing here
-ever grants staff or superuser flags."""
+is an inactive one — with the same words as an account that does not exist, so that the form tells nobody
+which usernames are taken. A referee added here referees this tournament only (its games and its console);
+nothing here ever grants a group, staff or superuser flags."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import Group as AuthGroup
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.models import Tournament
-from tournament.roles import PLAYER, REFEREE
 from tournament.services import TournamentError, audit
 
 ROLES = ("organizer", "referee")
@@ -25,11 +24,12 @@ def _account(username: str) -> User:
     if not username.strip():
         raise TournamentError("no_account", _("Give the account's username."))
     user = User.objects.filter(username=username.strip(), is_active=True).first()
-    if user is None:
-        raise TournamentError("no_account", _("There is no account %(name)s.") % {"name": username.strip()}, 404)
-    if not user.has_usable_password():
+    if user is None or not user.has_usable_password():
         raise TournamentError(
-            "link_account", _("%(name)s signs in by a private link only; staff need a password.") % {"name": username}
+            "no_account",
+            _("No account %(name)s can be added: staff sign in with an active account and a password of their own.")
+            % {"name": username.strip()},
+            404,
         )
     return user
 
@@ -48,8 +48,6 @@ def staff_add(*, tournament: Tournament, username: str, role: str, actor: Any = 
         tournament.organizers.add(user)
     else:
         tournament.referees.add(user)
-        if not user.groups.exclude(name=PLAYER).exists() and not user.is_staff:
-            user.groups.add(AuthGroup.objects.get_or_create(name=REFEREE)[0])
     audit(tournament, "staff_add", actor, user=user.pk, role=role)
     return user
 

@@ -96,8 +96,9 @@ class StageFormat:
         """The stage's byes for a ``.rif`` export: (round, player, kind); none by default."""
         return []
 
-    def console_context(self, player: Any) -> dict[str, Any]:
-        """What its part of ``player``'s console shows (``console_part``)."""
+    def console_context(self, player: Any, scope: set[int] | None = None) -> dict[str, Any]:
+        """What its part of ``player``'s console shows (``console_part``), in the tournaments of ``scope`` only
+        when given (a private link's session: ``games.access.link_scope``)."""
         return {}
 
     # -- making the stage
@@ -205,8 +206,8 @@ class StageFormat:
         """What the public page's part of the stage (``page_part``) shows besides its tables and crosstables."""
         return {}
 
-    def control_context(self, stage: Stage) -> dict[str, Any]:
-        """What the format's panel in the control room (``control_part``) shows."""
+    def control_context(self, stage: Stage, viewer: Any) -> dict[str, Any]:
+        """What the format's panel in the control room (``control_part``) shows to ``viewer`` (its organizer)."""
         return {}
 
     def ranking_rows(self, stage: Stage) -> list[dict[str, Any]]:
@@ -236,10 +237,12 @@ def format_urls() -> list[str]:
     return [f.urls for f in FORMATS.values() if f.urls]
 
 
-def console_parts(player: Any) -> list[dict[str, Any]]:
+def console_parts(player: Any, scope: set[int] | None = None) -> list[dict[str, Any]]:
     """The formats' own parts of a player's console: each a template and what it shows."""
     return [
-        {"template": f.console_part, "context": f.console_context(player)} for f in FORMATS.values() if f.console_part
+        {"template": f.console_part, "context": f.console_context(player, scope)}
+        for f in FORMATS.values()
+        if f.console_part
     ]
 
 

@@ -18,7 +18,16 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.access import account, drafts_hidden, is_organizer, may_organize
+from games.access import (
+    account,
+    console_topic,
+    drafts_hidden,
+    games_in_scope,
+    is_organizer,
+    link_scope,
+    may_organize,
+    referees_any,
+)
 from games.enums import GameStatus, ReportStatus
 from games.exports import export_plain, export_rif
 from games.models import Game, GameEvent, Player, ResultReport
@@ -28,6 +37,7 @@ from games.services.arbiter import open_calls_for
 from games.views import practice_options
 from tournament import selectors
 from tournament.checkin import check_in_round
+from tournament.invitations import open_invitations
 from tournament.models import CheckIn, Entry, Match, Stage, Tournament
 from tournament.pdf import pdf_response
 from tournament.registration_views import public_url, qr, slips_context
@@ -227,14 +237,17 @@ def records_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     return response
 
 
-def player_console_context(player: Player | None) -> dict[str, Any]:
-    """What a player's console shows: games waiting for their move, the next match, results to confirm, games."""
+def player_console_context(player: Player | None, scope: set[int] | None = None) -> dict[str, Any]:
+    """What a player's console shows: games waiting for their move, the next match, results to confirm, games;
+    with ``scope`` (a private link's session: games.access.link_scope), only what that link reaches."""
     next_match = None
     games: list[Game] = []
     your_move: list[Game] = []
     if player is not None:
-        your_move = awaiting_move(player)
+        your_move = games_in_scope(awaiting_move(player), scope)
         mine = Q(first__player=player) | Q(second__player=player)
+        if scope is not None:
+            mine &= Q(tournament_id__in=scope)
         next_match = (
             Match.objects.filter(mine, status=Match.Status.CALLED)
             .select_related("first__player", "second__player", "tournament")
@@ -244,10 +257,13 @@ def player_console_context(player: Player | None) -> dict[str, Any]:
             .order_by("group__stage__order", "round")
             .first()
         )
-        games = list(
-            Game.objects.filter(Q(player_one=player) | Q(player_two=player))
-            .select_related("black", "white", "player_one", "player_two")
-            .order_by("-id")[:30]
+        games = games_in_scope(
+            list(
+                Game.objects.filter(Q(player_one=player) | Q(player_two=player))
+                .select_related("black", "white", "player_one", "player_two")
+                .order_by("-id")[:30]
+            ),
+            scope,
         )
     current = None
     if next_match is not None and next_match.status == Match.Status.CALLED:
@@ -259,7 +275,7 @@ def player_console_context(player: Player | None) -> dict[str, Any]:
     )
     return {
         "player": player,
-        "check_ins": _open_check_ins(player),
+        "check_ins": _open_check_ins(player, scope),
         "next_match": next_match,
         "current": current,
         "games": games,
@@ -268,12 +284,14 @@ def player_console_context(player: Player | None) -> dict[str, Any]:
     }
 
 
-def _open_check_ins(player: Player | None) -> list[dict[str, Any]]:
+def _open_check_ins(player: Player | None, scope: set[int] | None) -> list[dict[str, Any]]:
     """The player's tournaments whose check-in is open and who has not checked in for that round yet."""
     if player is None:
         return []
     out = []
     entries = Entry.objects.filter(player=player, withdrawn=False).exclude(tournament__check_in=CheckIn.OFF)
+    if scope is not None:
+        entries = entries.filter(tournament_id__in=scope)
     for entry in entries.exclude(tournament__status=Tournament.Status.FINISHED).select_related("tournament"):
         number = check_in_round(entry.tournament)
         if number is not None and entry.checked_in_round < number:
@@ -284,7 +302,14 @@ def _open_check_ins(player: Player | None) -> list[dict[str, Any]]:
 @login_required
 def player_console(request: HttpRequest) -> HttpResponse:
     player = Player.objects.filter(user=account(request.user)).first()
-    context = {**player_console_context(player), "practice": practice_options(), "console_parts": console_parts(player)}
+    scope = link_scope(request.user)
+    context = {
+        **player_console_context(player, scope),
+        "practice": practice_options(),
+        "console_parts": console_parts(player, scope),
+        "console_topic": console_topic(request.user, player) if player is not None else "",
+        "invitations": open_invitations(request.user),
+    }
     return render(request, "tournament/player_console.html", context)
 
 
@@ -292,14 +317,15 @@ def player_console(request: HttpRequest) -> HttpResponse:
 def player_console_live(request: HttpRequest) -> HttpResponse:
     """The console's changing part, for pages without a socket (they poll it with If-None-Match)."""
     player = Player.objects.filter(user=account(request.user)).first()
-    return render(request, "tournament/_player_console.html", {**player_console_context(player), "live_fragment": True})
+    context = {**player_console_context(player, link_scope(request.user)), "live_fragment": True}
+    return render(request, "tournament/_player_console.html", context)
 
 
 def referee_console_context(user: Any) -> dict[str, Any]:
     """A referee's (or the organizer's) tournaments, open disputes, games in play and own recent actions."""
     site = is_organizer(user)
     runs = Tournament.objects.filter(organizers=user)
-    if not (site or runs.exists() or user.groups.filter(name="referee").exists()):
+    if not (site or runs.exists() or referees_any(user)):
         raise Http404
     if site:
         tournaments = Tournament.objects.all()
@@ -318,7 +344,7 @@ def referee_console_context(user: Any) -> dict[str, Any]:
 @login_required
 def referee_console(request: HttpRequest) -> HttpResponse:
     user = account(request.user)
-    is_referee = user.groups.filter(name="referee").exists()  # organizers' consoles poll: they see every game
+    is_referee = referees_any(user)  # organizers' consoles poll: they see every game
     return render(
         request, "tournament/referee_console.html", {**referee_console_context(user), "is_referee": is_referee}
     )

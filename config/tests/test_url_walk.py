@@ -197,6 +197,12 @@ class World:
         assert key is not None
         return key
 
+    def invitation(self) -> Any:
+        """An invitation for the player (an account of their own) to a tournament they are not in."""
+        from tournament.models import Invitation
+
+        return Invitation.objects.get_or_create(tournament=self.draft, player=self.me)[0]
+
     def my_entry(self) -> Any:
         return self.played.entries.get(player=self.me)
 
@@ -336,6 +342,20 @@ CASES: dict[str, Case] = {
     "tournament-arena": ("get", t("/api/tournaments/{t}/arena/"), NONE, same(200)),
     "tournament-publish": ("post", t("/api/tournaments/{t}/publish/"), NONE, WRITE),
     "tournament-register": ("post", t("/api/tournaments/{t}/register/"), lambda w: {"name": "Late"}, WRITE),
+    "tournament-invite": ("post", t("/api/tournaments/{t}/invite/"), lambda w: {"player": w.me.pk}, WRITE),
+    "invitation-list": ("get", lambda w: "/api/invitations/", NONE, matrix(401, 200, 200, 200, 200)),
+    "invitation-answer": (
+        "post",
+        lambda w: f"/api/invitations/{w.invitation().pk}/answer/",
+        lambda w: {"accept": True},
+        matrix(401, 200, 404, 404, 404),  # only the invited player's own account answers
+    ),
+    "console-invitation": (
+        "post",
+        lambda w: f"/me/invitations/{w.invitation().pk}/",
+        lambda w: {"accept": "1"},
+        same(302),  # the invited player is entered; anyone else is told there is no such invitation
+    ),
     "tournament-import-players": (
         "post",
         t("/api/tournaments/{t}/import-players/"),

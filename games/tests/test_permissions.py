@@ -75,7 +75,7 @@ MATRIX: dict[str, tuple[str, str, dict[str, Any], str, list[int]]] = {
 
 
 def account(name: str, role: str) -> Any:
-    user = get_user_model().objects.create_user(name)
+    user = get_user_model().objects.create_user(name, password="pw-Strong-2026")  # a login of its own
     user.groups.add(Group.objects.get(name=role))
     return user
 

@@ -6,7 +6,7 @@ from the games, never stored.
 """
 
 from tournament.models.records import Appeal, ArenaBout, AuditLog, Consent
-from tournament.models.rounds import Round
+from tournament.models.rounds import Round, shown_edits, shown_rounds
 from tournament.models.stages import Group, GroupMember, Match, MatchGame, Stage
 from tournament.models.swiss import SwissBye
 from tournament.models.teams import Lineup, Team, TeamMatch, TeamMember
@@ -14,6 +14,7 @@ from tournament.models.tournaments import (
     NO_SHOW,
     CheckIn,
     Entry,
+    Invitation,
     TieDecider,
     Tournament,
     WithdrawalPolicy,
@@ -30,6 +31,7 @@ __all__ = [
     "Entry",
     "Group",
     "GroupMember",
+    "Invitation",
     "Lineup",
     "Match",
     "MatchGame",
@@ -43,4 +45,6 @@ __all__ = [
     "Tournament",
     "WithdrawalPolicy",
     "entry_rating",
+    "shown_edits",
+    "shown_rounds",
 ]

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.access import may_organize
 from tournament.models.stages import Stage
 
 
@@ -48,3 +52,20 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stage} round {self.number}"
+
+
+def shown_rounds(viewer: Any, tournament: Any, rounds: Iterable[Round]) -> list[Round]:
+    """Drafts stay private everywhere: the one rule every page and API that lists a stage's rounds asks
+    (tournament/tests/test_drafts.py walks them all). A round not yet published — its boards, its edits and
+    their reasons — is seen only by its tournament's organizers; a published one by everyone."""
+    if may_organize(viewer, tournament):
+        return list(rounds)
+    return [r for r in rounds if r.status != Round.Status.DRAFT]
+
+
+def shown_edits(viewer: Any, tournament: Any, edits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A published round's manual edits as ``viewer`` sees them: what changed and why for everyone, who made
+    the change (an organizer's account name) for the tournament's organizers only."""
+    if may_organize(viewer, tournament):
+        return edits
+    return [{key: value for key, value in edit.items() if key != "actor"} for edit in edits]

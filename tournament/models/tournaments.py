@@ -203,3 +203,33 @@ class Entry(models.Model):
 def entry_rating(entry: Entry) -> int | None:
     """The rating a tournament seeds and pairs an entry by: the one fixed at its start, else the player's."""
     return entry.rating if entry.rating is not None else entry.player.rating
+
+
+class Invitation(models.Model):
+    """An organizer asks a player who keeps themselves (an account of their own) to play in its tournament:
+    the player is entered when they accept, signed in as themselves (tournament.identity)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("player"))
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("invited by"),
+    )
+    created_at = models.DateTimeField(_("invited at"), auto_now_add=True)
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
+    accepted = models.BooleanField(_("accepted"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="one_invitation_per_player")]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self) -> str:
+        return f"{self.player} → {self.tournament}"

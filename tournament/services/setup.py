@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from games.models import Player
 from games.services.players import clean_text
 from tournament.errors import TournamentError
+from tournament.identity import check_may_enter
 from tournament.models import Entry, Stage, Tournament
 from tournament.services.common import audit
 from tournament.stage_formats import FORMATS, format_for
@@ -91,10 +92,12 @@ def tournament_create(
 
 @transaction.atomic
 def register(*, tournament: Tournament, player: Player, seed: int | None = None, actor: Any = None) -> Entry:
-    """Enter a player; idempotent; refuses a unit over the tournament's limit or a started tournament."""
+    """Enter a player; idempotent; refuses a player ``actor`` does not keep (tournament.identity), a unit over
+    the tournament's limit or a started tournament."""
     existing = Entry.objects.filter(tournament=tournament, player=player).first()
     if existing is not None:
         return existing
+    check_may_enter(actor, player)
     if tournament.stages.exclude(status=Stage.Status.PENDING).exists():
         raise TournamentError("draw_made", _("Entries close when the first draw is made."), 409)
     if player.computer_level is not None:

@@ -54,7 +54,8 @@ class SwissStageSerializer(serializers.Serializer[Any]):
     crosstable = serializers.ListField(child=serializers.DictField())
 
 
-def swiss_payload(stage: Stage) -> dict[str, Any]:
+def swiss_payload(stage: Stage, viewer: Any) -> dict[str, Any]:
+    """The stage as ``viewer`` sees it: a draft round only for its organizers (tournament.models.shown_rounds)."""
     data = selectors.load(stage)
     return {
         "stage": stage.pk,
@@ -62,7 +63,7 @@ def swiss_payload(stage: Stage) -> dict[str, Any]:
         "status": stage.status,
         "options": stage.options,
         "standings": selectors.standings(stage, data),
-        "rounds": selectors.rounds_view(stage, data),
+        "rounds": selectors.rounds_view(stage, data, viewer=viewer),
         "crosstable": selectors.crosstable(stage, data),
     }
 
@@ -90,7 +91,7 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
     @extend_schema(responses=SwissStageSerializer)
     def retrieve(self, request: Request, pk: str) -> Response:
         """Standings with the chosen tie-breaks, every round's boards and why, and the crosstable."""
-        return Response(swiss_payload(self.get_object()))
+        return Response(swiss_payload(self.get_object(), request.user))
 
     @extend_schema(request=None, responses={201: SwissStageSerializer, 202: SwissStageSerializer})
     @action(detail=True, methods=["post"])
@@ -102,9 +103,9 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
         if pair_in_background(stage):
             services.check_can_pair(stage)
             queue_swiss_pair(stage, request.user)
-            return Response({**swiss_payload(stage), "pairing": True}, status=202)
+            return Response({**swiss_payload(stage, request.user), "pairing": True}, status=202)
         services.swiss_pair(stage=stage, actor=request.user)
-        return Response(swiss_payload(stage), status=201)
+        return Response(swiss_payload(stage, request.user), status=201)
 
     @extend_schema(request=EditSerializer, responses=SwissStageSerializer)
     @action(detail=True, methods=["post"])
@@ -122,7 +123,7 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
             reason=data["reason"],
             actor=request.user,
         )
-        return Response(swiss_payload(stage))
+        return Response(swiss_payload(stage, request.user))
 
     @extend_schema(request=RoundSerializer, responses=SwissStageSerializer)
     @action(detail=True, methods=["post"])
@@ -130,7 +131,7 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
         stage = self.get_object()
         require_organizer(request.user, stage.tournament)
         services.swiss_publish(stage=stage, number=self._input(RoundSerializer)["round"], actor=request.user)
-        return Response(swiss_payload(stage))
+        return Response(swiss_payload(stage, request.user))
 
     @extend_schema(request=RoundSerializer, responses=SwissStageSerializer)
     @action(detail=True, methods=["post"])
@@ -139,7 +140,7 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
         stage = self.get_object()
         require_organizer(request.user, stage.tournament)
         services.swiss_unpair(stage=stage, number=self._input(RoundSerializer)["round"], actor=request.user)
-        return Response(swiss_payload(stage))
+        return Response(swiss_payload(stage, request.user))
 
     @extend_schema(request=OptionsSerializer, responses=SwissStageSerializer)
     @action(detail=True, methods=["post"], url_path="options")
@@ -150,7 +151,7 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
         require_organizer(request.user, stage.tournament)
         services.swiss_configure(stage=stage, options=self._input(OptionsSerializer)["options"], actor=request.user)
         stage.refresh_from_db()
-        return Response(swiss_payload(stage))
+        return Response(swiss_payload(stage, request.user))
 
     @extend_schema(request=ByeSerializer, responses={200: dict})
     @action(detail=True, methods=["post"])
@@ -174,7 +175,7 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
         """A player joins the stage under way: paired from the next round."""
         stage = self.get_object()
         require_organizer(request.user, stage.tournament)
-        player = player_named(self._input(EntryRegisterSerializer))
+        player = player_named(self._input(EntryRegisterSerializer), actor=request.user, tournament=stage.tournament)
         entry = services.swiss_late_entry(stage=stage, player=player, actor=request.user)
         return Response({"entry": entry.pk, "player": player.pk}, status=201)
 

@@ -10,7 +10,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from games.parsing import whole
-from games.services import player_find_or_create
+from tournament.identity import player_for_entry
 from tournament.models import Entry, GroupMember, Round, Stage
 from tournament.services import TournamentError
 from tournament.swiss import selectors, services
@@ -25,14 +25,14 @@ WARNING_TEXT = {
 }
 
 
-def swiss_control(stage: Stage) -> dict[str, Any]:
+def swiss_control(stage: Stage, viewer: Any) -> dict[str, Any]:
     """What the control room shows for a Swiss stage: every round newest first (drafts too), with the
     warnings of its edits in words; the players for the forms."""
     data = selectors.load(stage)
     latest = data.rounds[-1].number if data.rounds else None
     # only the latest round in full (a 2,000-player open has 1,000 boards a round); earlier ones link to
     # their pages
-    rounds = selectors.rounds_view(stage, data, only=latest) if latest else []
+    rounds = selectors.rounds_view(stage, data, only=latest, viewer=viewer) if latest else []
     names = {e: i["name"] for e, i in data.info.items()}
     for rnd in rounds:
         for edit in rnd["edits"]:
@@ -126,8 +126,12 @@ def _late(stage: Stage, post: QueryDict, user: Any) -> str:
     name = post.get("name", "").strip()
     if not name:
         raise TournamentError("bad_input", _("Give the player's name."))
-    player = player_find_or_create(
-        name=name[:100], unit=post.get("unit", "").strip()[:100], rating=whole(post.get("rating", "").strip(), 9)
+    player = player_for_entry(
+        actor=user,
+        tournament=stage.tournament,
+        name=name[:100],
+        unit=post.get("unit", "").strip()[:100],
+        rating=whole(post.get("rating", "").strip(), 9),
     )
     services.swiss_late_entry(stage=stage, player=player, actor=user)
     return _("%(name)s joins from the next round.") % {"name": player.name}

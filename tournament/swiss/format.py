@@ -141,7 +141,7 @@ class SwissSystem(StageFormat):
         paired so, earlier rounds and the crosstable have their pages."""
         data = swiss.load(stage)
         published = [r.number for r in data.rounds if r.status != Round.Status.DRAFT]
-        current = swiss.rounds_view(stage, data, only=published[-1]) if published else []
+        current = swiss.rounds_view(stage, data, only=published[-1], viewer=None) if published else []
         context = {
             "table": swiss.standings(stage, data),
             "current": current[0] if current else None,
@@ -150,8 +150,8 @@ class SwissSystem(StageFormat):
         }
         return context
 
-    def control_context(self, stage: Stage) -> dict[str, Any]:
-        return swiss_control(stage)
+    def control_context(self, stage: Stage, viewer: Any) -> dict[str, Any]:
+        return swiss_control(stage, viewer)
 
     def ranking_rows(self, stage: Stage) -> list[dict[str, Any]]:
         """The Swiss standings, withdrawn players left out."""

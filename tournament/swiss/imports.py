@@ -9,8 +9,9 @@ from typing import Any
 from django.db import transaction
 
 from games.models import Player
-from games.services import game_override, player_find_or_create
+from games.services import game_override
 from tournament import services
+from tournament.identity import keeper_for_new, player_for_entry
 from tournament.models import Entry, Match, Round, Stage, SwissBye
 from tournament.services.common import next_game
 from tournament.swiss import trf
@@ -47,9 +48,13 @@ def tournament_from_trf(*, text: str, name: str = "", actor: Any = None) -> Any:
     entries: dict[int, Entry] = {}
     taken: set[int] = set()
     for player in state.players:
-        person = player_find_or_create(name=player.name or f"#{player.number}", unit="", rating=player.rating or None)
+        person = player_for_entry(
+            actor=actor, tournament=tournament, name=player.name or f"#{player.number}", rating=player.rating or None
+        )
         if person.pk in taken:  # a namesake in the same file is another person
-            person = Player.objects.create(name=person.name, rating=player.rating or None)
+            person = Player.objects.create(
+                name=person.name, rating=player.rating or None, owner=keeper_for_new(actor, tournament)
+            )
         taken.add(person.pk)
         entries[player.number] = services.register(
             tournament=tournament, player=person, seed=player.number, actor=actor

@@ -15,7 +15,19 @@ from django.utils.translation import gettext as _
 from games.enums import UNPLAYED_REASONS, GameResult, GameStatus
 from tournament.errors import TournamentError
 from tournament.formats import TIEBREAKS
-from tournament.models import Entry, Group, GroupMember, Match, MatchGame, Round, Stage, SwissBye, Tournament
+from tournament.models import (
+    Entry,
+    Group,
+    GroupMember,
+    Match,
+    MatchGame,
+    Round,
+    Stage,
+    SwissBye,
+    Tournament,
+    shown_edits,
+    shown_rounds,
+)
 from tournament.standings import Order
 from tournament.swiss import tiebreaks
 from tournament.swiss.state import (
@@ -369,14 +381,17 @@ def board_has_second(rnd: Round, index: int) -> bool:
     return rnd.status != Round.Status.DRAFT and rnd.boards[index - 1][1] is not None
 
 
-def rounds_view(stage: Stage, data: SwissData | None = None, only: int | None = None) -> list[dict[str, Any]]:
-    """Each paired round (or round ``only``): boards (with names, pairing numbers, scores before the round
+def rounds_view(
+    stage: Stage, data: SwissData | None = None, only: int | None = None, *, viewer: Any
+) -> list[dict[str, Any]]:
+    """Each paired round (or round ``only``) that ``viewer`` may see (a draft only its organizers:
+    :func:`tournament.models.shown_rounds`): boards (with names, pairing numbers, scores before the round
     and results), byes, why each board is paired so, and the manual edits."""
     data = data or load(stage)
     numbers = data.state.by_number()
     names = {n: data.info[e]["name"] for n, e in data.entry.items()}
     out = []
-    for rnd in data.rounds:
+    for rnd in shown_rounds(viewer, stage.tournament, data.rounds):
         if only is not None and rnd.number != only:
             continue
         boards = []
@@ -428,7 +443,7 @@ def rounds_view(stage: Stage, data: SwissData | None = None, only: int | None = 
                 "boards": boards,
                 "byes": requested,
                 "absent": not_here,
-                "edits": rnd.edits,
+                "edits": shown_edits(viewer, stage.tournament, rnd.edits),
                 "notes": rnd.notes,
                 "edited": rnd.boards != rnd.engine_boards,
             }

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from games.models import Player
 from tournament.checkin import absent
 from tournament.errors import TournamentError
+from tournament.identity import check_may_enter
 from tournament.models import CheckIn, Entry, GroupMember, Match, Round, Stage, SwissBye
 from tournament.round_plans import edit_record, edited
 from tournament.services import rounds
@@ -379,7 +380,10 @@ def swiss_late_entry(*, stage: Stage, player: Player, actor: Any = None) -> Entr
         raise TournamentError("draft_open", _("A round is paired but not published: publish or unpair it first."), 409)
     group = swiss_group(stage)
     assert group is not None
-    entry, _created = Entry.objects.get_or_create(tournament=stage.tournament, player=player)
+    entry = Entry.objects.filter(tournament=stage.tournament, player=player).first()
+    if entry is None:
+        check_may_enter(actor, player)
+        entry = Entry.objects.create(tournament=stage.tournament, player=player)
     if GroupMember.objects.filter(group=group, entry=entry).exists():
         return entry
     position = GroupMember.objects.filter(group=group).count()

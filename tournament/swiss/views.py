@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext_lazy as _
 
-from games.access import drafts_hidden, may_organize
+from games.access import drafts_hidden
 from tournament.models import Stage, Tournament
 from tournament.pdf import pdf_response
 from tournament.swiss import selectors as swiss
@@ -52,8 +52,8 @@ def swiss_round_pdf(request: HttpRequest, pk: int, stage_id: int, number: int) -
 
 def _swiss_round_context(request: HttpRequest, pk: int, stage_id: int, number: int) -> dict[str, Any]:
     tournament, stage = _swiss_stage(request, pk, stage_id)
-    rounds = swiss.rounds_view(stage, only=number)
-    if not rounds or (rounds[0]["status"] == "draft" and not may_organize(request.user, tournament)):
+    rounds = swiss.rounds_view(stage, only=number, viewer=request.user)
+    if not rounds:
         raise Http404
     rnd = rounds[0]
     by_name = []

@@ -14,9 +14,9 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games.access import drafts_hidden, may_organize, player_of, require_organizer
+from games.access import drafts_hidden, may_organize, player_in, require_organizer
 from games.serializers import validated
-from games.services import player_find_or_create
+from tournament.identity import player_for_entry
 from tournament.models import Stage, Team
 from tournament.services import TournamentError
 from tournament.teams.selectors import team_and_match, team_rounds, team_stage
@@ -80,7 +80,7 @@ class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
 
     def _payload(self, stage: Stage) -> dict[str, Any]:
         user = self.request.user
-        player = player_of(user)
+        player = player_in(user, stage.tournament_id)
         viewer = Team.objects.filter(tournament_id=stage.tournament_id, captain=player).first() if player else None
         if viewer is None and player is not None:
             viewer = Team.objects.filter(memberships__entry__player=player, tournament_id=stage.tournament_id).first()
@@ -102,7 +102,13 @@ class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
         data = validated(TeamSerializer, request.data)
         with transaction.atomic():  # a refused team leaves no players behind
             players = [
-                player_find_or_create(name=p["name"], unit=p.get("unit", ""), rating=p.get("rating"))
+                player_for_entry(
+                    actor=request.user,
+                    tournament=stage.tournament,
+                    name=p["name"],
+                    unit=p.get("unit", ""),
+                    rating=p.get("rating"),
+                )
                 for p in data["players"]
             ]
             captain = data.get("captain", 0)
@@ -124,7 +130,7 @@ class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
         stage = self.get_object()
         data = validated(LineupSerializer, request.data)
         team, team_match = team_and_match(stage, data["team"], data["team_match"])
-        player = player_of(request.user)
+        player = player_in(request.user, stage.tournament_id)
         if not may_organize(request.user, stage.tournament) and (player is None or team.captain_id != player.pk):
             raise TournamentError("not_captain", _("Only the team's captain or the organizer sends its lineup."), 403)
         lineup_submit(team_match=team_match, team=team, entries=data["entries"], actor=request.user)

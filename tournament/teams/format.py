@@ -49,8 +49,8 @@ class TeamEvent(StageFormat):
         for number, squad in enumerate(squads, start=1):
             teams.team_create(tournament=tournament, name=f"队{number:03d}", players=squad)
 
-    def console_context(self, player: Any) -> dict[str, Any]:
-        return {"lineups": captain_lineups(player)}
+    def console_context(self, player: Any, scope: set[int] | None = None) -> dict[str, Any]:
+        return {"lineups": captain_lineups(player, scope)}
 
     withdrawal_policy = WithdrawalPolicy.FORFEIT  # the boards played stand; the player sits out the rest
 

@@ -17,12 +17,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from games.access import may_organize, organizer_or_404, player_of
+from games.access import may_organize, organizer_or_404, player_in
 from games.models import Player
 from games.parsing import whole
-from games.services import GameError, player_find_or_create
+from games.services import GameError
 from games.services.players import check_name
 from tournament import services
+from tournament.identity import player_for_entry
 from tournament.models import Stage, Team, TeamMatch, TeamMember, Tournament
 from tournament.pdf import pdf_response
 from tournament.services import TournamentError
@@ -41,7 +42,7 @@ from tournament.teams.services import (
 
 
 def _viewer_team(request: HttpRequest, tournament: Tournament) -> Team | None:
-    player = player_of(request.user)
+    player = player_in(request.user, tournament.pk)
     if player is None:
         return None
     return Team.objects.filter(tournament=tournament, memberships__entry__player=player).first() or (
@@ -110,13 +111,17 @@ def team_trf_file(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-def captain_lineups(player: Player | None) -> list[dict[str, Any]]:
-    """The team matches whose lineup this player, as captain, may still send, with the choices per board."""
+def captain_lineups(player: Player | None, scope: set[int] | None = None) -> list[dict[str, Any]]:
+    """The team matches whose lineup this player, as captain, may still send, with the choices per board (in
+    the tournaments of ``scope`` only, when given: a private link's reach)."""
     if player is None:
         return []
     now = timezone.now()
     out = []
-    for team in Team.objects.filter(captain=player).select_related("tournament"):
+    teams = Team.objects.filter(captain=player).select_related("tournament")
+    if scope is not None:
+        teams = teams.filter(tournament_id__in=scope)
+    for team in teams:
         open_matches = (
             TeamMatch.objects.filter(boards_made_at=None, stage__status=Stage.Status.RUNNING)
             .exclude(away=None)
@@ -154,7 +159,7 @@ def captain_lineups(player: Player | None) -> list[dict[str, Any]]:
 def lineup_post(request: HttpRequest, team_match_id: int) -> HttpResponse:
     """The captain's lineup form (a select per board); the answer comes back as a message on the console."""
     team_match = get_object_or_404(TeamMatch, pk=team_match_id)
-    player = player_of(request.user)
+    player = player_in(request.user, team_match.stage.tournament_id)
     team = Team.objects.filter(pk__in=[team_match.home_id, team_match.away_id], captain=player).first()
     if player is None or team is None:  # only a captain of one of the two teams has this form
         raise Http404
@@ -207,7 +212,7 @@ def control_teams(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             with transaction.atomic():  # all or nothing: no players left behind by a refused team
                 players = [
-                    player_find_or_create(name=name, unit=unit, rating=rating)
+                    player_for_entry(actor=user, tournament=tournament, name=name, unit=unit, rating=rating)
                     for name, unit, rating in _player_lines(form.cleaned_data["players"])
                 ]
                 team_create(tournament=tournament, name=form.cleaned_data["name"], players=players, actor=user)

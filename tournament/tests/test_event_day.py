@@ -42,7 +42,7 @@ def test_players_not_checked_in_are_left_out_of_the_first_draw_and_the_page_says
     assert "Check in for round 1" in landing
     phone.post(f"/p/{key}/check-in/")
     assert "You are checked in for round 1." in phone.get(f"/p/{key}/").content.decode()
-    console_user = get_user_model().objects.create_user("p4")
+    console_user = get_user_model().objects.create_user("p4", password="pw-Strong-2026")
     Player.objects.filter(pk=entries[3].player_id).update(user=console_user)
     console = Client(HTTP_ACCEPT_LANGUAGE="en")
     console.force_login(console_user)
@@ -358,7 +358,7 @@ def test_the_api_checks_a_player_in_themselves_and_the_organizer_anyone() -> Non
     tournament = services.tournament_create(name="API check-in", check_in=CheckIn.FIRST)
     services.publish(tournament=tournament)
     mine, other = entered(tournament, 2)
-    user = get_user_model().objects.create_user("me-api")
+    user = get_user_model().objects.create_user("me-api", password="pw-Strong-2026")
     Player.objects.filter(pk=mine.player_id).update(user=user)
     client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(user)

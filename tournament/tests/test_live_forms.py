@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_consoles_live_part_with_a_check_in_form_is_the_same_on_every_fetch_and_a_304_after() -> None:
     tournament = services.tournament_create(name="Check-in cup", check_in=CheckIn.FIRST)
-    user = get_user_model().objects.create_user("phone")
+    user = get_user_model().objects.create_user("phone", password="pw-Strong-2026")
     entry = services.register(tournament=tournament, player=Player.objects.create(name="P01", user=user))
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(user)

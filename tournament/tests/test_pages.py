@@ -86,7 +86,7 @@ def test_the_player_console_lists_online_games_waiting_for_the_players_move() ->
     from games.models import Player
     from games.services import game_act, game_create
 
-    user = get_user_model().objects.create_user("mover")
+    user = get_user_model().objects.create_user("mover", password="pw-Strong-2026")
     me, other = Player.objects.create(name="Me", user=user), Player.objects.create(name="Other")
     mine = game_create(player_one=me, player_two=other, rules="freestyle")  # player one moves first
     theirs = game_create(player_one=other, player_two=me, rules="freestyle")
