@@ -16,6 +16,7 @@ is open it polls only as a slow safety net.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -33,7 +34,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http.request import validate_host
 from django.utils import timezone
 
-from games.parsing import whole
+from config.live_guard import CLOSE_ENDED, CLOSE_REFUSED, Admission, FrameGate, admit
 
 logger = logging.getLogger(__name__)
 Send = Any  # the ASGI send callable
@@ -47,7 +48,17 @@ class Watcher:
     send: Send
     topic: str
     lang: str
+    session: str = ""  # digests of the session and the private link it was opened with (config.live_guard)
+    link: str = ""
     closed: bool = False
+
+    async def close(self, code: int) -> None:
+        """Close the socket (its session or link ended, or it was refused too often); the page may reconnect."""
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(Exception):
+            await self.send({"type": "websocket.close", "code": code})
 
     async def push(self, text: str) -> None:
         if self.closed:
@@ -99,6 +110,9 @@ class Hub:
                         if message["data"].startswith(mine):
                             continue  # told here already (Committed), not even parsed
                         data = json.loads(message["data"])
+                        if isinstance(data, dict) and "close" in data:
+                            self.close_matching(data["close"])
+                            continue
                         topics, moves = (data["topics"], data["moves"]) if isinstance(data, dict) else (data, {})
                         self.deliver(topics, moves)
             except asyncio.CancelledError:
@@ -109,6 +123,15 @@ class Hub:
             finally:
                 await pubsub.aclose()
                 await client.aclose()
+
+    def close_matching(self, ended: dict[str, list[str]]) -> None:
+        """Close every socket here opened with a session or a private link that has ended (a sign-out, a link
+        revoked or renewed: games.live.sockets_closed)."""
+        sessions, links = set(ended.get("sessions", ())), set(ended.get("links", ()))
+        for watching in list(self.watchers.values()):
+            for watcher in list(watching):
+                if (watcher.session and watcher.session in sessions) or (watcher.link and watcher.link in links):
+                    asyncio.get_running_loop().create_task(watcher.close(CLOSE_ENDED))
 
     def deliver(self, topics: list[str], moves: dict[str, Any]) -> None:
         """A committed change, as games.live publishes it: from Redis, or from this process's own acts."""
@@ -400,45 +423,9 @@ def _tournament_of(game_id: int) -> int | None:
     return with_database(query.first)
 
 
-def may_watch(scope: dict[str, Any], topic: str) -> bool:
-    """The session behind the socket may see the topic (the same rule as the pages and the API)."""
-    return with_database(_may_watch, scope, topic)
-
-
-def _may_watch(scope: dict[str, Any], topic: str) -> bool:
-    from config.live_acts import socket_user
-
-    user = socket_user(scope)
-    kind, _sep, text = topic.partition(":")
-    if kind == "player":  # a console: only its own player's session, a link's as far as its link reaches
-        from games.access import console_topic
-        from games.models import Player
-
-        number = whole(text.partition("@")[0]) or 0
-        player = Player.objects.filter(pk=number, user_id=user.pk).first() if user.is_authenticated else None
-        return player is not None and console_topic(user, player) == topic
-    ident = whole(text)
-    if ident is None:
-        return False
-    if kind == "game":
-        from games.access import can_see
-        from games.models import Game
-
-        game = Game.objects.filter(pk=ident).first()
-        return game is not None and can_see(user, game)
-    if kind == "referee":  # a referee's console: only that referee's session
-        from games.access import referees_any
-
-        return bool(user.is_authenticated and user.pk == ident and referees_any(user))
-    if kind == "tournament":
-        from games.access import may_organize
-        from tournament.models import Tournament
-
-        tournament = Tournament.objects.filter(pk=ident).first()
-        return tournament is not None and (
-            tournament.status != Tournament.Status.DRAFT or may_organize(user, tournament)
-        )
-    return False
+def admitted(scope: dict[str, Any], topic: str, lang: str) -> Admission | None:
+    """What the socket's session may do with ``topic`` (config.live_guard.admit), ``None`` when not even see it."""
+    return with_database(admit, scope, topic, lang)
 
 
 def _origin_allowed(scope: dict[str, Any]) -> bool:
@@ -463,12 +450,14 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Send) -> None:
     # A new socket is checked and sent its first state only while no move is waiting to be acted on: at a
     # round's start thousands connect as the first moves come, and the moves go first (README).
     await here.acts_quiet.wait()
-    allowed = _origin_allowed(scope) and await sync_to_async(may_watch, thread_sensitive=False)(scope, topic)
-    if not allowed:
-        await send({"type": "websocket.close", "code": 4403})
+    admit_here = sync_to_async(admitted, thread_sensitive=False)
+    admission = await admit_here(scope, topic, lang) if _origin_allowed(scope) else None
+    if admission is None:
+        await send({"type": "websocket.close", "code": CLOSE_REFUSED})
         return
     await send({"type": "websocket.accept"})
-    watcher = Watcher(send, topic, lang)
+    watcher = Watcher(send, topic, lang, session=admission.session, link=admission.link)
+    gate = FrameGate(admission)
     here.ensure_listening()
     here.add(watcher)
     try:
@@ -479,7 +468,10 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Send) -> None:
                 break
             text = message.get("text")
             if message["type"] == "websocket.receive" and text is not None:  # a move on the game's socket
-                await watcher.push(await _act(scope, watcher, text))
+                refused = gate.refusal(text, lang)  # in the loop: no thread, no place in the moves' queue
+                await watcher.push(refused if refused is not None else await _act(scope, watcher, text))
+                if gate.spent:
+                    await watcher.close(CLOSE_REFUSED)
     finally:
         here.remove(watcher)
 

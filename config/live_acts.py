@@ -71,17 +71,22 @@ def socket_user(scope: dict[str, Any], *, strict: bool = False) -> Any:
     A session opened by a private link that has since been revoked is signed out, as every request's is
     (tournament.middleware). ``strict``: a token that is not valid raises ``AuthenticationFailed`` instead of
     reading as anonymous."""
+    return socket_identity(scope, strict=strict)[0]
+
+
+def socket_identity(scope: dict[str, Any], *, strict: bool = False) -> tuple[Any, str, str]:
+    """:func:`socket_user`, with the session key and the private link key it was opened with ("" for none)."""
     cookies = SimpleCookie()
     for name, value in scope.get("headers", []):
         if name == b"authorization":
             kind, _sep, key = value.decode("latin-1").strip().partition(" ")
             if kind.lower() == "token" and key.strip():
                 try:
-                    return ExpiringTokenAuthentication().authenticate_credentials(key.strip())[0]
+                    return ExpiringTokenAuthentication().authenticate_credentials(key.strip())[0], "", ""
                 except AuthenticationFailed:
                     if strict:
                         raise
-                    return AnonymousUser()
+                    return AnonymousUser(), "", ""
         elif name == b"cookie":
             try:
                 cookies.load(value.decode("latin-1"))
@@ -90,14 +95,14 @@ def socket_user(scope: dict[str, Any], *, strict: bool = False) -> Any:
     store = import_module(settings.SESSION_ENGINE).SessionStore
     morsel = cookies.get(settings.SESSION_COOKIE_NAME)
     session = store(morsel.value if morsel is not None else None)
-    link = session.get(SESSION_LINK)
+    link = session.get(SESSION_LINK) or ""
     origin = link_tournament(link) if link else None
     if link and origin is None:
-        return AnonymousUser()
+        return AnonymousUser(), "", ""
     user = get_user(SimpleNamespace(session=session))  # type: ignore[arg-type]  # get_user reads .session only
     if origin is not None and user.is_authenticated:
         mark_link_session(user, origin)
-    return user
+    return user, (session.session_key or "") if user.is_authenticated else "", link
 
 
 def act(scope: dict[str, Any], topic: str, lang: str, text: str, at: datetime, deliver: Deliver | None = None) -> str:
@@ -134,11 +139,16 @@ def act(scope: dict[str, Any], topic: str, lang: str, text: str, at: datetime, d
             return json.dumps({"reply": ident, **refusal}, cls=DjangoJSONEncoder)
 
 
+def frame_id(text: str) -> Any:
+    """The ``id`` a reply to the frame ``text`` repeats (``ValidationError`` if the frame cannot be read)."""
+    return _ident(_frame(text).get("id"))
+
+
 def busy(text: str, lang: str) -> str:
     """The answer to a frame not acted on because the socket server's moves queue is full: 503, ``busy``; the
     client sends the same act by HTTP. Nothing was read from the database or changed."""
     try:
-        ident = _ident(_frame(text).get("id"))
+        ident = frame_id(text)
     except ValidationError:
         ident = None
     with translation.override(lang):

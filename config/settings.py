@@ -156,6 +156,11 @@ LIVE_THREADS = env_int("LIVE_THREADS", 1)
 LIVE_MOVES = env_bool("LIVE_MOVES", True)
 # With this many socket moves waiting in a live-push server, the next is answered busy and sent by HTTP.
 LIVE_ACT_QUEUE = env_int("LIVE_ACT_QUEUE", 16)
+# Each socket's frames (config.live_guard): at most SOCKET_FRAMES in SOCKET_WINDOW_S seconds (a game needs a move or
+# two a second at the most), and a socket refused SOCKET_REFUSALS times is closed.
+SOCKET_FRAMES = env_int("SOCKET_FRAMES", 10)
+SOCKET_WINDOW_S = env_int("SOCKET_WINDOW_S", 5)
+SOCKET_REFUSALS = env_int("SOCKET_REFUSALS", 10)
 CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline
 CLOCK_SWEEP_SECONDS = 1.0
 # Behind a proxy that stamps X-Request-Start (and strips it from clients), time moves by that stamp.

@@ -20,21 +20,25 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import re
 import resource
 import secrets
 import select
 import shlex
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.board import Board
 from engine.errors import EngineError
 from engine.notation import Color, Point
 from engine.pbrain import from_xy, rule_bits, to_xy
 from engine.rules import Rules
+from engine.sandbox import Box, preexec
 
 START_GRACE_S = 3.0  # starting the process and answering START (our Python engine needs ~0.2 s; 15× that)
 KINDS = ("timeout", "crash", "garbage", "illegal")
@@ -63,6 +67,7 @@ class EngineSpec:
     memory_mb: int = 2048  # address space (RLIMIT_AS)
     processes: int = 64  # RLIMIT_NPROC (not enforced for root: the process group is killed whatever it spawns)
     file_mb: int = 16  # largest file it may write (RLIMIT_FSIZE)
+    box: Box | None = None  # an outside engine's box (engine.sandbox): its folder to read, a private one to write
 
     @classmethod
     def from_command(cls, command: str, **options: object) -> EngineSpec:
@@ -118,7 +123,9 @@ def _marked(marker: str) -> list[int]:
 class _Process:
     """An engine in a box: its own session and process group, a minimal environment (no secret of the
     server's: only PATH, HOME, LANG and a marker), limits on CPU, memory, processes and files, and output read
-    without a thread straight from the pipe with a deadline, a bounded line length and a bounded volume.
+    without a thread straight from the pipe with a deadline, a bounded line length and a bounded volume. An
+    outside engine's spec also carries a :class:`~engine.sandbox.Box`: the kernel then lets it read only the
+    system and its own folder, write only a private folder made for the run, and reach no network.
 
     :meth:`close` kills the whole group, then every process still carrying the run's marker (a child that
     started a session of its own), and only then closes the pipes; nothing it does waits on the engine. So
@@ -133,6 +140,12 @@ class _Process:
         self.marker = f"{os.getpid()}-{secrets.token_hex(8)}"  # the server process that started it, and the run
         env = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "HOME": spec.cwd or "/nonexistent", **spec.env}
         env[MARKER] = self.marker
+        box = spec.box
+        self.private = ""
+        if box is not None:  # a folder of its own for the run, its HOME and TMPDIR, gone when it ends
+            self.private = tempfile.mkdtemp(prefix="engine-run-")
+            box = replace(box, write=(*box.write, self.private))
+            env.update(HOME=self.private, TMPDIR=self.private)
         try:
             self.proc = subprocess.Popen(
                 list(spec.command),
@@ -142,10 +155,11 @@ class _Process:
                 cwd=spec.cwd,
                 env=env,
                 start_new_session=True,
-                preexec_fn=_limits(spec, cpu_s),  # noqa: PLW1509 - only setrlimit, async-signal-safe enough
+                preexec_fn=preexec(box, _limits(spec, cpu_s)),  # noqa: PLW1509 - system calls only
                 close_fds=True,
             )
-        except OSError as exc:
+        except (OSError, subprocess.SubprocessError) as exc:
+            self._forget_private()
             raise EngineFailure("crash", f"the engine could not start: {exc}") from None
         assert self.proc.stdout is not None
         self.out = self.proc.stdout.fileno()
@@ -231,6 +245,11 @@ class _Process:
             if stream is not None:
                 with contextlib.suppress(OSError, ValueError):
                     stream.close()
+        self._forget_private()
+
+    def _forget_private(self) -> None:
+        if self.private:
+            shutil.rmtree(self.private, ignore_errors=True)
 
 
 def engine_move(
@@ -300,3 +319,36 @@ def about(spec: EngineSpec, clock: Callable[[], float] = time.monotonic) -> str:
         return reply
     finally:
         process.close()
+
+
+ABOUT_NAME_MAX, ABOUT_VERSION_MAX = 40, 20
+
+
+def about_fields(line: str) -> dict[str, str]:
+    """The ``key="value"`` pairs of an ``ABOUT`` answer (Gomocup: ``name="…", version="…", author="…"``).
+
+    >>> about_fields('name="Rapfi", version="2024.1", author="Rapfi devs"')["version"]
+    '2024.1'
+    """
+    return {key.lower(): value for key, value in re.findall(r'(\w+)\s*=\s*"([^"]*)"', line)}
+
+
+def public_about(line: str) -> str:
+    """What may be published of an engine's ``ABOUT``: its name and version only (the version's first word), each
+    short and made of letters, digits, spaces and ``. _ + - ( )``. Everything else an engine writes is kept for
+    the organizer.
+
+    >>> public_about('name="Evil", version="1", author="see https://x.example/?k=SECRET"')
+    'Evil 1'
+    >>> public_about('name="<script>alert(1)</script>"')
+    'scriptalert(1)script'
+    """
+    fields = about_fields(line)
+
+    def clean(text: str, most: int) -> str:
+        kept = "".join(ch for ch in text if ch.isalnum() or ch in " ._+-()")
+        return " ".join(kept.split())[:most]
+
+    version = (fields.get("version", "").split() or [""])[0]  # a version is one word: "2024.1", "v1.2-beta"
+    parts = (clean(fields.get("name", ""), ABOUT_NAME_MAX), clean(version, ABOUT_VERSION_MAX))
+    return " ".join(p for p in parts if p)

@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
+from engine.gomocup import public_about
 from games.enums import GameResult, Interface, ResultReason
 from games.models import (
     Engine,
@@ -46,9 +47,10 @@ class EngineForm(forms.ModelForm):  # type: ignore[type-arg]
         if self.errors:
             return data
         try:
-            data["rules"], data["levels"], self.instance.about = engine_check(
+            data["rules"], data["levels"], answer = engine_check(
                 data.get("command", ""), data.get("rules"), data.get("levels")
             )
+            self.instance.about, self.instance.about_raw = public_about(answer), answer[:300]
         except GameError as exc:
             raise forms.ValidationError(exc.message) from None
         return data
@@ -57,8 +59,8 @@ class EngineForm(forms.ModelForm):  # type: ignore[type-arg]
 @admin.register(Engine)
 class EngineAdmin(admin.ModelAdmin[Engine]):
     form = EngineForm
-    list_display = ["name", "command", "enabled", "about", "failures", "last_failure_at"]
-    readonly_fields = ["about", "failures", "last_failure", "last_failure_at"]
+    list_display = ["name", "command", "enabled", "about", "about_raw", "failures", "last_failure_at"]
+    readonly_fields = ["about", "about_raw", "failures", "last_failure", "last_failure_at"]
 
 
 class MoveInline(admin.TabularInline[Move, Any]):

@@ -20,12 +20,13 @@ own subscriber skips it, so a move on a socket does not come back through Redis 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -155,18 +156,37 @@ def _flush() -> None:
         publish(sorted(topics), deltas, origin=origin())
 
 
+def key_digest(key: str) -> str:
+    """How a session key or a private link's key is named between processes (never the key itself)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+def sockets_closed(*, sessions: Sequence[str] = (), links: Sequence[str] = ()) -> None:
+    """Close, in every socket server, the live sockets opened with these session keys or private links (a
+    session signed out, a link revoked or renewed), once the current transaction commits: a socket's right to
+    its topic was checked when it connected, and must not outlive the session or link that gave it."""
+    if not settings.LIVE_PUSH or not (sessions or links):
+        return
+    message = {"close": {"sessions": [key_digest(k) for k in sessions], "links": [key_digest(k) for k in links]}}
+    transaction.on_commit(lambda: _send(message))
+
+
 def publish(topics: list[str], moves: dict[str, Any] | None = None, origin: str | None = None) -> None:
     """Send the topics now; a Redis that cannot be reached loses only the push (pages still poll). ``origin``:
     the process that has told its own watchers already (its subscriber skips the message)."""
+    message: Any = topics
+    if moves or origin:  # the origin first: its own subscriber skips the message by its first bytes
+        message = {**({"origin": origin} if origin else {}), "topics": topics, "moves": moves or {}}
+    _send(message)
+
+
+def _send(message: Any) -> None:
     global _client
     try:
         if _client is None:
             import redis
 
             _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.3, socket_timeout=0.3)
-        message: Any = topics
-        if moves or origin:  # the origin first: its own subscriber skips the message by its first bytes
-            message = {**({"origin": origin} if origin else {}), "topics": topics, "moves": moves or {}}
         _client.publish(CHANNEL, json.dumps(message, cls=DjangoJSONEncoder))
     except Exception:
         logger.warning("live push unavailable", exc_info=True)

@@ -135,7 +135,18 @@ class Engine(models.Model):
         help_text=_('per level 1–5: {"turn_ms": milliseconds a move, "max_node": nodes a move (optional)}'),
     )
     enabled = models.BooleanField(_("enabled"), default=True)
-    about = models.CharField(_("about"), max_length=300, blank=True, help_text=_("the engine's ABOUT answer"))
+    about = models.CharField(
+        _("about"),
+        max_length=300,
+        blank=True,
+        help_text=_("the name and version its ABOUT answer gives, cleaned and short (public)"),
+    )
+    about_raw = models.CharField(
+        _("ABOUT as answered"),
+        max_length=300,
+        blank=True,
+        help_text=_("the engine's ABOUT line as it wrote it, for organizers only: never published"),
+    )
     failures = models.PositiveIntegerField(_("failures"), default=0)
     last_failure = models.CharField(_("last failure"), max_length=500, blank=True)
     last_failure_at = models.DateTimeField(_("last failure at"), null=True, blank=True)

@@ -507,7 +507,7 @@ class PracticeInputSerializer(serializers.Serializer[Any]):
 class EngineSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
-    about = serializers.CharField(help_text="the engine's own ABOUT answer")
+    about = serializers.CharField(help_text="the engine's name and version from its ABOUT answer, cleaned and short")
     rules = serializers.ListField(child=serializers.CharField())
     levels = serializers.DictField(
         child=serializers.DictField(child=serializers.IntegerField()),

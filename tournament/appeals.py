@@ -82,6 +82,9 @@ def arena_bout(
         raise TournamentError("same_player", _("The holder cannot challenge themselves."))
     if winner.pk not in (challenger.pk, current.pk):
         raise TournamentError("bad_winner", _("The winner is the holder or the challenger."))
+    entered = set(tournament.entries.filter(player__in=[challenger, current]).values_list("player_id", flat=True))
+    if entered != {challenger.pk, current.pk}:  # a bout is between this tournament's own entrants
+        raise TournamentError("not_entered", _("Both players of a bout must be entered in this tournament."))
     bout = ArenaBout.objects.create(tournament=tournament, holder=current, challenger=challenger, winner=winner)
     audit(tournament, "arena_bout", actor, bout=bout.pk)
     return bout

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.access import may_organize, player_in
+from games.live import sockets_closed
 from games.models import Player
 from games.services import GameError
 from games.services.players import check_name
@@ -404,6 +405,8 @@ def access_key_new(*, entry: Entry, actor: Any = None) -> Entry:
     """A new private link for the player; the old one (if any) stops working at once."""
     entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
     had = bool(entry.access_key)
+    if entry.access_key:
+        sockets_closed(links=[entry.access_key])  # the sockets the old link opened close with it
     entry.access_key = secrets.token_urlsafe(18)
     entry.save(update_fields=["access_key"])
     audit(entry.tournament, "link_new" if had else "link", actor, entry=entry.pk)
@@ -413,6 +416,8 @@ def access_key_new(*, entry: Entry, actor: Any = None) -> Entry:
 @transaction.atomic
 def access_key_revoke(*, entry: Entry, actor: Any = None) -> Entry:
     entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry.pk)
+    if entry.access_key:
+        sockets_closed(links=[entry.access_key])
     entry.access_key = None
     entry.save(update_fields=["access_key"])
     audit(entry.tournament, "link_revoke", actor, entry=entry.pk)

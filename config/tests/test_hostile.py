@@ -611,7 +611,7 @@ def test_odd_numbers_in_addresses_and_forms_are_refused_not_a_server_error(odd: 
     """``"²".isdigit()`` is true and ``int("²")`` fails; so does ``int`` of 5,000 digits: each was a 500."""
     from urllib.parse import quote
 
-    from config.live import _may_watch
+    from config.live_guard import admit
 
     player = account("oddity", PLAYER)
     Player.objects.create(name="Oddity", user=player)
@@ -623,7 +623,7 @@ def test_odd_numbers_in_addresses_and_forms_are_refused_not_a_server_error(odd: 
 
     tournament = services.publish(tournament=services.tournament_create(name="Odd"))
     assert Client().get(f"/t/{tournament.pk}/screen/", {"seconds": odd}).status_code == 200
-    assert _may_watch({"headers": []}, f"game:{odd}") is False
+    assert admit({"headers": []}, f"game:{odd}") is None
 
     organizer = signed_in(account("odd-organizer", ORGANIZER))
     for action, field in (("start", "stage"), ("answer-call", "call"), ("staff-remove", "user")):

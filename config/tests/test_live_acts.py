@@ -276,7 +276,8 @@ def test_strangers_and_bad_frames_get_a_clear_refusal_and_change_nothing(sockets
 
 
 def test_a_session_signed_out_after_connecting_acts_no_more(sockets: SocketServer, client: Any) -> None:
-    """The user is read again for every frame: the socket's credentials are checked per act, not once."""
+    """Signing out closes the session's sockets (config.live_guard); a frame that raced the close is refused,
+    since the user is read again for every frame: the socket's credentials are checked per act, not once."""
     from django.conf import settings
 
     game, one_user, _two_user, _one, _two = a_game("signout")
@@ -299,18 +300,23 @@ def test_a_session_signed_out_after_connecting_acts_no_more(sockets: SocketServe
                 message = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 if "reply" in message:
                     out.append(message)
-            await asyncio.to_thread(sign_out)  # signed out in another tab; this socket stays open
-            await ws.send(json.dumps({"act": "move", "id": 2, "ply": 2, "point": "j9"}))
-            while len(out) < 2:
-                message = json.loads(await asyncio.wait_for(ws.recv(), 10))
-                if "reply" in message:
-                    out.append(message)
+            await asyncio.to_thread(sign_out)  # signed out in another tab
+            try:
+                await ws.send(json.dumps({"act": "move", "id": 2, "ply": 2, "point": "j9"}))
+                while len(out) < 2:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if "reply" in message:
+                        out.append(message)
+                await asyncio.wait_for(ws.recv(), 10)
+            except websockets.ConnectionClosed as gone:
+                out.append({"closed": gone.rcvd.code if gone.rcvd else 0})
 
     replies: list[dict[str, Any]] = []
     in_a_thread(two_moves(replies))
 
     assert replies[0]["status"] == 200
-    assert replies[1]["status"] == 401
+    assert replies[-1] == {"closed": 4401}  # the socket closes with the session
+    assert all(r.get("status") == 401 for r in replies[1:-1])  # a frame sent before the close: refused
     assert Move.objects.filter(game=game).count() == 1
 
 

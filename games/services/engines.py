@@ -5,10 +5,16 @@ under ``settings.ENGINES_DIR``; anything else is refused, so a form in the admin
 way to run an arbitrary program on the server. Each move starts the program afresh with its budget
 (:func:`engine.gomocup.engine_move`), so a crash, an overrun or an illegal answer costs one game, which
 the engine forfeits (:func:`games.services.computer.computer_turn`), and is counted here.
+
+An outside program runs in a box (:mod:`engine.sandbox`): it reads only the system and its own folder,
+writes only a private folder made for each run, and reaches no network — never the project, ``var/``, the
+database or the secret key. Where no box can be made, outside engines are refused (:func:`box_missing`).
+What an engine writes is never published as it came: of its ``ABOUT``, only the name and version.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import shlex
@@ -22,7 +28,8 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from engine.gomocup import EngineFailure, EngineSpec, about
+from engine.gomocup import EngineFailure, EngineSpec, about, public_about
+from engine.sandbox import Box, unavailable
 from games.messages import translate
 from games.models import Engine, default_engine_levels
 from games.services.base import GameError
@@ -33,6 +40,12 @@ BUILTIN = "builtin"
 ENGINE_RULES = ("renju", "freestyle", "standard")
 LEVELS = ("1", "2", "3", "4", "5")
 TURN_MS = (10, 120_000)  # the least and the most a level may give a move
+
+
+@functools.cache
+def box_missing() -> str:
+    """Why outside engines cannot be boxed on this server (empty when they can); asked once per process."""
+    return unavailable()
 
 
 def engine_command(command: str) -> tuple[tuple[str, ...], str]:
@@ -87,22 +100,45 @@ def clean_rules(rules: Any) -> list[str]:
     return [r for r in ENGINE_RULES if r in rules]
 
 
+def _box(command: str, cwd: str) -> Box | None:
+    """The box of an outside program (its own folder to read); none for our own engine. An outside program
+    never runs unboxed: where no box can be made it is refused."""
+    if shlex.split(command)[:1] == [BUILTIN]:
+        return None
+    missing = box_missing()
+    if missing:
+        raise GameError(
+            "engine_unboxed",
+            _("Outside engines run only in a box, and this server cannot make one: %(reason)s (docs/security.md).")
+            % {"reason": missing},
+        )
+    return Box(read=(cwd,))
+
+
 def engine_spec(engine: Engine, level: int, *, most_ms: int | None = None) -> EngineSpec:
     """How to run ``engine`` for a move at ``level``, within ``most_ms`` when the clock allows less."""
     argv, cwd = engine_command(engine.command)
     budget = engine.levels.get(str(level)) or {"turn_ms": 1000}
     turn_ms = budget["turn_ms"] if most_ms is None else max(10, min(budget["turn_ms"], most_ms))
-    return EngineSpec(argv, turn_ms=turn_ms, max_node=budget.get("max_node", 0), level=budget.get("level", 0), cwd=cwd)
+    return EngineSpec(
+        argv,
+        turn_ms=turn_ms,
+        max_node=budget.get("max_node", 0),
+        level=budget.get("level", 0),
+        cwd=cwd,
+        box=_box(engine.command, cwd),
+    )
 
 
 def engine_check(command: str, rules: Any, levels: Any) -> tuple[list[str], dict[str, dict[str, int]], str]:
-    """The rules and levels cleaned, and the engine's ``ABOUT`` answer; :class:`GameError` if any is wrong or
-    the engine does not start and answer."""
+    """The rules and levels cleaned, and the engine's ``ABOUT`` answer (as it came: keep it for organizers,
+    publish only :func:`engine.gomocup.public_about`); :class:`GameError` if any is wrong, the engine cannot be
+    boxed, or it does not start and answer."""
     rules = clean_rules(rules)
     levels = clean_levels(levels if levels is not None else default_engine_levels())
     argv, cwd = engine_command(command)
     try:
-        answer = about(EngineSpec(argv, cwd=cwd))
+        answer = about(EngineSpec(argv, cwd=cwd, box=_box(command, cwd)))
     except EngineFailure as failure:
         raise GameError(
             "engine_unusable", _("The engine did not answer ABOUT: %(reason)s") % {"reason": translate(failure)}
@@ -130,7 +166,7 @@ def engine_register(
         if Engine.objects.filter(name=name).exclude(pk=engine.pk).exists():
             raise GameError("engine_name", _("There is already an engine named %(name)s.") % {"name": name})
         engine.name, engine.command, engine.rules, engine.levels = name, command.strip(), rules, levels
-        engine.enabled, engine.about = enabled, answer[:300]
+        engine.enabled, engine.about, engine.about_raw = enabled, public_about(answer), answer[:300]
         engine.save()
     return engine
 

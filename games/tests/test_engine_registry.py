@@ -7,6 +7,7 @@ for the failures, a program in the engines folder that misbehaves on purpose; no
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -33,17 +34,21 @@ from games.tests.helpers import MISSED, finished_game, human, run_computer
 pytestmark = pytest.mark.django_db
 
 MISBEHAVING = Path(engine.__file__).parent / "tests" / "engines" / "misbehaving.py"
+SYSTEM_PYTHON = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin") or "/usr/bin/python3"
 FAST = {str(level): {"turn_ms": 400, "level": 1} for level in range(1, 6)}
 SLOW = {str(level): {"turn_ms": 300} for level in range(1, 6)}
 
 
 @pytest.fixture
 def engines_dir(tmp_path: Path) -> Any:
-    """An engines folder holding ``misbehaving`` (a program that runs misbehaving.py) and ``dead`` (exits)."""
+    """An engines folder holding ``misbehaving`` (a program that runs misbehaving.py) and ``dead`` (exits).
+    An outside engine runs in a box that reads only the system and its own folder (engine.sandbox): so the
+    script is copied in, and run by the system's Python, as an engine author's would be."""
     folder = tmp_path / "engines"
     folder.mkdir()
+    shutil.copy(MISBEHAVING, folder / "misbehaving.py")
     for name, body in (
-        ("misbehaving", f'exec "{sys.executable}" "{MISBEHAVING}" "$@"'),
+        ("misbehaving", f'exec {SYSTEM_PYTHON} "$(dirname "$0")/misbehaving.py" "$@"'),
         ("dead", "exit 1"),
     ):
         program = folder / name
@@ -67,7 +72,8 @@ def test_a_command_runs_only_the_builtin_engine_or_a_program_in_the_engines_fold
 
 def test_registering_asks_the_engine_about_itself_and_refuses_what_cannot_play(engines_dir: Path) -> None:
     registered = engine_register(name="Ours", command="builtin", rules=["renju", "freestyle"])
-    assert "name=" in registered.about and registered.levels["5"]["turn_ms"] == 6000
+    assert registered.about == "gomoku-tournament engine 1.0" and "name=" in registered.about_raw
+    assert registered.levels["5"]["turn_ms"] == 6000
     assert registered.rules == ["renju", "freestyle"]
     with translation.override("en"):
         with pytest.raises(GameError, match="did not answer ABOUT"):
@@ -198,7 +204,8 @@ def test_the_organizer_registers_an_engine_in_the_admin_panel(engines_dir: Path)
     saved = client.post("/admin/games/engine/add/", {**form, "levels": levels})
     assert saved.status_code == 302, saved.content.decode()[:2000]
     ours = Engine.objects.get()
-    assert "name=" in ours.about and ours.rules == ["renju", "freestyle"] and ours.levels["3"] == {"turn_ms": 1000}
+    assert ours.about == "gomoku-tournament engine 1.0" and "name=" in ours.about_raw
+    assert ours.rules == ["renju", "freestyle"] and ours.levels["3"] == {"turn_ms": 1000}
 
 
 # -- a registered engine as analyser ------------------------------------------------------------------------

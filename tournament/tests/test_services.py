@@ -248,6 +248,12 @@ def test_small_fields_run_to_the_end(players: int) -> None:
 def test_arena_holder_keeps_the_table_and_the_longest_streak_is_kept() -> None:
     tournament = services.tournament_create(name="arena")
     a, b, c = (Player.objects.create(name=n) for n in "abc")
+    stranger = Player.objects.create(name="not entered")
+    for player in (a, b, c):
+        services.register(tournament=tournament, player=player)
+    with pytest.raises(services.TournamentError) as outside:  # a bout is between the tournament's own entrants
+        appeals.arena_bout(tournament=tournament, holder=a, challenger=stranger, winner=stranger)
+    assert outside.value.code == "not_entered"
     appeals.arena_bout(tournament=tournament, holder=a, challenger=b, winner=a)
     appeals.arena_bout(tournament=tournament, challenger=c, winner=a)
     appeals.arena_bout(tournament=tournament, challenger=b, winner=b)
