@@ -121,7 +121,9 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
 
 
 class EntryRegisterSerializer(serializers.Serializer[Any]):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    player = serializers.IntegerField(
+        required=False, min_value=1, help_text="a player's number (one you keep; anyone else: invite them)"
+    )
     name = serializers.CharField(max_length=100, required=False)
     unit = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
     rating = serializers.IntegerField(required=False, allow_null=True)
@@ -142,7 +144,10 @@ class CheckInAnswerSerializer(serializers.Serializer[Any]):
 def player_named(data: dict[str, Any], *, actor: Any, tournament: Tournament) -> Player:
     """The player an entry names: by id (one ``actor`` keeps: tournament.identity), or by name (and unit,
     rating) one it keeps or a new one of its own."""
-    player = data.get("player")
+    number = data.get("player")
+    player = visible_players(actor).filter(pk=number).first() if number is not None else None
+    if number is not None and player is None:  # the same answer for a number nobody has and one hidden
+        raise services.TournamentError("no_player", _("There is no player with that number."), 404)
     if player is None:
         if not data.get("name"):
             raise serializers.ValidationError({"name": _("Give a player id or a name.")})
