@@ -285,6 +285,9 @@ class Supervisor:
         return done
 
 
+WEB_CONNECTIONS = 8192  # per web process: at the limit it stops accepting until a connection goes (never spins)
+
+
 def web_server(
     env: dict[str, str],
     host: str,
@@ -295,10 +298,11 @@ def web_server(
     extra: Sequence[str] = (),
 ) -> Service:
     """gunicorn with the stamping threaded worker (config.gunicorn_worker): one process per core, threads for
-    requests that wait on the database (bench/load.py)."""
+    requests that wait on the database (bench/load.py), and room for ``WEB_CONNECTIONS`` connections each
+    (gunicorn's 1,000 is a thousand players' devices; an online round of 3,000 games keeps 6,000 open)."""
     root = Path(__file__).resolve().parent.parent
     command = [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind", f"{host}:{port}"]
-    command += ["--workers", str(workers), "--threads", str(threads)]
+    command += ["--workers", str(workers), "--threads", str(threads), "--worker-connections", str(WEB_CONNECTIONS)]
     command += ["--worker-class", "config.gunicorn_worker.StampingThreadWorker", *extra]
     return Service("web", command, env=env, cwd=str(root), log=log)
 
