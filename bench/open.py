@@ -570,8 +570,8 @@ def queries_of_a_move_and_a_noop(tokens: list[str]) -> tuple[int, int]:
 
     one, two = (Player.objects.get(user__auth_token__key=t) for t in tokens[:2])
     game = game_create(player_one=one, player_two=two, rules="freestyle", time_control=QUICK)
-    client = Client(HTTP_AUTHORIZATION=f"Token {tokens[0]}", HTTP_ACCEPT_LANGUAGE="en")
-    other = Client(HTTP_AUTHORIZATION=f"Token {tokens[1]}", HTTP_ACCEPT_LANGUAGE="en")
+    client = Client(HTTP_AUTHORIZATION=f"Token {tokens[0]}", HTTP_ACCEPT_LANGUAGE="en", HTTP_HOST="127.0.0.1")
+    other = Client(HTTP_AUTHORIZATION=f"Token {tokens[1]}", HTTP_ACCEPT_LANGUAGE="en", HTTP_HOST="127.0.0.1")
     for ply, point in enumerate(QUIET[:3]):  # warm: the first moves start the clock
         (client if ply % 2 == 0 else other).post(
             f"/api/games/{game.pk}/move/",

@@ -59,10 +59,11 @@ def admit(scope: dict[str, Any], topic: str, lang: str = "") -> Admission | None
     database connection). The refusal a socket that may not act gets is the API's, in the socket's language:
     401 with a token's failure (expired, unknown) or for nobody signed in, 403 for someone not seated here."""
     user, session_key, link = socket_identity(scope)
-    if not may_watch(user, topic):
+    game = _game_of(topic)
+    if not may_watch(user, topic, game):
         return None
     admission = Admission(
-        may_act=may_act(user, topic),
+        may_act=may_act(user, topic, game),
         session=key_digest(session_key) if session_key else "",
         link=key_digest(link) if link else "",
     )
@@ -79,7 +80,8 @@ def _refusal(scope: dict[str, Any], user: Any) -> dict[str, Any]:
     else:
         failure = NotAuthenticated()
         try:
-            socket_identity(scope, strict=True)
+            if any(name == b"authorization" for name, _value in scope.get("headers", [])):
+                socket_identity(scope, strict=True)
         except AuthenticationFailed as failed:  # a token that is not (or no longer) valid: say which
             failure = failed
     response = exception_handler(failure, {})
@@ -87,8 +89,15 @@ def _refusal(scope: dict[str, Any], user: Any) -> dict[str, Any]:
     return {"status": response.status_code, **(response.data or {})}
 
 
-def may_watch(user: Any, topic: str) -> bool:
-    """The session may see the topic (the same rule as the pages and the API)."""
+def _game_of(topic: str) -> Game | None:
+    """The game of a ``game:`` topic, read once for both questions (``None`` for any other topic)."""
+    kind, _sep, text = topic.partition(":")
+    ident = whole(text) if kind == "game" else None
+    return Game.objects.filter(pk=ident).first() if ident is not None else None
+
+
+def may_watch(user: Any, topic: str, game: Game | None = None) -> bool:
+    """The session may see the topic (the same rule as the pages and the API); ``game``: the topic's, if read."""
     kind, _sep, text = topic.partition(":")
     if kind == "player":  # a console: only its own player's session, a link's as far as its link reaches
         number = whole(text.partition("@")[0]) or 0
@@ -98,7 +107,7 @@ def may_watch(user: Any, topic: str) -> bool:
     if ident is None:
         return False
     if kind == "game":
-        game = Game.objects.filter(pk=ident).first()
+        game = game if game is not None else Game.objects.filter(pk=ident).first()
         return game is not None and can_see(user, game)
     if kind == "referee":  # a referee's console: only that referee's session
         return bool(user.is_authenticated and user.pk == ident and referees_any(user))
@@ -110,14 +119,14 @@ def may_watch(user: Any, topic: str) -> bool:
     return False
 
 
-def may_act(user: Any, topic: str) -> bool:
+def may_act(user: Any, topic: str, game: Game | None = None) -> bool:
     """Frames on this socket may be acted on: a game's socket, and a session seated in that game (within its
     link's reach) or running it. Decided once; every act is still checked in full when it is made."""
     kind, _sep, text = topic.partition(":")
     ident = whole(text)
     if kind != "game" or ident is None or not user.is_authenticated:
         return False
-    game = Game.objects.filter(pk=ident).first()
+    game = game if game is not None else Game.objects.filter(pk=ident).first()
     return game is not None and (seated_player(user, game) is not None or organizes_game(user, game))
 
 

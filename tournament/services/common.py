@@ -94,6 +94,15 @@ def make_group(
 def call_matches(*, tournament: Tournament) -> list[Match]:
     """Fill every free board with the next ready match (both players free, earlier rounds first)."""
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()  # one caller at a time
+    waiting = (
+        Match.objects.filter(
+            tournament=tournament, status=Match.Status.PENDING, group__stage__status=Stage.Status.RUNNING
+        )
+        .select_related("group__stage", "first__player", "second__player")
+        .order_by("group__stage__order", "round", "group__number", "order")
+    )
+    if not waiting.exists():  # a Swiss round on every board: nothing waits, so no game's end reads them all
+        return []
     busy = list(
         Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).values_list(
             "board", "first_id", "second_id"
@@ -105,13 +114,6 @@ def call_matches(*, tournament: Tournament) -> list[Match]:
     if not free_boards:
         return []
     called = []
-    waiting = (
-        Match.objects.filter(
-            tournament=tournament, status=Match.Status.PENDING, group__stage__status=Stage.Status.RUNNING
-        )
-        .select_related("group__stage", "first__player", "second__player")
-        .order_by("group__stage__order", "round", "group__number", "order")
-    )
     for match in waiting.iterator(chunk_size=64):  # usually the first few rows fill the free boards
         if not free_boards:
             break
