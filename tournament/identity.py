@@ -74,24 +74,15 @@ def keeps(actor: Any, player: Player) -> bool:
 
 def may_edit(actor: Any, player: Player) -> bool:
     """May ``actor`` change ``player``'s name, unit or rating? Only if that shows in no tournament ``actor``
-    does not run: the player is not the register's, has no account of their own (or it is the actor's), and
-    every tournament they are entered in is run by ``actor`` (a co-organizer of the one tournament included)."""
-    if _system(actor) or is_organizer(actor):
-        return True
-    if not getattr(actor, "is_authenticated", False):
-        return False
-    if player.user_id == actor.pk:
-        return True
-    if has_own_account(player) or player.owner_id is None:
-        return False
-    entries = Entry.objects.filter(player=player)
-    if not entries.exists():
-        return bool(player.owner_id == actor.pk)
-    return not entries.exclude(tournament__organizers=actor).exists()
+    does not run (:func:`editable_players`, the one rule, for one player)."""
+    return player.pk in editable_players(actor, [player.pk])
 
 
 def editable_players(actor: Any, player_ids: list[int]) -> set[int]:
-    """Which of ``player_ids`` ``actor`` may edit (:func:`may_edit`), in three queries whatever their number."""
+    """Which of ``player_ids`` ``actor`` may edit, in three queries whatever their number: a site organizer (or
+    the server itself) any; anyone else its own account's player, and a player that is not the register's, has
+    no account of their own and plays only in tournaments ``actor`` runs (a co-organizer of the one tournament
+    included) — or, entered nowhere yet, one ``actor`` keeps."""
     if _system(actor) or is_organizer(actor):
         return set(player_ids)
     if not getattr(actor, "is_authenticated", False):
