@@ -473,3 +473,37 @@ def test_testserver_is_not_an_allowed_host_of_a_running_server() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "testserver" not in result.stdout and "127.0.0.1" in result.stdout
+
+
+def test_a_link_neither_checks_in_nor_appeals_in_another_organizers_event() -> None:
+    """High (1), the link half beyond the game: a register player in two hosts' events, both with check-in
+    open. Host A's link checks them in at A's event only: B's check-in (the console's button and the API) and
+    an appeal in B's event are refused, and B's check-in button is not on the link's console."""
+    site = account("federation", ORGANIZER)
+    host_a, host_b = account("host-a", HOST), account("host-b", HOST)
+    shared = Player.objects.create(name="Register player")
+    events = []
+    for host in (host_a, host_b):
+        tournament = services.tournament_create(name=f"{host.username} cup", actor=host, check_in=CheckIn.FIRST)
+        services.publish(tournament=tournament)
+        services.register(tournament=tournament, player=shared, actor=site)
+        events.append(tournament)
+    mine, theirs = events
+    a_link = registration.access_key_new(entry=mine.entries.get(player=shared), actor=host_a).access_key
+    phone = web(None, "192.168.1.93")
+    phone.post(f"/p/{a_link}/")
+    their_entry = theirs.entries.get(player=shared)
+
+    console = phone.get("/me/").content.decode()
+    by_button = phone.post(f"/me/check-in/{their_entry.pk}/")
+    by_api = phone.post(f"/api/tournaments/{theirs.pk}/check-in/", {}, content_type="application/json")
+    appeal = phone.post(
+        f"/api/tournaments/{theirs.pk}/appeal/", {"game": 1, "reason": "x"}, content_type="application/json"
+    )
+    own = phone.post(f"/api/tournaments/{mine.pk}/check-in/", {}, content_type="application/json")
+
+    assert f"/me/check-in/{their_entry.pk}/" not in console
+    assert by_button.status_code == 404 and by_api.status_code == 404 and appeal.status_code in (403, 404)
+    their_entry.refresh_from_db()
+    assert their_entry.checked_in_round == 0
+    assert own.status_code == 200 and mine.entries.get(player=shared).checked_in_round == 1
