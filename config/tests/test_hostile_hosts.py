@@ -339,6 +339,8 @@ def test_a_player_with_an_account_of_their_own_is_invited_and_enters_only_by_acc
     first = api(host).post(f"/api/tournaments/{mine.pk}/invite/", {"player": me.pk}, format="json")
     second = api(host).post(f"/api/tournaments/{mine.pk}/invite/", {"player": kept.pk}, format="json")
 
+    nobody = api(host).post(f"/api/tournaments/{mine.pk}/invite/", {"player": 999_999}, format="json")
+    assert (nobody.status_code, nobody.json()["code"]) == (404, "no_player")  # a clear refusal, nothing written
     assert first.status_code == second.status_code == 201
     assert first.json()["entry"] is None and second.json()["entry"] is None
     assert not mine.entries.exists()
