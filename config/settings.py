@@ -161,6 +161,12 @@ LIVE_ACT_QUEUE = env_int("LIVE_ACT_QUEUE", 16)
 SOCKET_FRAMES = env_int("SOCKET_FRAMES", 10)
 SOCKET_WINDOW_S = env_int("SOCKET_WINDOW_S", 5)
 SOCKET_REFUSALS = env_int("SOCKET_REFUSALS", 10)
+# The online games this deployment runs at once, every tournament and practice game together (0: no limit).
+# Past it a tournament's further games wait for room and start as others end (the organizer is told how many
+# wait), and a new practice or API game is refused: the games already running keep their pace (issue 64).
+# The default is what one 2-core box carries with room to spare (README, "capacity"): measure a bigger one
+# with bench/open.py and raise it.
+ONLINE_CAPACITY = env_int("ONLINE_CAPACITY", 2_000)
 CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline
 CLOCK_SWEEP_SECONDS = 1.0
 # Behind a proxy that stamps X-Request-Start (and strips it from clients), time moves by that stamp.
@@ -176,6 +182,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-overdue-clocks": {
         "task": "games.sweep_overdue",
         "schedule": CLOCK_SWEEP_SECONDS,
+        "options": {"expires": 2},
+    },
+    "call-for-room": {  # online games that waited for room on the server (ONLINE_CAPACITY), called as games end
+        "task": "tournament.call_for_room",
+        "schedule": 2.0,
         "options": {"expires": 2},
     },
     "close-team-lineups": {  # team events: a lineup deadline passed, the boards are made from the standing order

@@ -35,7 +35,7 @@ from games.access import (
     visible_games,
     visible_players,
 )
-from games.enums import Interface
+from games.enums import GameMode, Interface
 from games.exports import export_plain, export_rif
 from games.models import Analysis, ArbiterCall, Engine, Game, GameEvent, Player
 from games.parsing import whole
@@ -76,6 +76,7 @@ from games.serializers import (
 from games.services import GameError
 from games.services.analysis import analysis_request, position_analysis
 from games.services.arbiter import game_answer_arbiter, game_call_arbiter
+from games.services.base import require_room
 from games.services.practice import practice_start
 from games.throttles import MoveThrottle
 
@@ -208,6 +209,8 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def create(self, request: Request) -> Response:
         require_organizer(request.user)
         data = self._input(CreateSerializer)
+        if data.get("mode", GameMode.ONLINE) == GameMode.ONLINE:
+            require_room()
         game = services.game_create(actor=request.user, **data)
         return self._full(game, 201)
 

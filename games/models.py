@@ -231,6 +231,8 @@ class Game(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["deadline"], condition=Q(deadline__isnull=False), name="game_deadline"),
+            # the online games in progress, counted against the server's capacity (games.selectors.online_room)
+            models.Index(fields=["status", "mode"], name="game_in_progress"),
             # the sweep's look for overdue no-shows, every second: a few rows, not a scan of every game
             models.Index(
                 fields=["absent_deadline"], condition=Q(absent_deadline__isnull=False), name="game_absent_deadline"

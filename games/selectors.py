@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -197,6 +198,18 @@ def clocks_due(at: datetime) -> QuerySet[Game]:
     """The online games whose deadline (when anyone may call the flag) has passed by ``at``: the settling
     pass's candidates, and what a slice's task looks at again when some are held."""
     return Game.objects.filter(status__in=GameStatus.active(), mode=GameMode.ONLINE, deadline__lte=at)
+
+
+def online_games_running() -> int:
+    """The online games in progress on this server, every tournament's and practice game together (the
+    ``game_in_progress`` index: the games in progress, not every game ever played)."""
+    return Game.objects.filter(status__in=GameStatus.active(), mode=GameMode.ONLINE).count()
+
+
+def online_room() -> int | None:
+    """How many more online games this server may start now (``ONLINE_CAPACITY``); None: no limit."""
+    capacity = settings.ONLINE_CAPACITY
+    return None if capacity <= 0 else max(0, capacity - online_games_running())
 
 
 def overdue_no_shows(now: datetime, limit: int) -> QuerySet[Game, int]:

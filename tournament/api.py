@@ -25,6 +25,7 @@ from tournament.identity import check_may_enter, player_for_entry
 from tournament.invitations import invitation_answer, invite, open_invitations
 from tournament.models import Appeal, Group, Invitation, Match, Stage, Tournament, WithdrawalPolicy
 from tournament.registration import check_in_as, import_entries, import_summary
+from tournament.services.common import held_for_room
 from tournament.services.outcomes import playoff_decide
 from tournament.stage_formats import stage_standings
 from tournament.withdrawals import entry_withdraw, match_mark_absent, match_mark_present
@@ -45,6 +46,9 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     rules = serializers.ChoiceField(choices=RULE_SETS, read_only=True)
     protocol = serializers.ChoiceField(choices=list(PROTOCOLS), read_only=True)
     time_control = TimeControlField(read_only=True)
+    held_for_room = serializers.SerializerMethodField(
+        help_text="online: the games that wait for room on the server (ONLINE_CAPACITY) and start as others end"
+    )
 
     class Meta:
         model = Tournament
@@ -67,8 +71,12 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "status",
             "preset",
             "stages",
+            "held_for_room",
         ]
         read_only_fields = ["status", "stages"]
+
+    def get_held_for_room(self, tournament: Tournament) -> int:
+        return held_for_room(tournament)
 
 
 class MatchSerializer(serializers.ModelSerializer[Match]):

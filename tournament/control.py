@@ -17,7 +17,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from engine.protocols import PROTOCOLS
 from games.access import is_organizer, organizer_or_404
@@ -201,6 +201,8 @@ def waiting_context(tournament: Tournament) -> dict[str, Any]:
         "claims": ForbiddenClaim.objects.filter(
             game__match_game__match__tournament=tournament, status=ClaimStatus.OPEN
         ).select_related("game"),
+        "held_for_room": services.held_for_room(tournament),
+        "capacity": settings.ONLINE_CAPACITY,
     }
 
 
@@ -268,7 +270,21 @@ def control_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     else:
         if done:
             messages.success(request, done)
+    held = services.held_for_room(tournament)
+    if held:
+        messages.warning(request, held_message(held))
     return redirect("control-room", pk=pk)
+
+
+def held_message(held: int) -> str:
+    """What the organizer is told while some games wait for room on the server."""
+    return ngettext(
+        "%(n)s game waits for room on the server: it runs at most %(capacity)s online games at once, and the "
+        "waiting games start as others end.",
+        "%(n)s games wait for room on the server: it runs at most %(capacity)s online games at once, and the "
+        "waiting games start as others end.",
+        held,
+    ) % {"n": held, "capacity": settings.ONLINE_CAPACITY}
 
 
 def _run(action: str, request: HttpRequest, tournament: Tournament, stage: Stage | None, user: Any) -> str:

@@ -17,7 +17,7 @@ from games import clock, live
 from games.enums import EventKind, GameMode, GameStatus, ResultReason
 from games.models import Game, GameEvent, Move, Player
 from games.prepared import Prepared, PreparedInsert
-from games.selectors import GameState, control_of, from_ms, ms
+from games.selectors import GameState, control_of, from_ms, ms, online_room
 
 # a move's rows, written without building their SQL each time (games.prepared)
 _MOVES: PreparedInsert[Move] = PreparedInsert(Move)
@@ -163,6 +163,17 @@ def require_online(game: Game) -> None:
                 "report its result instead."
             ),
             409,
+        )
+
+
+def require_room() -> None:
+    """A new online game outside a tournament's call (practice, the API) is refused while the server runs as
+    many online games as it has room for (``ONLINE_CAPACITY``): the games already running keep their pace."""
+    if online_room() == 0:
+        raise GameError(
+            "server_full",
+            _("The server is running as many online games as it can; start this game when some have ended."),
+            503,
         )
 
 

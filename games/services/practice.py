@@ -29,7 +29,7 @@ from engine.search.players import ComputerPlayer
 from games.enums import GameStatus, ResultReason
 from games.models import Engine, Game, Player
 from games.selectors import clock_of, game_state
-from games.services.base import GameError, clock_seat
+from games.services.base import GameError, clock_seat, require_room
 from games.services.computer import PRACTICE_RULES, computer_player, computer_seat, practice_engine, think_budget
 from games.services.engines import engine_failed, engine_spec
 from games.services.finish import game_finish
@@ -59,6 +59,7 @@ def practice_start(
         raise GameError("bad_setup", _("Choose renju, free-style or standard rules."))
     if seat not in (1, 2):
         raise GameError("bad_seat", _("The seat is 1 or 2."))
+    require_room()
     with transaction.atomic():
         computer = computer_player(level, practice_engine(engine, rules))
         one, two = (player, computer) if seat == 1 else (computer, player)

@@ -13,7 +13,7 @@ raise lives low in the app (:mod:`tournament.errors`) so that the formats and se
 """
 
 from tournament.errors import TournamentError
-from tournament.services.common import audit, call_matches
+from tournament.services.common import audit, call_for_room, call_matches, held_for_room
 from tournament.services.corrections import correct_result
 from tournament.services.draws import (
     draw_stage,
@@ -31,10 +31,12 @@ __all__ = [
     "TournamentError",
     "advance",
     "audit",
+    "call_for_room",
     "call_matches",
     "correct_result",
     "draw_stage",
     "group_sync",
+    "held_for_room",
     "match_sync",
     "pair_next_round",
     "playoff_decide",

@@ -10,10 +10,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.db import transaction
+from django.db.models import QuerySet
+
 from games import live
 from games.enums import GameMode, GameStatus, Interface
 from games.forfeits import game_cancel
 from games.models import Game
+from games.selectors import online_room
 from games.services import game_create
 from tournament import formats
 from tournament.models import AuditLog, Group, GroupMember, Match, MatchGame, Stage, Tournament
@@ -92,7 +96,11 @@ def make_group(
 
 
 def call_matches(*, tournament: Tournament) -> list[Match]:
-    """Fill every free board with the next ready match (both players free, earlier rounds first)."""
+    """Fill every free board with the next ready match (both players free, earlier rounds first).
+
+    Online, no more games start than the server has room for (``ONLINE_CAPACITY``, every tournament's games
+    together): the rest wait, as for a board, and are called as games end here (:func:`after_game`) or
+    anywhere on the server (:func:`call_for_room`); the control room says how many wait (:func:`held_for_room`)."""
     Tournament.objects.select_for_update().filter(pk=tournament.pk).first()  # one caller at a time
     waiting = (
         Match.objects.filter(
@@ -111,6 +119,9 @@ def call_matches(*, tournament: Tournament) -> list[Match]:
     boards_used = {b for b, _, _ in busy}
     playing = {e for _, a, b in busy for e in (a, b)}
     free_boards = [b for b in range(1, tournament.boards + 1) if b not in boards_used]
+    room = online_room() if tournament.mode == GameMode.ONLINE else None
+    if room is not None:
+        free_boards = free_boards[:room]
     if not free_boards:
         return []
     called = []
@@ -128,6 +139,43 @@ def call_matches(*, tournament: Tournament) -> list[Match]:
         next_game(match, tournament)
         called.append(match)
     return called
+
+
+def _waiting(tournament_filter: dict[str, Any]) -> QuerySet[Match]:
+    """The matches that wait to be called in running stages (``tournament_filter`` narrows them)."""
+    return Match.objects.filter(
+        status=Match.Status.PENDING, group__stage__status=Stage.Status.RUNNING, **tournament_filter
+    )
+
+
+def _free_boards(tournament: Tournament) -> int:
+    return tournament.boards - Match.objects.filter(tournament=tournament, status=Match.Status.CALLED).count()
+
+
+def call_for_room() -> int:
+    """Once games have ended anywhere on the server, the online tournaments' matches that waited for room on it
+    are called, the oldest tournament first (the beat's task, every few seconds); returns how many were called.
+    Nothing is written, and no lock taken, while the server is still full or nothing waits."""
+    if not online_room():  # None: no limit, so nothing waits for room; 0: still full
+        return 0
+    waiting = _waiting({"tournament__mode": GameMode.ONLINE}).values_list("tournament_id", flat=True)
+    called = 0
+    for tournament in Tournament.objects.filter(pk__in=waiting).order_by("pk"):
+        if _free_boards(tournament) <= 0:  # it waits for its own boards, not for the server
+            continue
+        with transaction.atomic():
+            called += len(call_matches(tournament=tournament))
+        if not online_room():
+            break
+    return called
+
+
+def held_for_room(tournament: Tournament) -> int:
+    """How many of an online tournament's matches wait for room on the server (and not for a board of its own
+    or a player still playing): shown to its organizers while the server is full."""
+    if tournament.mode != GameMode.ONLINE or online_room() != 0:
+        return 0
+    return max(0, min(_waiting({"tournament": tournament}).count(), _free_boards(tournament)))
 
 
 def next_game(match: Match, tournament: Tournament) -> Game:
