@@ -38,9 +38,11 @@ window ÷ the moves); ``noop_ratio`` (that ÷ the server CPU per trivial authent
 quiet, counting the processes that serve it: web, proxy, Redis, PostgreSQL); and the queries of one
 move and of one trivial request (counted in the bench process through the same API).
 
-Last line: ``open: games=1000 spectators=2000 moves_per_s=… move_p99_ms=… push_p99_ms=… charged_p99_ms=…
+Last line: ``open: games=1000 held=0 spectators=2000 moves_per_s=… move_p99_ms=… push_p99_ms=… charged_p99_ms=…
 time_losses=0 errors_5xx=0 cpu_ms_per_move=… noop_ratio=…`` (the median of ``--runs`` runs; each run's
-line and the spread above it).
+line and the spread above it). ``games``: the games that ran; ``held``: the round's pairs that waited for room on
+the server (``ONLINE_CAPACITY``, inherited from the environment: ``ONLINE_CAPACITY=0`` runs every game at once)
+and, as no game ends in the window, never started.
 Run: ``.venv/bin/python bench/open.py [--players 2000] [--spectators 2000] [--seconds 120] [--runs 1]
 [--database sqlite|postgres] [--moves socket|http] [--explain PATH]``.
 
@@ -228,6 +230,19 @@ def pair_round(tournament: Any) -> float:
     finally:
         connection.close()
     return time.perf_counter() - started
+
+
+def held_matches(tournament: Any) -> int:
+    """The round's pairs not called once the pairing is done: they wait for room on the server
+    (``ONLINE_CAPACITY``) and, in a window where no game ends, never start."""
+    from django.db import connection
+
+    from tournament.models import Match
+
+    try:
+        return Match.objects.filter(tournament=tournament, status=Match.Status.PENDING).count()
+    finally:
+        connection.close()
 
 
 def new_games(tournament: Any, known: set[int]) -> list[tuple[int, int, int]]:
@@ -525,6 +540,7 @@ async def the_round(
             break  # an odd field: a bye
         await asyncio.sleep(0.5)
     pairer.join()
+    held = await asyncio.to_thread(held_matches, tournament)
     # The sustained figures begin once every client is under way: its game seen, every player's socket
     # accepted, and every spectator watching: its socket accepted and its game's first state received (or the
     # socket refused). On 2 cores the live-push server takes several seconds to accept 4,000 sockets, and
@@ -551,6 +567,7 @@ async def the_round(
     return {
         "tally": tally,
         "games": sorted(known),
+        "held": held,
         "pair_s": pairing.get("seconds", 0.0),
         "window": (window_start, window_end),
         "start": (started, last_game_at),
@@ -751,7 +768,9 @@ def one_run(stack: Stack, args: argparse.Namespace, run: int) -> dict[str, Any]:
         the_round(stack, tournament, tokens, args.spectators, args.seconds, seed=run, moves_by=args.moves)
     )
     out = figures(result, noop_cpu, args.seconds)
-    out.update(games=len(result["games"]), noop_cpu_ms=noop_cpu, noop_per_s=done / 10, noop_p99=noop_p99)
+    out.update(
+        games=len(result["games"]), held=result["held"], noop_cpu_ms=noop_cpu, noop_per_s=done / 10, noop_p99=noop_p99
+    )
     out["queries_move"], out["queries_noop"] = queries_of_a_move_and_a_noop(token_list)
     return out
 
@@ -783,7 +802,8 @@ def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
                         + "\n"
                     )
             print(
-                f"  run {run + 1} ({where}): games={r['games']} paired in {r['pair_s']:.1f} s; "
+                f"  run {run + 1} ({where}): games={r['games']} held for room={r['held']} "
+                f"paired in {r['pair_s']:.1f} s; "
                 f"start: sockets connected in {r['sockets_s']:.1f} s, first states by {r['states_s']:.1f} s, "
                 f"{r['start_moves']} moves p99={r['start_p99']:.0f} ms, push p99={r['start_push_p99']:.0f} ms; "
                 f"moves/s={r['moves_per_s']:.1f} move p50={r['move_p50']:.0f} p99={r['move_p99']:.0f} ms; "
@@ -813,7 +833,8 @@ def summary(results: list[dict[str, Any]], spectators: int) -> str:
         return statistics.median(r[key] for r in results)
 
     return (
-        f"open: games={results[0]['games']} spectators={spectators} moves_per_s={median('moves_per_s'):.1f} "
+        f"open: games={results[0]['games']} held={results[0]['held']} spectators={spectators} "
+        f"moves_per_s={median('moves_per_s'):.1f} "
         f"move_p99_ms={median('move_p99'):.0f} push_p99_ms={median('push_p99'):.0f} "
         f"charged_p99_ms={median('charged_p99'):.0f} time_losses={sum(r['time_losses'] for r in results)} "
         f"errors_5xx={sum(r['errors_5xx'] for r in results)} cpu_ms_per_move={median('cpu_ms_per_move'):.1f} "
