@@ -12,7 +12,8 @@ queue. The stamp comes from the front of the stack:
 * otherwise (tests, ``runserver``), when Django starts the request.
 
 The same worker publishes, per web process, the arrival of the oldest
-request still in flight (``arrivals:<host>:<pid>`` in Redis, listed in the set ``arrivals``). The clock's
+request still in flight (and each live-push server, of the oldest move sent on a game's socket that it has
+not yet answered: config.live) (``arrivals:<host>:<pid>`` in Redis, listed in the set ``arrivals``). The clock's
 background adjudicators ask :func:`waiting_since` before flagging a player:
 while a request that arrived before the deadline is still being served, it
 may be that player's move, so the flag waits (clocks.md §6.5; issue 20).
@@ -118,6 +119,16 @@ class Publisher:
 
     def finished(self, token: int) -> None:
         self.inflight.pop(token, None)
+
+    def catch_up(self) -> None:
+        """After a request is done, where each costs a round trip to Redis (the live-push server's event loop):
+        the key withdrawn once nothing is in flight, else refreshed at most once a second (an older arrival left
+        standing a moment only keeps a flag waiting that long)."""
+        if not self.inflight:
+            if self.published is not None:
+                self.flush(force=True)
+        elif time.monotonic() - self.published_at >= 1.0:
+            self.flush(force=True)
 
     def flush(self, force: bool = False) -> None:
         """Publish the oldest arrival; an older value left standing only delays a flag, so refresh lazily."""

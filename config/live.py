@@ -20,6 +20,8 @@ import contextlib
 import functools
 import json
 import logging
+import os
+import socket
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -34,6 +36,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http.request import validate_host
 from django.utils import timezone
 
+from config.arrivals import Publisher, redis_client
 from config.live_guard import CLOSE_ENDED, CLOSE_REFUSED, Admission, FrameGate, admit
 
 logger = logging.getLogger(__name__)
@@ -85,6 +88,10 @@ class Hub:
     acts_pending: int = 0  # moves sent on sockets (config.live_acts) received and not yet answered
     acts_quiet: asyncio.Event = field(default_factory=asyncio.Event)  # set while none is pending
     scoped: dict[str, set[str]] = field(default_factory=dict)  # player:12 -> the watched player:12@5, …
+    # the arrival of the oldest socket move still waiting here, in the web processes' ledger: a flag waits for it
+    arrivals: Publisher = field(
+        default_factory=lambda: Publisher(redis_client(), f"live:{socket.gethostname()}:{os.getpid()}")
+    )
 
     def ensure_listening(self) -> None:
         if self.listener is None or self.listener.done():
@@ -495,12 +502,15 @@ async def _act(scope: dict[str, Any], watcher: Watcher, text: str) -> str:
     work = functools.partial(with_database, act, scope, watcher.topic, watcher.lang, text, at, committed)
     here.acts_pending += 1
     here.acts_quiet.clear()
+    here.arrivals.started(id(work), at.timestamp())  # a flag waits for this move (games.flaghold)
     try:
         return await asyncio.get_running_loop().run_in_executor(_pool("live-acts", settings.LIVE_ACT_THREADS), work)
     finally:
         for topics, moves in committed.take():
             here.deliver(topics, moves)
         here.acts_pending -= 1
+        here.arrivals.finished(id(work))
+        here.arrivals.catch_up()
         if not here.acts_pending:
             here.acts_quiet.set()
 

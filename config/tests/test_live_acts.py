@@ -410,3 +410,38 @@ def test_a_busy_socket_server_hands_the_pages_stone_to_http(
     assert sum('"act"' in f for f in frames) == 1, frames  # tried on the socket first
     assert [u for u in posts if u.endswith(f"/api/games/{game.pk}/move/")], posts  # then by HTTP
     assert [(m.ply, m.text) for m in Move.objects.filter(game=game)] == [(1, "place h8")]
+
+
+def test_a_move_waiting_in_the_socket_servers_queue_holds_the_flag(
+    sockets: SocketServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move sent on the socket is in the ledger the adjudicators read (config.arrivals) from its arrival until
+    it is answered, as a request waiting in a web process is: a flag that falls meanwhile waits for it."""
+    from config import arrivals, live_acts
+
+    game, one_user, _two_user, _one, _two = a_game("ledger")
+    entered, release = threading.Event(), threading.Event()
+    real = live_acts.act
+
+    def slow(*args: Any, **kwargs: Any) -> str:
+        entered.set()
+        release.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(live_acts, "act", slow)
+    player = Conversation(url_of(sockets, f"game:{game.pk}"), {"Authorization": f"Token {token(one_user)}"})
+    replies: list[dict[str, Any]] = []
+    sent_at = time.time()
+    sender = threading.Thread(
+        target=lambda: replies.extend(player.send({"act": "move", "id": 1, "ply": 0, "point": "h8"}))
+    )
+    sender.start()
+    try:
+        assert entered.wait(10)
+        since = arrivals.waiting_since()
+        assert since is not None and sent_at - 0.5 <= since <= time.time()
+    finally:
+        release.set()
+        sender.join(20)
+    assert [reply["status"] for reply in replies] == [200]
+    wait_until(lambda: arrivals.waiting_since() is None, 5, "the answered move out of the ledger")
