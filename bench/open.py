@@ -554,6 +554,7 @@ async def the_round(
         await asyncio.sleep(0.2)
     window_start = max(window_start, time.time() + 1.0)
     await asyncio.sleep(max(0.0, window_start - time.time()))
+    print(f"  (the window opens at {time.strftime('%H:%M:%S')} for {seconds:.0f} s)", flush=True)  # to profile it
     cpu_before = server_cpu_ms(stack)
     acked_before = len(tally.acked)
     await asyncio.sleep(seconds)

@@ -45,12 +45,12 @@ def _round(stage: Stage, number: int) -> Round:
 
 def close_finished_rounds(stage: Stage, actor: Any, action: str = "round_close") -> None:
     """Close every published round whose matches have all finished."""
-    for rnd in Round.objects.filter(stage=stage, status=Round.Status.PUBLISHED):
-        open_matches = (
-            Match.objects.filter(group__stage=stage, round=rnd.number)
-            .exclude(status__in=[Match.Status.FINISHED, Match.Status.CANCELLED])
-            .exists()
-        )
+    # Each game's end asks this: the round's boards (a JSON list of every pair) are not read, and the open
+    # matches are found by their status (the ``match_by_status`` index), not by walking the round's matches.
+    for rnd in Round.objects.filter(stage=stage, status=Round.Status.PUBLISHED).only("pk", "number", "status"):
+        open_matches = Match.objects.filter(
+            group__stage=stage, round=rnd.number, status__in=[Match.Status.PENDING, Match.Status.CALLED]
+        ).exists()
         if not open_matches:
             rnd.status, rnd.closed_at = Round.Status.CLOSED, timezone.now()
             rnd.save(update_fields=["status", "closed_at"])
