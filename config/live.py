@@ -40,6 +40,7 @@ from config.arrivals import Publisher, redis_client
 from config.live_guard import CLOSE_ENDED, CLOSE_REFUSED, Admission, FrameGate, admit
 
 logger = logging.getLogger(__name__)
+ACTS_FIRST_S = 2.0  # the longest a new socket waits for the moves queued before it
 Send = Any  # the ASGI send callable
 SEND_TIMEOUT_S = 5.0
 P = ParamSpec("P")
@@ -455,8 +456,11 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Send) -> None:
         lang = settings.LANGUAGE_CODE
     here = hub()
     # A new socket is checked and sent its first state only while no move is waiting to be acted on: at a
-    # round's start thousands connect as the first moves come, and the moves go first (README).
-    await here.acts_quiet.wait()
+    # round's start thousands connect as the first moves come, and the moves go first (README). Not longer than
+    # ACTS_FIRST_S, though: with a deep moves queue a busy server may never be quiet, and a page must get in.
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(ACTS_FIRST_S):
+            await here.acts_quiet.wait()
     admit_here = sync_to_async(admitted, thread_sensitive=False)
     admission = await admit_here(scope, topic, lang) if _origin_allowed(scope) else None
     if admission is None:

@@ -154,8 +154,11 @@ LIVE_THREADS = env_int("LIVE_THREADS", 1)
 # otherwise (and when the socket fails or answers busy): a quarter less of the server's CPU per move than by
 # HTTP (bench/open.py, README). Off: always by HTTP. Scripts may send moves on the socket either way.
 LIVE_MOVES = env_bool("LIVE_MOVES", True)
-# With this many socket moves waiting in a live-push server, the next is answered busy and sent by HTTP.
-LIVE_ACT_QUEUE = env_int("LIVE_ACT_QUEUE", 16)
+# With this many socket moves waiting in a live-push server, the next is answered busy and sent by HTTP. Deep:
+# a move sent by HTTP costs about twice a socket move's CPU, so shedding early only deepened an overload (a 1,500-game
+# round: 6.3 CPU-ms a move and 14,430 moves sent by HTTP with 16, 3.8 and none with 1,000; README), and a flag
+# waits for the moves queued here as for requests (config.arrivals). ONLINE_CAPACITY keeps the queue short.
+LIVE_ACT_QUEUE = env_int("LIVE_ACT_QUEUE", 1_000)
 # Each socket's frames (config.live_guard): at most SOCKET_FRAMES in SOCKET_WINDOW_S seconds (a game needs a move or
 # two a second at the most), and a socket refused SOCKET_REFUSALS times is closed.
 SOCKET_FRAMES = env_int("SOCKET_FRAMES", 10)
