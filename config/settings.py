@@ -169,7 +169,7 @@ SOCKET_REFUSALS = env_int("SOCKET_REFUSALS", 10)
 # wait), and a new practice or API game is refused: the games already running keep their pace (issue 64).
 # The default is what one 2-core box carries with room to spare (README, "capacity"): measure a bigger one
 # with bench/open.py and raise it.
-ONLINE_CAPACITY = env_int("ONLINE_CAPACITY", 2_000)
+ONLINE_CAPACITY = env_int("ONLINE_CAPACITY", 1_200)
 CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline
 CLOCK_SWEEP_SECONDS = 1.0
 # Behind a proxy that stamps X-Request-Start (and strips it from clients), time moves by that stamp.
