@@ -547,7 +547,9 @@ async def the_round(
     # the first states come a few seconds after: the moves made meanwhile reach those spectators only with
     # them, and are the start's figures, reported apart.
     window_start = max(last_game_at, started) + 5.0
-    sockets = spectators + (2 * len(known) if moves_by == "socket" else 0)
+    # the spectators of the games that started (a game held for room has none)
+    watching = per_game * len(known) + min(len(known), spectators - per_game * expected)
+    sockets = watching + (2 * len(known) if moves_by == "socket" else 0)
     while (
         len(tally.welcomed) + len(tally.seated) + len(tally.socket_errors) < sockets and time.time() < window_start + 60
     ):

@@ -167,8 +167,8 @@ SOCKET_REFUSALS = env_int("SOCKET_REFUSALS", 10)
 # The online games this deployment runs at once, every tournament and practice game together (0: no limit).
 # Past it a tournament's further games wait for room and start as others end (the organizer is told how many
 # wait), and a new practice or API game is refused: the games already running keep their pace (issue 64).
-# The default is what one 2-core box carries with room to spare (README, "capacity"): measure a bigger one
-# with bench/open.py and raise it.
+# The default is what one 2-core box carried with the move p99 under 300 ms (1,200 games: 43 ms; 1,500: 1.7 s):
+# docs/benchmarks.md says how to measure a bigger one.
 ONLINE_CAPACITY = env_int("ONLINE_CAPACITY", 1_200)
 CLOCK_SLACK_MS = env_int("CLOCK_SLACK_MS", 300)  # background adjudicators wait this long past a deadline
 CLOCK_SWEEP_SECONDS = 1.0
@@ -347,6 +347,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "moves": env_str("THROTTLE_MOVES", "120/min"),  # per user; a fast game needs a few a minute
+        # per user, the games' other writes: results, confirmations, corrections, records (a round of 60 boards
+        # entered by one organizer is 60–120 of them)
+        "writes": env_str("THROTTLE_WRITES", "600/min"),
         "login": env_str("THROTTLE_LOGIN", "10/min"),  # token requests per client address
     },
     # Any throttle keyed on an address takes the TCP peer's, never X-Forwarded-For as a client wrote it (the

@@ -106,12 +106,21 @@ class EngineViewSet(viewsets.ReadOnlyModelViewSet[Engine]):
     pagination_class = None
 
 
+PLAY_ACTIONS = {"move", "pass_", "resign", "offer_draw", "answer_draw", "call_arbiter", "claim_forbidden", "practice"}
+
+
 class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Game]):
     """Games: public read, actions for the players, referees and organizers they concern."""
 
     serializer_class = GameDetailSerializer
-    throttle_scope = "moves"
     throttle_classes = [MoveThrottle]
+
+    @property
+    def throttle_scope(self) -> str:
+        """A player's acts at the board count against ``THROTTLE_MOVES``; every other write (results entered,
+        confirmed or corrected, records, analyses) against its own ``THROTTLE_WRITES``: an organizer entering a
+        round's results is not stopped by the moves' limit. Reads are never limited (MoveThrottle)."""
+        return "moves" if getattr(self, "action", None) in PLAY_ACTIONS else "writes"
 
     def get_queryset(self) -> Any:
         games = visible_games(self.request.user).select_related("player_one", "player_two")

@@ -4,8 +4,10 @@ action. They serialize; the selectors and services compute."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -23,8 +25,14 @@ from games.selectors import clock_view, instant, move_view, player_games, positi
 
 
 def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
-    """An action's input checked by its serializer (a 400 with the fields' errors otherwise)."""
+    """An action's input checked by its serializer (a 400 with the fields' errors otherwise). A field the
+    action does not know is refused by its name, never dropped: ``"rules": "gomoku"`` sent where no rules are
+    taken would otherwise make something else than was asked for without a word (issue 60)."""
     serializer = serializer_class(data=data)
+    unknown = sorted(set(data) - set(serializer.fields)) if isinstance(data, Mapping) else []
+    if unknown:
+        message = _("Unknown option: this request takes %(known)s.") % {"known": ", ".join(sorted(serializer.fields))}
+        raise serializers.ValidationError({name: [message] for name in unknown})
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
 

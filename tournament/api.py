@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from engine.protocols import PROTOCOLS
 from games.access import account, drafts_hidden, may_organize, player_in, require_organizer, visible_players
+from games.enums import ForbiddenMode, GameMode
 from games.models import Game, Player
 from games.parsing import whole
 from games.serializers import RULE_SETS, ResultInputSerializer, TimeControlField, validated
@@ -120,6 +121,12 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=200)
     preset = serializers.ChoiceField(choices=list(services.PRESETS), default="seed")
     boards = serializers.IntegerField(min_value=1, max_value=500, required=False)
+    rules = serializers.ChoiceField(choices=RULE_SETS, required=False, help_text="else the preset's")
+    protocol = serializers.ChoiceField(choices=list(PROTOCOLS), required=False, help_text="else the preset's")
+    forbidden_mode = serializers.ChoiceField(
+        choices=ForbiddenMode.choices, required=False, help_text="else the preset's"
+    )
+    mode = serializers.ChoiceField(choices=GameMode.choices, required=False, help_text="else the preset's")
     stage_options = serializers.DictField(
         required=False,
         help_text="preset swiss: rounds, games (1, 2, 3), rules (2026, 2017), accelerate, unit_rounds, prohibited, "

@@ -127,6 +127,23 @@ def test_move_submissions_are_rate_limited(monkeypatch: pytest.MonkeyPatch) -> N
     assert client.get("/api/games/").status_code == 200  # reading is never limited
 
 
+def test_results_entered_are_limited_apart_from_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An organizer entering a round's results is not stopped by the moves' limit (issue 60), nor a player's
+    moves by the results they reported."""
+    from games.throttles import MoveThrottle
+
+    monkeypatch.setattr(MoveThrottle, "THROTTLE_RATES", {"moves": "3/min", "writes": "5/min"})
+    client = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_authenticate(get_user_model().objects.create_user("busy"))
+    result = {"result": "black", "reason": "five"}
+
+    reports = [client.post(f"/api/games/{999 + n}/report-result/", result, format="json") for n in range(6)]
+    move = client.post("/api/games/999/move/", {"ply": 0, "point": "h8"}, format="json")
+
+    assert [a.status_code for a in reports] == [404] * 5 + [429]
+    assert move.status_code == 404  # the moves' own count is untouched
+
+
 def test_sessions_expire() -> None:
     user = get_user_model().objects.create_user("sleepy")
     client = Client()

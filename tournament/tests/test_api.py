@@ -56,3 +56,26 @@ def test_organizer_runs_a_tournament_and_others_may_not() -> None:
     assert refused.status_code == 401
     early = client.post(f"/api/tournaments/{tid}/advance/", {"stage": stage}, format="json")
     assert early.status_code == 409 and early.json()["code"] == "undecided"
+
+
+def test_an_unknown_or_invalid_option_is_refused_by_its_name_never_dropped() -> None:
+    """``"rules": "gomoku"`` was once dropped without a word and the event made as renju (issue 60)."""
+    client = organizer()
+
+    wrong_rules = client.post("/api/tournaments/", {"name": "Open", "rules": "gomoku"}, format="json")
+    unknown = client.post("/api/tournaments/", {"name": "Open", "colour": "red", "bye_points": 2}, format="json")
+    made = client.post("/api/tournaments/", {"name": "Open", "rules": "freestyle", "mode": "online"}, format="json")
+
+    assert wrong_rules.status_code == 400 and "rules" in wrong_rules.json()["fields"]
+    assert unknown.status_code == 400 and set(unknown.json()["fields"]) == {"colour", "bye_points"}
+    assert "Unknown option" in str(unknown.json()["fields"]["colour"])
+    assert made.status_code == 201 and (made.json()["rules"], made.json()["mode"]) == ("freestyle", "online")
+    from tournament.models import Tournament
+
+    assert Tournament.objects.filter(name="Open").count() == 1  # nothing made from the refused requests
+    from games.models import Player
+
+    one, two = Player.objects.create(name="A"), Player.objects.create(name="B")
+    game = {"player_one": one.pk, "player_two": two.pk, "rules": "freestyle", "colour": "black"}
+    extra = client.post("/api/games/", game, format="json")
+    assert extra.status_code == 400 and set(extra.json()["fields"]) == {"colour"}
