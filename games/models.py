@@ -232,7 +232,11 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["deadline"], condition=Q(deadline__isnull=False), name="game_deadline"),
             # the online games in progress, counted against the server's capacity (games.selectors.online_room)
-            models.Index(fields=["status", "mode"], name="game_in_progress"),
+            models.Index(
+                fields=["status"],
+                condition=Q(status__in=["opening", "playing"], mode="online"),
+                name="game_in_progress",
+            ),
             # the sweep's look for overdue no-shows, every second: a few rows, not a scan of every game
             models.Index(
                 fields=["absent_deadline"], condition=Q(absent_deadline__isnull=False), name="game_absent_deadline"
