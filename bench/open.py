@@ -245,6 +245,21 @@ def held_matches(tournament: Any) -> int:
         connection.close()
 
 
+def cancel_held(tournament: Any) -> int:
+    """The round's pairs still held for room, cancelled before the clients resign: as the games end they would be
+    called, with no client to play them, and run (and lose on time) through the next run's start."""
+    from django.db import connection
+
+    from tournament.models import Match
+
+    try:
+        return Match.objects.filter(tournament=tournament, status=Match.Status.PENDING).update(
+            status=Match.Status.CANCELLED
+        )
+    finally:
+        connection.close()
+
+
 def new_games(tournament: Any, known: set[int]) -> list[tuple[int, int, int]]:
     """Games of the tournament not yet handed to a client: (game, player one, player two)."""
     from games.models import Game
@@ -563,6 +578,7 @@ async def the_round(
     cpu = cpu_delta(cpu_before, server_cpu_ms(stack))
     acked_in_window = len(tally.acked) - acked_before
     window_end = time.time()
+    await asyncio.to_thread(cancel_held, tournament)  # else they would start as these games end, in the next run
     stop.set()
     await asyncio.gather(*tasks, lag, return_exceptions=True)
     gc.unfreeze()  # the crowd's heap, frozen while it played (loop_lag), collected now that nothing is measured
