@@ -171,8 +171,9 @@ def call_for_room() -> int:
 
 
 def held_for_room(tournament: Tournament) -> int:
-    """How many of an online tournament's matches wait for room on the server (and not for a board of its own
-    or a player still playing): shown to its organizers while the server is full."""
+    """How many of an online tournament's matches wait for room on the server, shown to its organizers while the
+    server is full: its waiting matches, at most as many as its free boards (a match whose player is still
+    playing elsewhere is counted too: in a Swiss round none is)."""
     if tournament.mode != GameMode.ONLINE or online_room() != 0:
         return 0
     return max(0, min(_waiting({"tournament": tournament}).count(), _free_boards(tournament)))
