@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -41,7 +42,12 @@ def test_the_online_games_in_progress_are_counted_on_their_own_index_and_the_swe
     if connection.vendor == "sqlite":
         with connection.cursor() as cursor:
             queries: list[str] = []
-            with connection.execute_wrapper(lambda execute, sql, *rest: queries.append(sql) or execute(sql, *rest)):
+
+            def noted(execute: Any, sql: str, *rest: Any) -> Any:
+                queries.append(sql)
+                return execute(sql, *rest)
+
+            with connection.execute_wrapper(noted):
                 online_games_running()
             cursor.execute(f"EXPLAIN QUERY PLAN {queries[0]}")
             assert "game_in_progress" in str(cursor.fetchall())
