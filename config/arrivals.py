@@ -77,13 +77,18 @@ _client: Any = None
 
 
 def redis_client() -> Any:
+    """One client per Redis URL (a test's Redis is set after the process began)."""
     global _client
-    if _client is None:
-        import redis
-        from django.conf import settings
+    from django.conf import settings
 
-        _client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.3, socket_timeout=0.3)
-    return _client
+    if _client is None or _client[0] != settings.REDIS_URL:
+        import redis
+
+        _client = (
+            settings.REDIS_URL,
+            redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.3, socket_timeout=0.3),
+        )
+    return _client[1]
 
 
 def waiting_since() -> float | None:
