@@ -34,6 +34,26 @@ def started(players: int, seed: int = 5, **fields: Any) -> tuple[Tournament, Sta
     return tournament, stage
 
 
+def online_swiss(players: int, name: str = "Online open", owner: Any = None) -> Tournament:
+    """A Swiss tournament played online at the seed's quick play, ``players`` entered and published."""
+    tournament = services.tournament_create(
+        name=name,
+        preset="swiss",
+        stage_options={"rounds": 3},
+        mode="online",
+        time_control={"preset": "quick"},
+        rules="freestyle",
+        protocol="none",
+        boards=players,
+        actor=owner,
+    )
+    for n in range(players):
+        player = Player.objects.create(name=f"{name[:3]}{n:02d}", rating=2000 - n)
+        services.register(tournament=tournament, player=player)
+    services.publish(tournament=tournament)
+    return tournament
+
+
 def colour_of(game: Game, player: Player) -> str:
     return "black" if game.black_id == player.pk else "white"
 

@@ -14,29 +14,13 @@ from django.db import connection
 from django.utils import timezone
 
 from games.enums import GameStatus
-from games.models import FollowUp, Game, Player
+from games.models import FollowUp, Game
 from games.services import finish, games_settle_due, play, retry_follow_ups, timing
 from tournament import services
 from tournament.models import Tournament
+from tournament.tests.helpers import online_swiss
 
 pytestmark = pytest.mark.django_db(transaction=True)  # real commits: what a transaction holds is the point
-
-
-def online_swiss(players: int) -> Tournament:
-    tournament = services.tournament_create(
-        name="Online open",
-        preset="swiss",
-        stage_options={"rounds": 3},
-        mode="online",
-        time_control={"preset": "quick"},
-        rules="freestyle",
-        protocol="none",
-        boards=players,
-    )
-    for n in range(players):
-        services.register(tournament=tournament, player=Player.objects.create(name=f"O{n:02d}", rating=2000 - n))
-    services.publish(tournament=tournament)
-    return tournament
 
 
 def pair_round_one(tournament: Tournament) -> list[Game]:

@@ -19,7 +19,7 @@ from games.services import game_resign
 from games.tests.factories import PlayerFactory, UserFactory
 from tournament import services
 from tournament.models import Match, Tournament
-from tournament.tests.helpers import started
+from tournament.tests.helpers import online_swiss, started
 
 pytestmark = pytest.mark.django_db
 
@@ -30,24 +30,6 @@ def capacity(settings: Any) -> Any:
         settings.ONLINE_CAPACITY = games
 
     return set_to
-
-
-def online_swiss(players: int, name: str = "Online open", owner: Any = None) -> Tournament:
-    tournament = services.tournament_create(
-        name=name,
-        preset="swiss",
-        stage_options={"rounds": 3},
-        mode="online",
-        time_control={"preset": "quick"},
-        rules="freestyle",
-        protocol="none",
-        boards=players,
-        actor=owner,
-    )
-    for n in range(players):
-        services.register(tournament=tournament, player=Player.objects.create(name=f"{name[:3]}{n:02d}"))
-    services.publish(tournament=tournament)
-    return tournament
 
 
 def pair_round_one(tournament: Tournament) -> None:
