@@ -119,11 +119,12 @@ def test_without_the_markers_every_deadline_sends_its_task(settings: Any, monkey
 
 
 def test_the_requests_in_flight_are_read_in_two_round_trips_among_many_keys(
-    redis_server: Any, monkeypatch: Any
+    redis_server: Any, settings: Any
 ) -> None:
+    settings.REDIS_URL = redis_server.url  # the ledger's reader follows the URL it is given
     client: Any = redis.Redis.from_url(redis_server.url)
     client.flushdb()
-    monkeypatch.setattr(arrivals, "_client", client)
+    assert arrivals.redis_client() is arrivals.redis_client()  # one client for the URL, not one per read
     pipe = client.pipeline(transaction=False)
     for n in range(5000):  # a round's key space: every game's clock markers, the cache, the broker
         pipe.set(f"clock:due:{n}", n)
