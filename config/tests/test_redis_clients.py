@@ -118,9 +118,7 @@ def test_without_the_markers_every_deadline_sends_its_task(settings: Any, monkey
     assert scheduling.enqueue(deadline) and scheduling.enqueue(deadline) and len(sent) == 2
 
 
-def test_the_requests_in_flight_are_read_in_two_round_trips_among_many_keys(
-    redis_server: Any, settings: Any
-) -> None:
+def test_the_requests_in_flight_are_read_in_two_round_trips_among_many_keys(redis_server: Any, settings: Any) -> None:
     settings.REDIS_URL = redis_server.url  # the ledger's reader follows the URL it is given
     client: Any = redis.Redis.from_url(redis_server.url)
     client.flushdb()

@@ -105,7 +105,8 @@ class TeamEvent(StageFormat):
             decided = f"  ({row['decided_by']})" if row["decided_by"] else ""
             lines.append(
                 f"{row['rank']:>4}  {row['player']:<8} {row['played']:>6}  {row['wins']} {row['draws']} "
-                f"{row['losses']}  {row['points']:>5}  {row['game_points']:>4}{decided}"
+                f"{row['losses']}  {scoring.value_text('match_points', round(2 * row['points'])):>5}  "
+                f"{row['game_points']:>4}{decided}"
             )
         return lines
 
@@ -129,7 +130,7 @@ class TeamEvent(StageFormat):
                 "wins": row.won,
                 "draws": row.drawn,
                 "losses": row.lost,
-                "points": row.match_points,
+                "points": scoring.points_value("match_points", row.match_points),
                 "game_points": row.game_points / 2,
                 "tiebreaks": {name: scoring.points_value(name, value) for name, value in row.values.items()},
                 "state": "final",

@@ -1,7 +1,8 @@
 """A team event's arithmetic, with no database: each team match's game points and match points, the
 standings and their tie-breaks (the RIF Team World Championship's order by default).
 
-Points are counted in halves, so a draw is 1 and a won board 2; shown as 1, ½, 0 per board.
+Points are counted in halves, so a draw is 1 and a won board 2; shown as 1, ½, 0 per board. Match points are
+counted in halves too, so the regulations' 1 / ½ / 0 are kept exactly (2 / 1 / 0 here) and shown as 6½.
 """
 
 from __future__ import annotations
@@ -21,11 +22,22 @@ PRIMARY = ("game_points", "match_points")
 
 @dataclass(frozen=True)
 class MatchPoints:
-    """Team match points for a won, drawn and lost match (2/1/0 by default)."""
+    """Team match points for a won, drawn and lost match, in halves (2/1/0 by default: 4/2/0 here)."""
 
-    win: int = 2
-    draw: int = 1
+    win: int = 4
+    draw: int = 2
     loss: int = 0
+
+    @classmethod
+    def of(cls, win: float, draw: float, loss: float) -> MatchPoints:
+        """From the points as the regulations give them (1, 0.5, 0 or 3, 1, 0): each a multiple of ½."""
+        return cls(*(round(2 * p) for p in (win, draw, loss)))
+
+
+# What a team that sits out a round (an odd number of teams) scores: a match won with every board (``won_all``),
+# a match won with every board drawn (``won_drawn``, the default), a drawn match (``drawn``), or nothing: no game
+# points, no match points, not a match played (``zero``, as the Team World Championship 2008 scored its rest).
+BYES = ("won_drawn", "won_all", "drawn", "zero")
 
 
 @dataclass(frozen=True)
@@ -55,10 +67,11 @@ class TeamRow:
     decided_by: str = ""
 
 
-def match_outcome(result: TeamResult, boards: int) -> tuple[int, int]:
-    """(home, away) game points in halves; a bye scores as a match won with every board drawn."""
+def match_outcome(result: TeamResult, boards: int, bye: str = "won_drawn") -> tuple[int, int]:
+    """(home, away) game points in halves; a bye as the event scores it (``BYES``: the bye's side is the
+    second number, compared with the first for won, drawn or lost)."""
     if result.away is None:
-        return boards, 0
+        return {"won_all": (2 * boards, 0), "won_drawn": (boards, 0), "drawn": (boards, boards)}.get(bye, (0, 0))
     home = sum(h for h, _a in result.boards.values())
     away = sum(a for _h, a in result.boards.values())
     return home, away
@@ -70,6 +83,7 @@ def standings(
     *,
     boards: int,
     points: MatchPoints = MatchPoints(),
+    bye: str = "won_drawn",
     primary: str = "game_points",
     order: Sequence[str] = RIF_ORDER,
     lot_seed: str = "",
@@ -79,16 +93,16 @@ def standings(
     """Every team ranked by ``primary`` (game or match points), then the tie-breaks in ``order``. Teams level
     on all of them (a complete tie) share the place (``complete_tie`` "share"), wait for an extra game whose
     order the organizer records (``decisions``: lists of team ids, best first), or are ordered by a recorded
-    lot (seeded by ``lot_seed`` and the tied teams' ids). Only complete team matches count; a bye is a
-    match played and won."""
+    lot (seeded by ``lot_seed`` and the tied teams' ids). Only complete team matches count; a bye scores as
+    ``bye`` says, and is a match played unless it scores nothing."""
     rows = {t: TeamRow(t) for t in teams}
     opponents: dict[int, list[tuple[int, int]]] = defaultdict(list)  # team -> (opponent, own game points there)
     met: dict[tuple[int, int], int] = defaultdict(int)  # (team, opponent) -> match points taken
     by_board: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for result in results:
-        if not result.complete:
+        if not result.complete or (result.away is None and bye == "zero"):
             continue
-        home, away = match_outcome(result, boards)
+        home, away = match_outcome(result, boards, bye)
         sides = [(result.home, result.away, home, away)]
         if result.away is not None:
             sides.append((result.away, result.home, away, home))
@@ -180,20 +194,20 @@ def _direct(block: list[int], met: dict[tuple[int, int], int]) -> Callable[[int]
     return lambda t: sum(met[(t, o)] for o in block if o != t)
 
 
-# Each value's unit: game points and the results of a board are kept in halves, Berger (game points times
-# game points) in quarters; match points and the match between tied teams in match points.
+# Each value's unit: game points, match points, the match points taken between tied teams and the results of a
+# board are kept in halves, Berger (game points times game points) in quarters.
 def unit(name: str) -> int:
     """How many of a stored value make one point of what is shown."""
     if name == "sonneborn_berger":
         return 4
-    if name in ("game_points", "buchholz") or name.startswith("board_"):
-        return 2
-    return 1
+    return 2
 
 
-def points_value(name: str, value: int) -> float:
-    """A stored value in the points it is shown in (exact: halves and quarters are binary fractions)."""
-    return value / unit(name)
+def points_value(name: str, value: int) -> float | int:
+    """A stored value in the points it is shown in: a whole number when it is one (13), else exact (6.5,
+    355.25: halves and quarters are binary fractions)."""
+    whole, part = divmod(value, unit(name))
+    return value / unit(name) if part else whole
 
 
 _FRACTIONS = {0: "", 1: "¼", 2: "½", 3: "¾"}

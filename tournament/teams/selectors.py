@@ -92,7 +92,8 @@ def team_stage(stage: Stage) -> dict[str, Any]:
                 "won": row.won,
                 "drawn": row.drawn,
                 "lost": row.lost,
-                "match_points": row.match_points,
+                "match_points": scoring.points_value("match_points", row.match_points),
+                "match_points_text": scoring.value_text("match_points", row.match_points),
                 "game_points": _half(row.game_points),
                 "tiebreaks": {name: scoring.points_value(name, value) for name, value in row.values.items()},
                 "tiebreak_texts": {name: scoring.value_text(name, value) for name, value in row.values.items()},
@@ -148,7 +149,7 @@ def team_rounds(stage: Stage, viewer: Team | None = None, organizer: bool = Fals
                     "players": [players.get(e, "") if e else None for e in lineup.entries] if shown else None,
                 }
             )
-        home_points, away_points = scoring.match_outcome(result, options.boards) if result else (0, 0)
+        home_points, away_points = scoring.match_outcome(result, options.boards, options.bye) if result else (0, 0)
         rounds.setdefault(team_match.round, []).append(
             {
                 "id": team_match.pk,

@@ -40,7 +40,8 @@ class TeamOptions:
     boards: int = 4
     reserves: int = 2
     rounds: int = 7  # a Swiss of teams
-    match_points: tuple[int, int, int] = (2, 1, 0)
+    match_points: tuple[float, float, float] = (2, 1, 0)  # as the regulations give them: 1, 0.5, 0 is the RIF's
+    bye: str = "won_drawn"  # what a team that sits out a round scores (scoring.BYES)
     primary: str = "game_points"  # what ranks first: game points (the RIF's) or match points
     tiebreaks: tuple[str, ...] = scoring.RIF_ORDER
     lineup_minutes: int = 15  # from the pairing to the lineup deadline; 0: the standing order at once
@@ -59,6 +60,7 @@ class TeamOptions:
             reserves=int(o.get("reserves", cls.reserves)),
             rounds=int(o.get("rounds", cls.rounds)),
             match_points=tuple(o.get("match_points", cls.match_points)),
+            bye=str(o.get("bye", cls.bye)),
             primary=str(o.get("primary", cls.primary)),
             tiebreaks=tuple(o.get("tiebreaks", cls.tiebreaks)),
             lineup_minutes=int(o.get("lineup_minutes", cls.lineup_minutes)),
@@ -70,14 +72,15 @@ class TeamOptions:
 
     @property
     def points(self) -> scoring.MatchPoints:
-        return scoring.MatchPoints(*self.match_points)
+        return scoring.MatchPoints.of(*self.match_points)
 
     @property
     def pairing_points(self) -> PointSystem:
-        """The team Swiss pairs on match points: a won match scores as a player's win, a bye as a won match
-        (tenths, as the pairing engine counts)."""
-        win, draw, loss = (10 * p for p in self.match_points)
-        return PointSystem(win=win, draw=draw, loss=loss, pab=win, half=draw, full=win, zero=loss)
+        """The team Swiss pairs on match points: a won match scores as a player's win, a bye as the event
+        scores it (tenths, as the pairing engine counts)."""
+        win, draw, loss = (round(10 * p) for p in self.match_points)
+        pab = {"drawn": draw, "zero": 0}.get(self.bye, win)
+        return PointSystem(win=win, draw=draw, loss=loss, pab=pab, half=draw, full=win, zero=loss)
 
 
 def check_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -97,6 +100,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         "lineup_minutes",
         "first_colour",
         "complete_tie",
+        "bye",
     }
     for key in options:
         if key not in known:
@@ -113,8 +117,10 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         raise bad("first_colour")
     if "complete_tie" in options and options["complete_tie"] not in scoring.COMPLETE_TIES:
         raise bad("complete_tie")
+    if "bye" in options and options["bye"] not in scoring.BYES:
+        raise bad("bye")
     points = options.get("match_points", [2, 1, 0])
-    if not (isinstance(points, list | tuple) and len(points) == 3 and all(type(p) is int and p >= 0 for p in points)):
+    if not (isinstance(points, list | tuple) and len(points) == 3 and all(_half_points(p) for p in points)):
         raise bad("match_points")
     if not points[0] > points[1] >= points[2]:
         raise bad("match_points")
@@ -123,6 +129,11 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(names, list | tuple) or len(set(names)) != len(names) or any(n not in allowed for n in names):
         raise bad("tiebreaks")
     return dict(options)
+
+
+def _half_points(value: Any) -> bool:
+    """A match point value the regulations can give: a number from 0 to 100 in whole or half points."""
+    return type(value) in (int, float) and 0 <= value <= 100 and float(2 * value).is_integer()
 
 
 # -- teams --------------------------------------------------------------------------
@@ -497,6 +508,7 @@ def team_standings(stage: Stage) -> list[scoring.TeamRow]:
         team_results(stage),
         boards=options.boards,
         points=options.points,
+        bye=options.bye,
         primary=options.primary,
         order=options.tiebreaks,
         lot_seed=f"{stage.draw_seed}-teams",

@@ -53,8 +53,9 @@ def test_game_points_match_points_and_the_rif_tie_breaks_by_hand() -> None:
 
     # game points (halves): 1: 4+1+1 = 6; 2: 0+2+4 = 6; 3: 2+3+0 = 5; 4: 2+2+3 = 7
     assert {t: r.game_points for t, r in rows.items()} == {1: 6, 2: 6, 3: 5, 4: 7}
-    # match points 2/1/0: 1 W L L = 2; 2 L D W = 3; 3 D W L = 3; 4 D D W = 4
-    assert {t: r.match_points for t, r in rows.items()} == {1: 2, 2: 3, 3: 3, 4: 4}
+    # match points 2/1/0 (kept in halves): 1 W L L = 2; 2 L D W = 3; 3 D W L = 3; 4 D D W = 4
+    taken = {t: scoring.points_value("match_points", r.match_points) for t, r in rows.items()}
+    assert taken == {1: 2, 2: 3, 3: 3, 4: 4}
     # Buchholz on game points: 1: 6+5+7 = 18; 2: 6+7+5 = 18
     assert (rows[1].values["buchholz"], rows[2].values["buchholz"]) == (18, 18)
     # Berger: own game points in each match × the opponent's total: 1: 4·6 + 1·5 + 1·7 = 36; 2: 0·6 + 2·7 + 4·5 = 34
@@ -104,11 +105,36 @@ def test_match_points_are_configurable_and_a_bye_is_a_match_won_with_every_board
     rows = {
         r.team: r
         for r in scoring.standings(
-            [1, 2, 3], [R(1, 2, W, D), R(3, None)], boards=2, points=scoring.MatchPoints(3, 1, 0)
+            [1, 2, 3], [R(1, 2, W, D), R(3, None)], boards=2, points=scoring.MatchPoints.of(3, 1, 0)
         )
     }
-    assert (rows[1].match_points, rows[2].match_points, rows[3].match_points) == (3, 0, 3)
+    assert (rows[1].match_points, rows[2].match_points, rows[3].match_points) == (6, 0, 6)  # halves
     assert rows[3].game_points == 2 and (rows[3].played, rows[3].won, rows[3].drawn, rows[3].lost) == (1, 1, 0, 0)
+
+
+def test_match_points_of_one_half_are_kept_exactly_and_shown_as_the_sheet_shows_them() -> None:
+    # 1/½/0 (the RIF Team Championship's): four teams, 2 boards, a round robin of 3 rounds and then 3 more
+    results = [R(1, 2, W, D), R(3, 4, D, D), R(1, 3, D, D), R(2, 4, W, W), R(1, 4, L, D), R(2, 3, W, D)] * 2
+    points = scoring.MatchPoints.of(1, 0.5, 0)
+    rows = {r.team: r for r in scoring.standings([1, 2, 3, 4], results, boards=2, points=points)}
+    # 1: W D L twice = 3; 2: L W W twice = 4; 3: D D L twice = 2; 4: D L W twice = 3
+    taken = {t: scoring.points_value("match_points", r.match_points) for t, r in rows.items()}
+    assert taken == {1: 3, 2: 4, 3: 2, 4: 3}
+    once = {r.team: r for r in scoring.standings([1, 2, 3, 4], results[:5], boards=2, points=points)}
+    assert scoring.value_text("match_points", once[1].match_points) == "1½"  # W D, then L not yet played
+    assert scoring.value_text("match_points", once[3].match_points) == "1"
+    assert scoring.points_value("match_points", once[1].match_points) == 1.5
+
+
+@pytest.mark.parametrize(
+    "bye, game_points, match_points, played",
+    [("won_drawn", 2, 4, 1), ("won_all", 4, 4, 1), ("drawn", 2, 2, 1), ("zero", 0, 0, 0)],
+)
+def test_a_team_that_rests_scores_as_the_event_says(bye: str, game_points: int, match_points: int, played: int) -> None:
+    # three teams, 2 boards, 2/1/0: team 3 rests in round 1 (in halves: 2 game points are one point)
+    rows = {r.team: r for r in scoring.standings([1, 2, 3], [R(1, 2, W, D), R(3, None)], boards=2, bye=bye)}
+    assert (rows[3].game_points, rows[3].match_points, rows[3].played) == (game_points, match_points, played)
+    assert rows[3].values["buchholz"] == 0  # a rest has no opponent to count
 
 
 def test_colours_alternate_board_by_board() -> None:

@@ -1,0 +1,143 @@
+"""RIF events as they were run: the Team Gomoku World Championship 2018's final table (match points 1 / ½ / 0,
+Berger splitting 2nd and 3rd) and the Team World Championship 2008's rest worth nothing, entered board by board
+through the services and read back as the public reads them; each figure is also re-derived here from the
+results file alone, with plain arithmetic, so the file and the system are held against the published sheet."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.models import Game, Player
+from tournament import services
+from tournament.models import Match, Stage, TeamMatch, Tournament
+from tournament.teams.selectors import team_stage
+from tournament.teams.services import team_create
+from tournament.tests.helpers import win
+
+TGWC_2018 = json.loads((Path(__file__).parent / "data" / "tgwc2018.json").read_text(encoding="utf-8"))
+
+
+def team_event(names: list[str], boards: int, **options: object) -> tuple[Tournament, Stage]:
+    tournament = services.tournament_create(
+        name="Team World Championship",
+        preset="teams",
+        stage_options={"boards": boards, "reserves": 0, "lineup_minutes": 0, "system": "round_robin", **options},
+    )
+    for t, name in enumerate(names, start=1):
+        squad = [Player.objects.create(name=f"{name} {p}", rating=2400 - 10 * t - p) for p in range(1, boards + 1)]
+        team_create(tournament=tournament, name=name, players=squad)
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=2018)
+    services.start_stage(stage=stage)
+    stage.refresh_from_db()
+    return tournament, stage
+
+
+def play_match(team_match: TeamMatch, home_points: Fraction) -> None:
+    """The team match's boards so that the first-named team takes ``home_points``: boards won from board 1,
+    then a draw for a half point, the rest lost."""
+    boards = Match.objects.filter(team_match=team_match).order_by("team_board")
+    won, half = divmod(home_points * 2, 2)
+    home_players = set(Player.objects.filter(entries__team_membership__team_id=team_match.home_id))
+    for number, board in enumerate(boards):
+        game = Game.objects.get(match_game__match=board)
+        home, away = (game.black, game.white) if game.black in home_players else (game.white, game.black)
+        win(game, home if number < won else None if number < won + half else away)
+
+
+PARTS = {Fraction(1, 4): "¼", Fraction(1, 2): "½", Fraction(3, 4): "¾"}
+
+
+def text(value: Fraction) -> str:
+    whole, part = divmod(value, 1)
+    return f"{whole or ''}{PARTS[part]}" if part else str(whole)
+
+
+def test_the_results_file_gives_the_published_figures_by_plain_arithmetic() -> None:
+    # the file alone, summed here: what the system is then held against is what the sheet printed
+    points: dict[str, Fraction] = {}
+    match_points: dict[str, Fraction] = {}
+    scores: dict[tuple[str, str], Fraction] = {}
+    for a, b, pa, pb in TGWC_2018["matches"]:
+        assert Fraction(pa) + Fraction(pb) == 4
+        scores[(a, b)], scores[(b, a)] = Fraction(pa), Fraction(pb)
+    for (a, _b), mine in scores.items():
+        points[a] = points.get(a, Fraction(0)) + mine
+        match_points[a] = match_points.get(a, Fraction(0)) + (1 if mine > 2 else Fraction(1, 2) if mine == 2 else 0)
+    berger = {t: sum((mine * points[b] for (a, b), mine in scores.items() if a == t), Fraction(0)) for t in points}
+    for row in TGWC_2018["published"]:
+        team = row["team"]
+        assert text(points[team]) == row["game_points"]
+        assert text(match_points[team]) == row.get("match_points", text(match_points[team]))
+        assert text(berger[team]) == row.get("berger", text(berger[team]))
+
+
+@pytest.mark.django_db
+def test_the_team_gomoku_world_championship_2018_final_table_comes_out_as_published(client: Any) -> None:
+    names = [row["team"] for row in TGWC_2018["published"]]
+    scores = {(a, b): Fraction(pa) for a, b, pa, _pb in TGWC_2018["matches"]}
+    scores.update({(b, a): 4 - s for (a, b), s in list(scores.items())})
+    _tournament, stage = team_event(
+        names, boards=4, match_points=TGWC_2018["match_points"], tiebreaks=TGWC_2018["tiebreaks"]
+    )
+    team_names = dict(stage.tournament.teams.values_list("pk", "name"))
+    for number in range(1, 10):
+        services.pair_next_round(stage=stage)
+        for team_match in TeamMatch.objects.filter(stage=stage, round=number):
+            assert team_match.away_id is not None  # ten teams: nobody rests
+            play_match(team_match, scores[(team_names[team_match.home_id], team_names[team_match.away_id])])
+
+    payload = client.get(f"/api/team-events/{stage.pk}/").json()
+    rows = {row["name"]: row for row in payload["standings"]}
+    for published in TGWC_2018["published"]:
+        row = rows[published["team"]]
+        assert (row["rank"], row["game_points"]) == (published["place"], published["game_points"])
+        if "match_points" in published:
+            assert row["match_points_text"] == published["match_points"]
+            assert row["match_points"] == float(Fraction(published["match_points"].replace("½", ".5") or "0"))
+        if "berger" in published:
+            assert row["tiebreak_texts"]["sonneborn_berger"] == published["berger"]
+    # 2nd and 3rd by Berger (level on game and match points), 4th below them by match points
+    assert (rows["Hungary"]["decided_by"], rows["Poland"]["decided_by"]) == ("sonneborn_berger", "sonneborn_berger")
+    assert rows["Czech Republic I"]["decided_by"] == "match_points"
+    assert rows["Hungary"]["tiebreaks"]["match_points"] == 6.5
+
+    page = client.get(f"/t/{stage.tournament_id}/").content.decode()
+    assert "<td>6½</td>" in page and "<td>355¼</td>" in page  # the sheet's own way of writing them
+
+
+@pytest.mark.django_db
+def test_a_rest_worth_nothing_as_the_team_world_championship_2008_scored_it() -> None:
+    # nine teams of two boards: one team rests each round and is listed with 0 game and 0 match points
+    names = [f"Team {n}" for n in range(1, 10)]
+    _tournament, stage = team_event(names, boards=2, bye="zero", match_points=[1, 0.5, 0])
+    services.pair_next_round(stage=stage)
+    resting = TeamMatch.objects.get(stage=stage, round=1, away__isnull=True).home_id
+    for team_match in TeamMatch.objects.filter(stage=stage, round=1, away__isnull=False):
+        play_match(team_match, Fraction(3, 2))
+    rows = {row["team"]: row for row in team_stage(stage)["standings"]}
+    rest = rows[resting]
+    assert (rest["game_points"], rest["match_points"], rest["played"], rest["won"]) == ("0", 0, 0, 0)
+    others = [r for t, r in rows.items() if t != resting]
+    assert sorted(r["game_points"] for r in others) == ["1½"] * 4 + ["½"] * 4
+    assert sorted(r["match_points"] for r in others) == [0] * 4 + [1] * 4
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("points", [[1, 0.25, 0], [1, "½", 0], [True, 0, 0], [1, 1, 0], [-1, 0, 0], [1, 0.5]])
+def test_match_points_that_no_regulation_gives_are_refused_by_name(points: list[Any]) -> None:
+    with pytest.raises(services.TournamentError) as refused:
+        services.tournament_create(name="x", preset="teams", stage_options={"match_points": points})
+    assert "match_points" in str(refused.value.message)
+
+
+@pytest.mark.django_db
+def test_an_unknown_rest_value_is_refused_by_name() -> None:
+    with pytest.raises(services.TournamentError) as refused:
+        services.tournament_create(name="x", preset="teams", stage_options={"bye": "half"})
+    assert "bye" in str(refused.value.message)
