@@ -23,7 +23,7 @@ from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from tournament import bracket, formats, standings
+from tournament import bracket, formats, lots, standings
 from tournament.errors import TournamentError
 from tournament.models import Entry, Group, Match, Stage, Tournament, entry_rating
 from tournament.round_plans import RoundPlan, Rows
@@ -367,10 +367,34 @@ class FinalRoundRobin(StageFormat):
     kind = Stage.Kind.ROUND_ROBIN
     ranks_places = True
 
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """As a tournament's first stage (a final of invited players): ``lot`` (the numbers drawn by lot, not
+        by seeding) and ``apart_last`` (players of one unit do not meet in the last N rounds)."""
+        for key in options:
+            if key not in ("lot", "apart_last"):
+                raise TournamentError("bad_options", _("Unknown option %(key)s for this stage.") % {"key": key})
+        apart = options.get("apart_last", 0)
+        if type(options.get("lot", False)) is not bool:
+            raise TournamentError("bad_options", _("The option %(key)s has a wrong value.") % {"key": "lot"})
+        if type(apart) is not int or not 0 <= apart <= 30 or (apart and not options.get("lot")):
+            raise TournamentError("bad_options", _("The option %(key)s has a wrong value.") % {"key": "apart_last"})
+        return dict(options)
+
     def draw(
         self, entries: Sequence[Entry], rng: random.Random, tournament: Tournament, stage: Stage
     ) -> list[GroupPlan]:
-        return [GroupPlan([e.pk for e in entries], Group.Kind.ROUND_ROBIN, advance=len(entries), games=2)]
+        """Everyone in one group, numbered by seeding, or by a lot that keeps compatriots apart at the end (the
+        lot is recorded in the stage's options: how many draws, and where the rule gave way)."""
+        keys = [e.pk for e in entries]
+        if stage.options.get("lot"):
+            units = {e.pk: (e.player.unit or "").strip() for e in entries}
+            drawn = lots.drawn_apart(
+                keys, lambda k: units.get(k, ""), int(stage.options.get("apart_last", 0)), formats.circle_rounds, rng
+            )
+            keys = drawn.order
+            gave_way = [[number, a, b] for number, a, b in drawn.gave_way]
+            stage.options = {**stage.options, "drawn": {"draws": drawn.draws, "gave_way": gave_way}}
+        return [GroupPlan(keys, Group.Kind.ROUND_ROBIN, advance=len(entries), games=2)]
 
     def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
         return None

@@ -13,7 +13,8 @@ from games.enums import UNPLAYED_REASONS, GameResult, GameStatus
 from tournament.models import Entry, Lineup, Match, MatchGame, Stage, Team, TeamMatch, TeamMember
 from tournament.swiss.state import FIRST, SECOND, PointSystem, RoundRecord, SwissPlayer
 from tournament.swiss.trf import player_line, round_block
-from tournament.teams.services import TeamOptions, planned_rounds, team_order
+from tournament.teams.options import TeamOptions
+from tournament.teams.services import planned_rounds, team_order
 
 SYSTEM = {
     "swiss": "Team Swiss System",

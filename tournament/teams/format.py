@@ -13,13 +13,14 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
+from tournament import lots
 from tournament.models import Entry, Group, Match, Stage, TeamMember, Tournament, WithdrawalPolicy
 from tournament.stage_formats import GroupPlan, NextStage, StageFormat, register
 from tournament.standings import Order
 from tournament.teams import scoring
 from tournament.teams import services as teams
-from tournament.teams.selectors import team_rounds, team_stage
-from tournament.teams.services import TeamOptions, check_options
+from tournament.teams.options import TeamOptions, check_options
+from tournament.teams.selectors import team_rounds, team_stage, team_units
 from tournament.teams.views import captain_lineups
 
 
@@ -70,8 +71,23 @@ class TeamEvent(StageFormat):
         return [GroupPlan(keys, Group.Kind.TEAMS, advance=0, games=1, pair_at_draw=False)]
 
     def recorded_at_draw(self, stage: Stage, seed: int) -> dict[str, Any]:
-        """The teams' pairing order, fixed at the draw (by the ratings at the start)."""
-        return {"team_order": teams.team_order(stage.tournament, TeamOptions.of(stage).boards)}
+        """The teams' pairing order, fixed at the draw: by the ratings at the start, or by a lot from the draw's
+        seed that keeps teams of one country apart in the last ``apart_last`` rounds (tournament.lots)."""
+        options = TeamOptions.of(stage)
+        order = teams.team_order(stage.tournament, options.boards)
+        if options.order != "lot":
+            return {"team_order": order}
+        units = team_units(stage.tournament)
+        double = options.system == "double_round_robin"
+        drawn = lots.drawn_apart(
+            order,
+            lambda team: units.get(team, ""),
+            options.apart_last,
+            lambda drawn_order: teams.round_robin_rounds(drawn_order, double),
+            random.Random(f"{seed}-team-lot"),
+        )
+        gave_way = [[number, a, b] for number, a, b in drawn.gave_way]
+        return {"team_order": drawn.order, "lot": {"draws": drawn.draws, "gave_way": gave_way}}
 
     def planned_rounds(self, stage: Stage) -> int:
         return teams.planned_rounds(stage)

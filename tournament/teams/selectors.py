@@ -13,7 +13,8 @@ from games.parsing import whole
 from tournament.errors import TournamentError
 from tournament.models import Entry, Lineup, Match, Stage, Team, TeamMatch, TeamMember, Tournament
 from tournament.teams import scoring
-from tournament.teams.services import TeamOptions, board_prizes, lineup_visible, team_results, team_standings
+from tournament.teams.options import TeamOptions
+from tournament.teams.services import board_prizes, lineup_visible, team_results, team_standings
 
 
 def _half(points: int) -> str:
@@ -178,7 +179,13 @@ def team_rounds(stage: Stage, viewer: Team | None = None, organizer: bool = Fals
                 "complete": bool(result and result.complete),
             }
         )
-    return [{"round": number, "matches": matches} for number, matches in sorted(rounds.items())]
+    gave_way: dict[int, list[str]] = {}
+    for number, a, b in (stage.options.get("lot") or {}).get("gave_way", []):
+        gave_way.setdefault(number, []).append(f"{names.get(a, '')} – {names.get(b, '')}")
+    return [
+        {"round": number, "matches": matches, "country_rule_gave_way": gave_way.get(number, [])}
+        for number, matches in sorted(rounds.items())
+    ]
 
 
 def _toss(team_match: TeamMatch, names: dict[int, str]) -> dict[str, Any] | None:
@@ -201,3 +208,13 @@ def _board_text(points: tuple[int, int] | None) -> str:
     if points is None:
         return ""
     return f"{_half(points[0])}–{_half(points[1])}"
+
+
+def team_units(tournament: Tournament) -> dict[int, str]:
+    """Each team's country for the country rule: its players' unit when they all share one (else none)."""
+    units: dict[int, set[str]] = {}
+    for team_id, unit in TeamMember.objects.filter(team__tournament=tournament).values_list(
+        "team_id", "entry__player__unit"
+    ):
+        units.setdefault(team_id, set()).add((unit or "").strip())
+    return {team: next(iter(found)) for team, found in units.items() if len(found) == 1 and "" not in found}

@@ -29,9 +29,9 @@ from tournament.pdf import pdf_response
 from tournament.services import TournamentError
 from tournament.swiss import trf
 from tournament.teams.export import team_trf
+from tournament.teams.options import TeamOptions
 from tournament.teams.selectors import team_and_match, team_rounds, team_stage, team_stage_of
 from tournament.teams.services import (
-    TeamOptions,
     close_lineups_now,
     lineup_submit,
     planned_rounds,

@@ -6,6 +6,7 @@ results file alone, with plain arithmetic, so the file and the system are held a
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from games.models import Game, Player
-from tournament import services
+from tournament import formats, lots, services
 from tournament.models import Match, Stage, TeamMatch, Tournament
 from tournament.teams.selectors import team_stage
 from tournament.teams.services import team_create
@@ -141,3 +142,97 @@ def test_an_unknown_rest_value_is_refused_by_name() -> None:
     with pytest.raises(services.TournamentError) as refused:
         services.tournament_create(name="x", preset="teams", stage_options={"bye": "half"})
     assert "bye" in str(refused.value.message)
+
+
+# -- the round robin's numbers by lot, compatriots apart in the last rounds ---------------------------------
+
+COUNTRIES = ["RUS", "RUS", "RUS", "CZE", "CZE", "CZE", "HUN", "POL", "EST", ""]  # "": no country given
+
+
+def test_over_many_seeds_no_two_of_one_country_meet_in_the_last_three_rounds_and_every_order_can_come() -> None:
+    keys = list(range(10))
+    firsts = set()
+    for seed in range(300):
+        drawn = lots.drawn_apart(
+            keys, lambda k: COUNTRIES[k], 3, formats.balanced_single_rounds, random.Random(f"{seed}-lot")
+        )
+        assert sorted(drawn.order) == keys and drawn.gave_way == []
+        rounds = formats.balanced_single_rounds(drawn.order)  # re-derived: the last three rounds' pairs
+        for pairs in rounds[-3:]:
+            assert all(not COUNTRIES[a] or COUNTRIES[a] != COUNTRIES[b] for a, b in pairs)
+        firsts.add(drawn.order[0])
+        again = lots.drawn_apart(
+            keys, lambda k: COUNTRIES[k], 3, formats.balanced_single_rounds, random.Random(f"{seed}-lot")
+        )
+        assert again == drawn  # the recorded seed gives the same lot
+    assert firsts == set(keys)  # a lot, not a seeding: anyone can draw number 1
+
+
+def test_when_the_rule_cannot_hold_the_lot_says_which_rounds_gave_way() -> None:
+    # six players of one country in a round robin of eight: each meets three others in the last three rounds
+    units = ["RUS"] * 6 + ["HUN", "POL"]
+    drawn = lots.drawn_apart(list(range(8)), lambda k: units[k], 3, formats.circle_rounds, random.Random(1), tries=200)
+    rounds = formats.circle_rounds(drawn.order)
+    meeting = [(n, a, b) for n, pairs in enumerate(rounds, start=1) if n > 4 for a, b in pairs if units[a] == units[b]]
+    assert drawn.gave_way == meeting and meeting  # named, and exactly those
+    assert {n for n, _a, _b in drawn.gave_way} <= {5, 6, 7}
+
+
+@pytest.mark.django_db
+def test_a_ten_team_round_robin_by_lot_keeps_compatriots_apart_in_its_last_three_rounds(client: Any) -> None:
+    names = [f"{country or 'Team'} {n}" for n, country in enumerate(COUNTRIES, start=1)]
+    tournament = services.tournament_create(
+        name="Team World Championship",
+        preset="teams",
+        stage_options={"boards": 2, "reserves": 0, "lineup_minutes": 0, "order": "lot", "apart_last": 3},
+    )
+    for name, country in zip(names, COUNTRIES, strict=True):
+        squad = [Player.objects.create(name=f"{name} {p}", unit=country, rating=2000) for p in (1, 2)]
+        team_create(tournament=tournament, name=name, players=squad)
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=77)
+    services.start_stage(stage=stage)
+    stage.refresh_from_db()
+    country = {t.pk: COUNTRIES[names.index(t.name)] for t in tournament.teams.all()}
+    for number in range(1, 10):
+        services.pair_next_round(stage=stage)
+        for team_match in TeamMatch.objects.filter(stage=stage, round=number):
+            assert team_match.away_id is not None
+            if number >= 7:
+                assert not country[team_match.home_id] or country[team_match.home_id] != country[team_match.away_id]
+            play_match(team_match, Fraction(1))
+    rounds = client.get(f"/api/team-events/{stage.pk}/").json()["rounds"]
+    assert all(r["country_rule_gave_way"] == [] for r in rounds)
+    assert stage.options["lot"]["gave_way"] == []
+
+
+@pytest.mark.django_db
+def test_a_final_by_lot_keeps_compatriots_apart_and_records_where_the_rule_gave_way() -> None:
+    tournament = services.tournament_create(
+        name="World Championship final", first_stage="round_robin", stage_options={"lot": True, "apart_last": 3}
+    )
+    units = ["RUS"] * 5 + ["EST", "HUN", "POL"]
+    for n, unit in enumerate(units, start=1):
+        services.register(tournament=tournament, player=Player.objects.create(name=f"P{n}", unit=unit, rating=2000))
+    stage = services.draw_stage(stage=tournament.stages.get(), seed=5)
+    group = stage.groups.get()
+    unit_of = {e.pk: e.player.unit for e in group.members.select_related("player")}
+    last = max(Match.objects.filter(group=group).values_list("round", flat=True))
+    meetings = [
+        [m.round, m.first_id, m.second_id]
+        for m in Match.objects.filter(group=group, round__gt=last - 3).order_by("round", "order")
+        if unit_of[m.first_id] == unit_of[m.second_id]
+    ]
+    recorded = stage.options["drawn"]["gave_way"]
+    assert sorted(map(sorted, recorded)) == sorted(map(sorted, meetings))  # five of one country in eight: some must
+    assert meetings
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "options", [{"apart_last": 3}, {"lot": "yes"}, {"lot": True, "apart_last": -1}, {"lots": True}]
+)
+def test_a_final_refuses_options_it_does_not_know_by_name(options: dict[str, Any]) -> None:
+    with pytest.raises(services.TournamentError) as refused:
+        services.tournament_create(name="x", first_stage="round_robin", stage_options=options)
+    assert next(iter(options)) in str(refused.value.message) or "apart_last" in str(refused.value.message)

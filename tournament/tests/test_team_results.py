@@ -15,8 +15,9 @@ from tournament.models import Match, Stage, Team, TeamMatch, Tournament
 from tournament.swiss.pairing import pairer
 from tournament.swiss.state import FIRST, SECOND, PointSystem, RoundRecord, SwissPlayer, SwissState
 from tournament.teams import scoring
+from tournament.teams.options import TeamOptions
 from tournament.teams.selectors import team_rounds, team_stage
-from tournament.teams.services import TeamOptions, board_prizes, team_create
+from tournament.teams.services import board_prizes, team_create
 from tournament.tests.helpers import win
 from tournament.withdrawals import entry_withdraw
 
