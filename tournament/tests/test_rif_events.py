@@ -186,8 +186,8 @@ def test_a_ten_team_round_robin_by_lot_keeps_compatriots_apart_in_its_last_three
         preset="teams",
         stage_options={"boards": 2, "reserves": 0, "lineup_minutes": 0, "order": "lot", "apart_last": 3},
     )
-    for name, country in zip(names, COUNTRIES, strict=True):
-        squad = [Player.objects.create(name=f"{name} {p}", unit=country, rating=2000) for p in (1, 2)]
+    for name, unit in zip(names, COUNTRIES, strict=True):
+        squad = [Player.objects.create(name=f"{name} {p}", unit=unit, rating=2000) for p in (1, 2)]
         team_create(tournament=tournament, name=name, players=squad)
     stage = tournament.stages.get()
     services.draw_stage(stage=stage, seed=77)
