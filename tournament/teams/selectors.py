@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from games.parsing import whole
 from tournament.errors import TournamentError
-from tournament.models import Entry, Lineup, Match, Stage, Team, TeamMatch, TeamMember, Tournament
+from tournament.models import Entry, Lineup, Match, MatchGame, Stage, Team, TeamMatch, TeamMember, Tournament
 from tournament.teams import scoring
 from tournament.teams.options import TeamOptions
 from tournament.teams.services import board_prizes, lineup_visible, team_results, team_standings
@@ -133,6 +133,11 @@ def team_rounds(stage: Stage, viewer: Team | None = None, organizer: bool = Fals
     lineups: dict[int, list[Lineup]] = {}
     for lineup in Lineup.objects.filter(team_match__stage=stage):
         lineups.setdefault(lineup.team_match_id, []).append(lineup)
+    game_of = dict(  # each board's game (the counted one, the latest when a board was replayed)
+        MatchGame.objects.filter(match__team_match__stage=stage)
+        .order_by("counted", "pk")
+        .values_list("match_id", "game_id")
+    )
     boards: dict[int, list[Match]] = {}
     for board in Match.objects.filter(team_match__stage=stage).exclude(status=Match.Status.CANCELLED):
         boards.setdefault(board.team_match_id or 0, []).append(board)
@@ -164,6 +169,8 @@ def team_rounds(stage: Stage, viewer: Team | None = None, organizer: bool = Fals
                 "boards": [
                     {
                         "board": b.team_board,
+                        "match": b.pk,
+                        "game": game_of.get(b.pk),
                         "first": players.get(b.first_id, ""),
                         "second": players.get(b.second_id, ""),
                         "first_team": team_of.get(b.first_id, ""),

@@ -94,6 +94,9 @@ def test_the_team_gomoku_world_championship_2018_final_table_comes_out_as_publis
             play_match(team_match, scores[(team_names[team_match.home_id], team_names[team_match.away_id])])
 
     payload = client.get(f"/api/team-events/{stage.pk}/").json()
+    boards = [b for r in payload["rounds"] for m in r["matches"] for b in m["boards"]]
+    assert len(boards) == 180  # every board names its match and its game: no finding games by player name
+    assert all(Game.objects.get(match_game__match_id=b["match"]).pk == b["game"] for b in boards)
     rows = {row["name"]: row for row in payload["standings"]}
     for published in TGWC_2018["published"]:
         row = rows[published["team"]]
