@@ -22,6 +22,7 @@ from games.parsing import whole
 from games.serializers import RULE_SETS, ResultInputSerializer, TimeControlField, validated
 from tournament import appeals, selectors, services
 from tournament.checkin import check_in_round
+from tournament.errors import after_round
 from tournament.identity import check_may_enter, player_for_entry
 from tournament.invitations import invitation_answer, invite, open_invitations
 from tournament.models import Appeal, Group, Invitation, Match, Stage, Tournament, WithdrawalPolicy
@@ -289,11 +290,20 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet[Tournament]):
     @extend_schema(responses=StandingsStageSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request: Request, pk: str) -> Response:
-        """Every stage's groups with rank, player, unit, W/D/L, points, tie-breaks and state."""
+        """Every stage's groups with rank, player, unit, W/D/L, points, tie-breaks and state;
+        ``?after_round=N``: as each stage's groups stood after their round N (a Swiss or team stage: its own
+        API with the same parameter)."""
         tournament = self.get_object()
+        through = after_round(request.query_params)
         return Response(
             [
-                {"stage": s.pk, "name": s.name, "kind": s.kind, "status": s.status, "groups": stage_standings(s)}
+                {
+                    "stage": s.pk,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "status": s.status,
+                    "groups": stage_standings(s, through),
+                }
                 for s in tournament.stages.exclude(status=Stage.Status.PENDING)
             ]
         )

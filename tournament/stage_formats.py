@@ -184,9 +184,10 @@ class StageFormat:
 
     # -- pages
 
-    def tables(self, stage: Stage) -> list[dict[str, Any]]:
-        """The stage's standings, a table per top-level group (pages, API, PDF, the simulation's report)."""
-        return standings.stage_standings(stage, final=self.ranks_places)
+    def tables(self, stage: Stage, after_round: int | None = None) -> list[dict[str, Any]]:
+        """The stage's standings, a table per top-level group (pages, API, PDF, the simulation's report);
+        ``after_round``: as they stood after that round."""
+        return standings.stage_standings(stage, final=self.ranks_places, after_round=after_round)
 
     def printed_tables(self, stage: Stage) -> list[dict[str, Any]]:
         """Every player's standing as group tables, for a printed report (the simulation's)."""
@@ -266,9 +267,9 @@ def control_pages(tournament: Tournament) -> list[tuple[str, Any]]:
     return [page for kind, f in FORMATS.items() if kind in kinds for page in f.control_pages]
 
 
-def stage_standings(stage: Stage) -> list[dict[str, Any]]:
-    """The stage's group tables, as its format computes them."""
-    return format_of(stage).tables(stage)
+def stage_standings(stage: Stage, after_round: int | None = None) -> list[dict[str, Any]]:
+    """The stage's group tables, as its format computes them (``after_round``: as they stood after it)."""
+    return format_of(stage).tables(stage, after_round)
 
 
 def group_order(group: Group) -> Order:

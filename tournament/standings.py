@@ -52,11 +52,14 @@ class StageData:
     draw_runs: dict[int, int] = field(default_factory=dict)  # playoff group -> drawn games in a row at its end
 
 
-def load_stage(stage: Stage, root: Group | None = None, *, final: bool) -> StageData:
+def load_stage(stage: Stage, root: Group | None = None, *, final: bool, through: int | None = None) -> StageData:
     """The stage's groups, members, matches and finished games; only one playoff tree with ``root``.
-    ``final``: the stage is a final (its format's ``ranks_places``)."""
+    ``final``: the stage is a final (its format's ``ranks_places``). ``through``: only the groups' own rounds
+    up to that one (the standings as they stood after it: no playoff, which comes after every round)."""
     stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
     scope = Q(stage=stage) if root is None else Q(pk=root.pk) | Q(root=root)
+    if through is not None:
+        scope &= Q(parent__isnull=True)
     groups = {g.pk: g for g in Group.objects.filter(scope, void=False).order_by("number")}
     data = StageData(stage.tournament, stage, groups, final)
     for g in groups.values():
@@ -81,8 +84,9 @@ def load_stage(stage: Stage, root: Group | None = None, *, final: bool) -> Stage
         data.entries[entry_id] = EntryInfo(name, unit, player_id)
         if withdrawn and (withdrawn_at is None or withdrawn_at <= stage.order):
             data.withdrawn.add(entry_id)
+    rounds = Q() if through is None else Q(round__lte=through)
     for row in (
-        Match.objects.filter(group_id__in=ids)
+        Match.objects.filter(rounds, group_id__in=ids)
         .exclude(status=Match.Status.CANCELLED)
         .order_by("round", "order")
         .values_list("group_id", "status", "best_of", "first_id", "second_id", "winner_id")
@@ -92,6 +96,7 @@ def load_stage(stage: Stage, root: Group | None = None, *, final: bool) -> Stage
     runs: dict[int, list[str]] = defaultdict(list)
     for link in (
         MatchGame.objects.filter(match__group_id__in=ids, game__status=GameStatus.FINISHED, counted=True)
+        .filter(Q() if through is None else Q(match__round__lte=through))
         .exclude(match__status=Match.Status.CANCELLED)
         .order_by("match__round", "match__order", "number")
         .values("match__group_id", "game__black__id", "game__white__id", "game__result")
@@ -256,16 +261,18 @@ def qualifiers(order: Order) -> list[int]:
     return [p for p in resolved(order) if p not in order.withdrawn][: order.advance]
 
 
-def stage_standings(stage: Stage, *, final: bool) -> list[dict[str, Any]]:
-    """Every top-level group of the stage as a table (constant number of queries; ``final``: as in load_stage)."""
-    data = load_stage(stage, final=final)
+def stage_standings(stage: Stage, *, final: bool, after_round: int | None = None) -> list[dict[str, Any]]:
+    """Every top-level group of the stage as a table (constant number of queries; ``final``: as in load_stage;
+    ``after_round``: as the tables stood after that round, nobody yet qualified while rounds remained)."""
+    data = load_stage(stage, final=final, through=after_round)
+    later = after_round is not None and Match.objects.filter(group__stage=stage, round__gt=after_round).exists()
     tables = []
     for group in data.groups.values():
         if group.parent_id is not None:
             continue
         order = order_in(group, data)
         places = formats.places(order.blocks)
-        is_decided = decided(order)
+        is_decided = decided(order) and not later
         in_tie = {p for b in order.undecided for p in b} | {p for _g, b in order.awaiting for p in b}
         if order.pending:
             in_tie |= {p for b in order.blocks if len(b) > 1 for p in b}
@@ -276,6 +283,8 @@ def stage_standings(stage: Stage, *, final: bool) -> list[dict[str, Any]]:
                 row = order.rows[entry]
                 if entry in order.withdrawn:
                     state = "withdrawn"
+                elif later:  # rounds followed: nothing was decided yet as of this one
+                    state = ""
                 elif entry in in_tie and (order.undecided or order.pending):
                     state = "playoff pending"
                 elif not is_decided:

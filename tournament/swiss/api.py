@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from games.access import drafts_hidden, require_organizer
 from games.serializers import validated
 from tournament.api import EntryRegisterSerializer, player_named
+from tournament.errors import after_round
 from tournament.models import Entry, Stage, SwissBye
 from tournament.rounds_api import EditSerializer, RoundSerializer
 from tournament.services import TournamentError
@@ -54,17 +55,19 @@ class SwissStageSerializer(serializers.Serializer[Any]):
     crosstable = serializers.ListField(child=serializers.DictField())
 
 
-def swiss_payload(stage: Stage, viewer: Any) -> dict[str, Any]:
-    """The stage as ``viewer`` sees it: a draft round only for its organizers (tournament.models.shown_rounds)."""
+def swiss_payload(stage: Stage, viewer: Any, after: int | None = None) -> dict[str, Any]:
+    """The stage as ``viewer`` sees it: a draft round only for its organizers (tournament.models.shown_rounds);
+    ``after``: the standings and crosstable as they stood after that round (every round still listed)."""
     data = selectors.load(stage)
+    table = data if after is None else selectors.load(stage, through=after)
     return {
         "stage": stage.pk,
         "name": stage.name,
         "status": stage.status,
         "options": stage.options,
-        "standings": selectors.standings(stage, data),
+        "standings": selectors.standings(stage, table),
         "rounds": selectors.rounds_view(stage, data, viewer=viewer),
-        "crosstable": selectors.crosstable(stage, data),
+        "crosstable": selectors.crosstable(stage, table),
     }
 
 
@@ -90,8 +93,9 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
 
     @extend_schema(responses=SwissStageSerializer)
     def retrieve(self, request: Request, pk: str) -> Response:
-        """Standings with the chosen tie-breaks, every round's boards and why, and the crosstable."""
-        return Response(swiss_payload(self.get_object(), request.user))
+        """Standings with the chosen tie-breaks, every round's boards and why, and the crosstable;
+        ``?after_round=N``: the standings and crosstable as they stood after round N."""
+        return Response(swiss_payload(self.get_object(), request.user, after_round(request.query_params)))
 
     @extend_schema(request=None, responses={201: SwissStageSerializer, 202: SwissStageSerializer})
     @action(detail=True, methods=["post"])

@@ -105,7 +105,7 @@ class SwissSystem(StageFormat):
             return NextStage(Stage.Kind.KNOCKOUT, stage_name("knockout", n=stage.order + 1))
         return NextStage(Stage.Kind.ROUND_ROBIN, stage_name("final"))
 
-    def tables(self, stage: Stage) -> list[dict[str, Any]]:
+    def tables(self, stage: Stage, after_round: int | None = None) -> list[dict[str, Any]]:
         return []  # no group tables: the Swiss standings are the page's "swiss" part
 
     def printed_tables(self, stage: Stage) -> list[dict[str, Any]]:

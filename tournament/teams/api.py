@@ -16,6 +16,7 @@ from rest_framework.response import Response
 
 from games.access import drafts_hidden, may_organize, player_in, require_organizer
 from games.serializers import validated
+from tournament.errors import after_round
 from tournament.identity import player_for_entry
 from tournament.models import Stage, Team
 from tournament.services import TournamentError
@@ -78,20 +79,22 @@ class TeamEventViewSet(viewsets.GenericViewSet[Stage]):
 
     serializer_class = TeamStageSerializer
 
-    def _payload(self, stage: Stage) -> dict[str, Any]:
+    def _payload(self, stage: Stage, after: int | None = None) -> dict[str, Any]:
         user = self.request.user
         player = player_in(user, stage.tournament_id)
         viewer = Team.objects.filter(tournament_id=stage.tournament_id, captain=player).first() if player else None
         if viewer is None and player is not None:
             viewer = Team.objects.filter(memberships__entry__player=player, tournament_id=stage.tournament_id).first()
         return {
-            **team_stage(stage),
+            **team_stage(stage, after),
             "rounds": team_rounds(stage, viewer, organizer=may_organize(user, stage.tournament)),
         }
 
     @extend_schema(responses=TeamStageSerializer)
     def retrieve(self, request: Request, pk: str) -> Response:
-        return Response(self._payload(self.get_object()))
+        """The teams, the standings (``?after_round=N``: as they stood after round N), every round's matches
+        with their boards (match and game ids), the board prizes."""
+        return Response(self._payload(self.get_object(), after_round(request.query_params)))
 
     @extend_schema(request=TeamSerializer, responses={201: TeamStageSerializer})
     @action(detail=True, methods=["post"])

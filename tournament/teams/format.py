@@ -112,7 +112,7 @@ class TeamEvent(StageFormat):
     def following(self, stage: Stage, qualifiers: Sequence[int], tournament: Tournament) -> NextStage | None:
         return None
 
-    def tables(self, stage: Stage) -> list[dict[str, Any]]:
+    def tables(self, stage: Stage, after_round: int | None = None) -> list[dict[str, Any]]:
         return []  # no group tables: the team standings are the page's "teams" part
 
     def report_lines(self, table: dict[str, Any]) -> list[str]:

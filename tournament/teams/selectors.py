@@ -58,8 +58,9 @@ def _id(value: object) -> int:
     return value if isinstance(value, int) else (whole(value) or 0) if isinstance(value, str) else 0
 
 
-def team_stage(stage: Stage) -> dict[str, Any]:
-    """Teams with their players, the standings and the board prizes."""
+def team_stage(stage: Stage, after_round: int | None = None) -> dict[str, Any]:
+    """Teams with their players, the standings (as they stood after ``after_round``, if given) and the board
+    prizes."""
     teams = list(Team.objects.filter(tournament_id=stage.tournament_id).order_by("seed", "pk"))
     names = {t.pk: t.name for t in teams}
     players = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "player__name"))
@@ -77,7 +78,7 @@ def team_stage(stage: Stage) -> dict[str, Any]:
                 "withdrawn": member.entry.withdrawn,
             }
         )
-    rows = team_standings(stage) if stage.status != Stage.Status.PENDING else []
+    rows = team_standings(stage, after_round) if stage.status != Stage.Status.PENDING else []
     return {
         "stage": stage.pk,
         "name": stage.name,

@@ -354,9 +354,13 @@ def swiss_state(stage: Stage, teams: list[int], played: list[TeamMatch], options
 # -- results ------------------------------------------------------------------------
 
 
-def team_results(stage: Stage) -> list[scoring.TeamResult]:
-    """Every team match of the stage as its boards' games stand (in a fixed number of queries)."""
-    team_matches = list(TeamMatch.objects.filter(stage=stage).order_by("round", "order"))
+def team_results(stage: Stage, after_round: int | None = None) -> list[scoring.TeamResult]:
+    """Every team match of the stage as its boards' games stand (in a fixed number of queries); with
+    ``after_round``, only the rounds up to that one."""
+    matches = TeamMatch.objects.filter(stage=stage)
+    if after_round is not None:
+        matches = matches.filter(round__lte=after_round)
+    team_matches = list(matches.order_by("round", "order"))
     home_of = {m.pk: m.home_id for m in team_matches}
     member_team = dict(
         TeamMember.objects.filter(team__tournament_id=stage.tournament_id).values_list("entry_id", "team_id")
@@ -364,11 +368,11 @@ def team_results(stage: Stage) -> list[scoring.TeamResult]:
     player_entry = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("player_id", "pk"))
     boards: dict[int, dict[int, tuple[int, int]]] = {m.pk: {} for m in team_matches}
     open_boards: dict[int, int] = {m.pk: 0 for m in team_matches}
-    for match in Match.objects.filter(team_match__stage=stage).exclude(status=Match.Status.CANCELLED):
+    for match in Match.objects.filter(team_match__in=matches).exclude(status=Match.Status.CANCELLED):
         if match.status != Match.Status.FINISHED:
             open_boards[match.team_match_id] += 1  # type: ignore[index]  # a board has its team match
     for link in (
-        MatchGame.objects.filter(match__team_match__stage=stage, counted=True, game__status=GameStatus.FINISHED)
+        MatchGame.objects.filter(match__team_match__in=matches, counted=True, game__status=GameStatus.FINISHED)
         .exclude(match__status=Match.Status.CANCELLED)
         .values("match__team_match_id", "match__team_board", "game__black_id", "game__result")
     ):
@@ -394,12 +398,13 @@ def team_results(stage: Stage) -> list[scoring.TeamResult]:
     return out
 
 
-def team_standings(stage: Stage) -> list[scoring.TeamRow]:
+def team_standings(stage: Stage, after_round: int | None = None) -> list[scoring.TeamRow]:
+    """The team table, as it stands or as it stood after ``after_round``."""
     options = TeamOptions.of(stage)
     teams = list(options.team_order) or team_order(stage.tournament, options.boards)
     return scoring.standings(
         teams,
-        team_results(stage),
+        team_results(stage, after_round),
         boards=options.boards,
         points=options.points,
         bye=options.bye,
