@@ -19,8 +19,9 @@ K = TypeVar("K", bound=Hashable)
 BlockValues = Callable[[list[K]], Callable[[K], int]]
 """A criterion: given a block of level competitors, each one's value (higher first)."""
 
-Settle = Callable[[list[K]], tuple[list[list[K]], str]]
-"""A complete tie's rule: the block as ordered parts (a part of several shares a place) and its word."""
+Settle = Callable[[list[K], int], tuple[list[list[K]], str]]
+"""A complete tie's rule: given the block and the first place it holds, the block as ordered parts (a part of
+several shares a place) and its word."""
 
 
 def split(block: Sequence[K], value: Callable[[K], int]) -> list[list[K]]:
@@ -60,12 +61,18 @@ def lot(seed: str, block: Sequence[K]) -> list[K]:
 
 def by_lot(seed: str) -> Settle[K]:
     """Settle a complete tie by a recorded lot, one place each."""
-    return lambda block: ([[k] for k in lot(seed, block)], "lot")
+    return lambda block, _place: ([[k] for k in lot(seed, block)], "lot")
 
 
-def shared(block: list[K]) -> tuple[list[list[K]], str]:
+def shared(block: list[K], place: int = 1) -> tuple[list[list[K]], str]:
     """Settle nothing: the block shares its best place."""
     return [block], "shared"
+
+
+def crosses(precise: Sequence[int], place: int, size: int) -> bool:
+    """Does a block of ``size`` from ``place`` hold a place that must be precise (a medal, a qualifying spot):
+    a cut after place p (p in ``precise``) falling inside it?"""
+    return any(place <= p < place + size - 1 for p in precise)
 
 
 @dataclass
@@ -94,7 +101,7 @@ def rank(
             parts.append(block)
             part_labels.append(label)
             continue
-        settled, how = settle(block)
+        settled, how = settle(block, 1 + sum(len(part) for part in parts))
         tied.update(dict.fromkeys(block, how))
         parts += settled
         part_labels += [label] + [how] * (len(settled) - 1)
@@ -118,3 +125,33 @@ def rank(
             out.append(Place(k, place, decided))
         place += len(part)
     return out
+
+
+# How a complete tie is settled: the competitors share the place (the RIF's rule), an extra game decides it when a
+# precise place is needed, or a recorded lot.
+COMPLETE_TIES = ("share", "extra_game", "lot")
+
+
+@dataclass(frozen=True)
+class CompleteTie:
+    """What to do with competitors level on every criterion (``COMPLETE_TIES``), the same for every format:
+    share the place; or wait for an extra game whose order the organizer records (``decisions``: lists of
+    competitors, best first) — every tie (``extra_game``), or with ``share`` only a tie that holds one of the
+    ``precise`` places and the one after it (the medals: 1, 2, 3); or a recorded lot."""
+
+    how: str
+    lot_seed: str
+    decisions: Sequence[Sequence[Hashable]] = ()
+    precise: Sequence[int] = ()
+
+    def settle(self, block: list[K], place: int = 1) -> tuple[list[list[K]], str]:
+        """The tied block (holding places from ``place`` on) as ordered parts (one part: a shared place) and
+        the word for how."""
+        if self.how == "lot":
+            return [[k] for k in lot(self.lot_seed, block)], "lot"
+        if self.how == "extra_game" or crosses(self.precise, place, len(block)):
+            for decided in self.decisions:
+                if set(decided) == set(block):
+                    return [[k for k in block if k == d] for d in decided], "extra_game"
+            return [sorted(block)], "extra_game_due"  # type: ignore[type-var]
+        return [sorted(block)], "shared"  # type: ignore[type-var]

@@ -503,6 +503,12 @@ CASES: dict[str, Case] = {
         lambda w: {"round": 1, "action": "flip", "first": w.swiss_entry.pk, "reason": "walk"},
         matrix(401, 403, 403, 403, 409),  # published pairings stand
     ),
+    "swiss-extra-game": (
+        "post",
+        lambda w: f"/api/swiss/{w.swiss_stage.pk}/extra-game/",
+        lambda w: {"order": [w.swiss_entry.pk, w.swiss_entry.pk + 1]},
+        matrix(401, 403, 403, 403, 409),  # the organizer's; this stage places complete ties by lot
+    ),
     "swiss-configure": (
         "post",
         lambda w: f"/api/swiss/{w.swiss_stage.pk}/options/",

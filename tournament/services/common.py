@@ -8,10 +8,12 @@ stage formats import from here, never from each other's private names.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from games import live
 from games.enums import GameMode, GameStatus, Interface
@@ -20,6 +22,7 @@ from games.models import Game
 from games.selectors import online_room
 from games.services import game_create
 from tournament import formats
+from tournament.errors import TournamentError
 from tournament.models import AuditLog, Group, GroupMember, Match, MatchGame, Stage, Tournament
 
 
@@ -260,3 +263,22 @@ def cancel_match(match: Match, note: str, actor: Any) -> None:
         if link.game.status not in (GameStatus.FINISHED, GameStatus.CANCELLED):
             game_cancel(game_id=link.game_id, note=note, actor=actor)
     Match.objects.filter(pk=match.pk).update(status=Match.Status.CANCELLED)
+
+
+def record_tie_decision(
+    *, stage: Stage, order: list[int], waiting: Callable[[Stage], list[list[int]]], action: str, actor: Any = None
+) -> Stage:
+    """The extra game that settles a complete tie where a precise place is needed, for any format that ranks
+    by ``ranking.CompleteTie``: ``order`` the tied competitors, the extra game's winner first, kept in the
+    stage's ``tie_decisions``. Refused unless they are exactly one block ``waiting`` (the format's standings)
+    says is still due; locked, so two organizers cannot record two outcomes for one tie."""
+    stage = Stage.objects.select_for_update().get(pk=stage.pk)
+    chosen = [int(k) for k in order]
+    if len(set(chosen)) != len(chosen) or sorted(chosen) not in [sorted(block) for block in waiting(stage)]:
+        raise TournamentError(
+            "not_tied", _("These are not level on everything, or their extra game is already recorded.")
+        )
+    stage.options = {**stage.options, "tie_decisions": [*stage.options.get("tie_decisions", []), chosen]}
+    stage.save(update_fields=["options"])
+    audit(stage.tournament, action, actor, stage=stage.pk, order=chosen)
+    return stage

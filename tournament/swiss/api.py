@@ -45,6 +45,12 @@ class TrfImportSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=200, required=False, help_text="default: the file's 012 line")
 
 
+class TiedSerializer(serializers.Serializer[Any]):
+    order = serializers.ListField(
+        child=serializers.IntegerField(), min_length=2, help_text="the tied entries' ids, the extra game's winner first"
+    )
+
+
 class SwissStageSerializer(serializers.Serializer[Any]):
     stage = serializers.IntegerField()
     name = serializers.CharField()
@@ -144,6 +150,17 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
         stage = self.get_object()
         require_organizer(request.user, stage.tournament)
         services.swiss_unpair(stage=stage, number=self._input(RoundSerializer)["round"], actor=request.user)
+        return Response(swiss_payload(stage, request.user))
+
+    @extend_schema(request=TiedSerializer, responses=SwissStageSerializer)
+    @action(detail=True, methods=["post"], url_path="extra-game")
+    def extra_game(self, request: Request, pk: str) -> Response:
+        """The outcome of the extra game that settles a complete tie on a place that must be precise
+        (``complete_tie`` "extra_game", or "share" with ``precise_places``)."""
+        stage = self.get_object()
+        require_organizer(request.user, stage.tournament)
+        services.swiss_extra_game(stage=stage, order=self._input(TiedSerializer)["order"], actor=request.user)
+        stage.refresh_from_db()
         return Response(swiss_payload(stage, request.user))
 
     @extend_schema(request=OptionsSerializer, responses=SwissStageSerializer)

@@ -13,7 +13,7 @@ from games.parsing import whole
 from tournament.identity import player_for_entry
 from tournament.models import Entry, GroupMember, Round, Stage
 from tournament.services import TournamentError
-from tournament.swiss import selectors, services
+from tournament.swiss import selectors, services, tiebreaks
 from tournament.swiss.tasks import pair_in_background, queue_swiss_pair
 
 WARNING_TEXT = {
@@ -53,7 +53,9 @@ def swiss_control(stage: Stage, viewer: Any) -> dict[str, Any]:
         "players": [(e, name) for e, name, withdrawn in members if not withdrawn],
         "withdrawn": [(e, name) for e, name, withdrawn in members if withdrawn],
         "options": data.options,
-        "tiebreak_choices": list(selectors.tiebreak_labels().items())[:-1],  # all but "lot"
+        "tiebreak_choices": [  # the tie-breaks only, not the words for a complete tie (lot, shared, …)
+            (key, label) for key, label in selectors.tiebreak_labels().items() if key in tiebreaks.TIEBREAKS
+        ],
         "tiebreak_slots": [data.options.tiebreaks[i] if i < len(data.options.tiebreaks) else "" for i in range(5)],
     }
 

@@ -28,6 +28,7 @@ from tournament.models import (
     shown_edits,
     shown_rounds,
 )
+from tournament.ranking import COMPLETE_TIES, CompleteTie
 from tournament.standings import Order
 from tournament.swiss import tiebreaks
 from tournament.swiss.state import (
@@ -67,6 +68,9 @@ class SwissOptions:
     first_colour: str = ""  # drawn by lot at the first pairing: w or b (the top seed's role in round 1)
     group_a: tuple[int, ...] = ()  # Baku GA, fixed at the first pairing (entry ids)
     rules: str = RULES_2026  # the text of FIDE's Dutch system that pairs the stage (state.RULES)
+    complete_tie: str = "lot"  # players level on everything: a recorded lot, a shared place, or an extra game
+    precise_places: tuple[int, ...] = ()  # with "share": the places an extra game decides (the medals: 1, 2, 3)
+    tie_decisions: tuple[tuple[int, ...], ...] = ()  # extra games recorded: tied entries, the winner first
     # (entry, pairing number) kept from an imported TRF file: the file's numbers, not our rating order
     pairing_numbers: tuple[tuple[int, int], ...] = ()
 
@@ -79,9 +83,11 @@ class SwissOptions:
                 fields[key] = tuple(tuple(sorted(int(x) for x in pair)) for pair in fields[key])
         if "pairing_numbers" in fields:
             fields["pairing_numbers"] = tuple((int(e), int(n)) for e, n in fields["pairing_numbers"])
-        for key in ("tiebreaks", "group_a"):
+        for key in ("tiebreaks", "group_a", "precise_places"):
             if key in fields:
                 fields[key] = tuple(fields[key])
+        if "tie_decisions" in fields:
+            fields["tie_decisions"] = tuple(tuple(int(e) for e in d) for d in fields["tie_decisions"])
         return cls(**fields)
 
     @property
@@ -260,6 +266,9 @@ def tiebreak_labels() -> dict[str, str]:
         "black_games": _("games played second"),
         "average_rating": _("average rating of opponents"),
         "lot": _("lot"),
+        "shared": _("shared place"),
+        "extra_game": _("extra game"),
+        "extra_game_due": _("extra game due"),
     }
 
 
@@ -276,7 +285,14 @@ def standings(stage: Stage, data: SwissData | None = None) -> dict[str, Any]:
     """The Swiss table: place, score, the chosen tie-breaks, and which tie-break decided each place."""
     data = data or load(stage)
     order = list(data.options.tiebreaks)
-    rows = tiebreaks.standings(data.state, order, lot_seed=str(stage.draw_seed or stage.pk))
+    options = data.options
+    tie = CompleteTie(
+        options.complete_tie,
+        str(stage.draw_seed or stage.pk),
+        [[data.number[e] for e in d if e in data.number] for d in options.tie_decisions],
+        options.precise_places,
+    )
+    rows = tiebreaks.standings(data.state, order, settle=tie.settle)
     labels = tiebreak_labels()
     numbers = data.state.by_number()
     out = []
@@ -494,7 +510,7 @@ def swiss_order(group: Group) -> Order:
         group=group,
         blocks=[[row["entry"]] for row in table["rows"]],
         unplayed=unplayed,
-        pending=False,
+        pending=any(row["decided_by"] == "extra_game_due" for row in table["rows"]),  # a place waits for it
         undecided=[],
         playoff_parent={},
         rows={},
@@ -509,7 +525,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     def bad(key: str) -> TournamentError:
         return TournamentError("bad_options", _("The Swiss option %(key)s has a wrong value.") % {"key": key})
 
-    known = set(SwissOptions.__dataclass_fields__) - {"first_colour", "group_a", "pairing_numbers"}
+    known = set(SwissOptions.__dataclass_fields__) - {"first_colour", "group_a", "pairing_numbers", "tie_decisions"}
     for key in options:
         if key not in known:
             raise TournamentError("bad_options", _("Unknown Swiss option %(key)s.") % {"key": key})
@@ -530,12 +546,16 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         "late_score": ("zero", "half"),
         "then": ("", Stage.Kind.KNOCKOUT, Stage.Kind.ROUND_ROBIN),
         "rules": RULES,
+        "complete_tie": COMPLETE_TIES,
     }
     for key, allowed in choices.items():
         if key in out and out[key] not in allowed:
             raise bad(key)
     if "accelerate" in out and not isinstance(out["accelerate"], bool):
         raise bad("accelerate")
+    precise = out.get("precise_places", [])
+    if not isinstance(precise, list) or not all(type(p) is int and 1 <= p <= 10_000 for p in precise):
+        raise bad("precise_places")
     if "tiebreaks" in out:
         names = out["tiebreaks"]
         if (

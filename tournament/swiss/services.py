@@ -22,11 +22,19 @@ from tournament.identity import check_may_enter
 from tournament.models import CheckIn, Entry, GroupMember, Match, Round, Stage, SwissBye
 from tournament.round_plans import edit_record, edited
 from tournament.services import rounds
-from tournament.services.common import audit, call_matches
+from tournament.services.common import audit, call_matches, record_tie_decision
 from tournament.services.rounds import take_back
 from tournament.swiss import explain, trf
 from tournament.swiss.pairing import Board, PairingError, pairer, unit_prohibitions
-from tournament.swiss.selectors import SwissData, SwissOptions, check_options, initial_colour, load, swiss_group
+from tournament.swiss.selectors import (
+    SwissData,
+    SwissOptions,
+    check_options,
+    initial_colour,
+    load,
+    standings,
+    swiss_group,
+)
 from tournament.swiss.state import FIRST, SECOND, baku_group_a
 
 
@@ -455,3 +463,26 @@ def swiss_configure(*, stage: Stage, options: dict[str, Any], actor: Any = None)
         group.save(update_fields=["advance", "games_per_pair"])
     audit(stage.tournament, "swiss_configure", actor, stage=stage.pk, options=checked)
     return stage
+
+
+@transaction.atomic
+def swiss_extra_game(*, stage: Stage, order: list[int], actor: Any = None) -> Stage:
+    """The extra game that settles a complete tie where the stage needs a precise place (``complete_tie``
+    "extra_game", or "share" with ``precise_places``): ``order`` the tied entries, the winner first."""
+    options = SwissOptions.of(stage)
+    if options.complete_tie != "extra_game" and not options.precise_places:
+        raise TournamentError(
+            "no_extra_game", _("In this stage players level on everything are not placed by an extra game."), 409
+        )
+    return record_tie_decision(
+        stage=stage, order=order, waiting=_waiting_players, action="swiss_extra_game", actor=actor
+    )
+
+
+def _waiting_players(stage: Stage) -> list[list[int]]:
+    """The blocks of entries the Swiss standings leave waiting for an extra game."""
+    waiting: dict[int, list[int]] = {}
+    for row in standings(stage)["rows"]:
+        if row["decided_by"] == "extra_game_due":
+            waiting.setdefault(row["rank"], []).append(row["entry"])
+    return list(waiting.values())

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from tournament.formats import TIEBREAKS as REGISTRY
 from tournament.formats import TableMetric, computes, swiss_tiebreaks
-from tournament.ranking import BlockValues, by_lot, rank
+from tournament.ranking import BlockValues, Settle, by_lot, rank
 from tournament.swiss.state import PLAYED, SECOND, VOLUNTARY, WIN_CODES, SwissPlayer, SwissState
 
 DEFAULT_ORDER = ["buchholz_cut1", "buchholz", "sonneborn_berger", "direct_encounter", "wins"]
@@ -143,10 +143,12 @@ computes("direct_encounter", swiss=_among)
 TIEBREAKS = swiss_tiebreaks()  # the names a Swiss stage computes (the registry: tournament.formats.TIEBREAKS)
 
 
-def standings(state: SwissState, order: list[str], lot_seed: str = "") -> list[Standing]:
+def standings(
+    state: SwissState, order: list[str], lot_seed: str = "", settle: Settle[int] | None = None
+) -> list[Standing]:
     """Everyone ranked by score, then the chosen tie-breaks in order (each computed by its record in the
-    registry), then a recorded lot (seeded by ``lot_seed`` and the tied players' numbers, so the same
-    standings come out on every machine)."""
+    registry), then ``settle`` (``ranking.CompleteTie``), by default a recorded lot (seeded by ``lot_seed``
+    and the tied players' numbers, so the same standings come out on every machine)."""
     table = _Table(state)
     rows = {p.number: Standing(p.number, table.score[p.number], table.values(p.number)) for p in state.players}
 
@@ -160,7 +162,7 @@ def standings(state: SwissState, order: list[str], lot_seed: str = "") -> list[S
 
     criteria = [("score", lambda block: score), *((name, criterion(name)) for name in order)]
     out = []
-    for placed in rank(sorted(rows), criteria, by_lot(lot_seed), primary=score):
+    for placed in rank(sorted(rows), criteria, settle or by_lot(lot_seed), primary=score):
         row = rows[placed.competitor]
         row.rank, row.decided_by = placed.place, placed.decided_by
         out.append(row)

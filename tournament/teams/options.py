@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from tournament.errors import TournamentError
 from tournament.models import Stage
+from tournament.ranking import COMPLETE_TIES
 from tournament.swiss.state import PointSystem
 from tournament.teams import scoring
 
@@ -40,6 +41,7 @@ class TeamOptions:
     apart_last: int = 0  # a round robin by lot: teams of one country do not meet in the last N rounds
     complete_tie: str = "share"  # teams level on everything: share the place, an extra game, or a lot
     tie_decisions: tuple[tuple[int, ...], ...] = ()  # extra games' outcomes: tied teams, best first
+    precise_places: tuple[int, ...] = ()  # with "share": places an extra game decides (the medals: 1, 2, 3)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -61,6 +63,7 @@ class TeamOptions:
             apart_last=int(o.get("apart_last", cls.apart_last)),
             complete_tie=str(o.get("complete_tie", cls.complete_tie)),
             tie_decisions=tuple(tuple(int(t) for t in d) for d in o.get("tie_decisions", ())),
+            precise_places=tuple(int(p) for p in o.get("precise_places", ())),
         )
 
     @property
@@ -96,6 +99,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         "bye",
         "order",
         "apart_last",
+        "precise_places",
     }
     for key in options:
         if key not in known:
@@ -114,7 +118,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         "system": SYSTEMS,
         "primary": scoring.PRIMARY,
         "first_colour": FIRST_COLOURS,
-        "complete_tie": scoring.COMPLETE_TIES,
+        "complete_tie": COMPLETE_TIES,
         "bye": scoring.BYES,
         "order": ORDERS,
     }
@@ -123,6 +127,9 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
             raise bad(key)
     if options.get("apart_last") and (options.get("order") != "lot" or options.get("system") == "swiss"):
         raise bad("apart_last")  # compatriots are kept apart by the lot of a round robin's numbers
+    precise = options.get("precise_places", [])
+    if not isinstance(precise, list | tuple) or not all(type(p) is int and 1 <= p <= 1000 for p in precise):
+        raise bad("precise_places")
     points = options.get("match_points", [2, 1, 0])
     if not (isinstance(points, list | tuple) and len(points) == 3 and all(_half_points(p) for p in points)):
         raise bad("match_points")

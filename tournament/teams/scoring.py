@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tournament.formats import TIEBREAKS, TableMetric, computes
-from tournament.ranking import BlockValues, lot, rank
+from tournament.ranking import BlockValues, CompleteTie, rank
 
 # The RIF Team World Championship (Sport Commission rules, 4.5): game points, team match points, Buchholz and
 # Berger on game points, the match between the tied teams, then the results of boards 1, 2 and 3.
@@ -89,12 +89,14 @@ def standings(
     lot_seed: str = "",
     complete_tie: str = "share",
     decisions: Sequence[Sequence[int]] = (),
+    precise: Sequence[int] = (),
 ) -> list[TeamRow]:
     """Every team ranked by ``primary`` (game or match points), then the tie-breaks in ``order``. Teams level
     on all of them (a complete tie) share the place (``complete_tie`` "share"), wait for an extra game whose
-    order the organizer records (``decisions``: lists of team ids, best first), or are ordered by a recorded
-    lot (seeded by ``lot_seed`` and the tied teams' ids). Only complete team matches count; a bye scores as
-    ``bye`` says, and is a match played unless it scores nothing."""
+    order the organizer records (``decisions``: lists of team ids, best first) — with "share", only where
+    the tie holds a place in ``precise`` and the one after it (a medal, a qualifying spot) —, or are ordered
+    by a recorded lot (seeded by ``lot_seed`` and the tied teams' ids): ``ranking.CompleteTie``. Only complete
+    team matches count; a bye scores as ``bye`` says, and is a match played unless it scores nothing."""
     rows = {t: TeamRow(t) for t in teams}
     opponents: dict[int, list[tuple[int, int]]] = defaultdict(list)  # team -> (opponent, own game points there)
     met: dict[tuple[int, int], int] = defaultdict(int)  # (team, opponent) -> match points taken
@@ -128,33 +130,8 @@ def standings(
             "sonneborn_berger": sum(mine * rows[o].game_points for o, mine in opponents[team]),
             **{f"board_{b}": by_board[team][b] for b in range(1, boards + 1)},
         }
-    tie = _Tie(complete_tie, lot_seed, decisions)
+    tie = CompleteTie(complete_tie, lot_seed, decisions, precise)
     return _ranked(rows, primary, [n for n in order if n != primary], met, tie)
-
-
-@dataclass(frozen=True)
-class _Tie:
-    """What to do with teams level on every criterion (``COMPLETE_TIES``)."""
-
-    how: str
-    lot_seed: str
-    decisions: Sequence[Sequence[int]]
-
-    def settle(self, block: list[int]) -> tuple[list[list[int]], str]:
-        """The tied block as ordered parts (one part: a shared place) and the word for how."""
-        if self.how == "lot":
-            return [[t] for t in lot(self.lot_seed, block)], "lot"
-        if self.how == "extra_game":
-            for decided in self.decisions:
-                if set(decided) == set(block):
-                    return [[int(t)] for t in decided], "extra_game"
-            return [sorted(block)], "extra_game_due"
-        return [sorted(block)], "shared"
-
-
-# How a complete tie is settled: the teams share the place (the RIF Team World Championship's rule), an extra
-# game decides it when a precise place is needed, or a recorded lot.
-COMPLETE_TIES = ("share", "extra_game", "lot")
 
 
 @dataclass(frozen=True)
@@ -166,7 +143,7 @@ class _Table:
 
 
 def _ranked(
-    rows: dict[int, TeamRow], primary: str, order: Sequence[str], met: dict[tuple[int, int], int], tie: _Tie
+    rows: dict[int, TeamRow], primary: str, order: Sequence[str], met: dict[tuple[int, int], int], tie: CompleteTie
 ) -> list[TeamRow]:
     """The one ranking (tournament.ranking): the primary score, the tie-breaks (each computed by its record in
     the registry), then the complete tie's rule."""

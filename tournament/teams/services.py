@@ -20,7 +20,7 @@ from games.services.players import clean_text
 from tournament import formats
 from tournament.errors import TournamentError
 from tournament.models import Entry, Group, Lineup, Match, MatchGame, Stage, Team, TeamMatch, TeamMember, Tournament
-from tournament.services.common import audit, call_matches
+from tournament.services.common import audit, call_matches, record_tie_decision
 from tournament.services.setup import register
 from tournament.swiss.pairing import PairingError, pairer
 from tournament.swiss.state import FIRST, SECOND, RoundRecord, SwissPlayer, SwissState
@@ -413,6 +413,7 @@ def team_standings(stage: Stage, after_round: int | None = None) -> list[scoring
         lot_seed=f"{stage.draw_seed}-teams",
         complete_tie=options.complete_tie,
         decisions=options.tie_decisions,
+        precise=options.precise_places,
     )
 
 
@@ -421,23 +422,22 @@ def record_extra_game(*, stage: Stage, order: Sequence[int], actor: Any = None) 
     """The extra game that settles a complete tie, when the event needs a precise place (``complete_tie``
     "extra_game"): ``order`` is the tied teams, the extra game's winner first. Refused unless those teams are
     exactly one block the standings leave waiting for an extra game."""
-    stage = Stage.objects.select_for_update().get(pk=stage.pk)
     options = TeamOptions.of(stage)
-    if options.complete_tie != "extra_game":
+    if options.complete_tie != "extra_game" and not options.precise_places:
         raise TournamentError("no_extra_game", _("In this event teams level on everything share the place."), 409)
-    teams = [int(t) for t in order]
+    stage = record_tie_decision(
+        stage=stage, order=list(order), waiting=_waiting_teams, action="team_extra_game", actor=actor
+    )
+    return team_standings(stage)
+
+
+def _waiting_teams(stage: Stage) -> list[list[int]]:
+    """The blocks of teams the standings leave waiting for an extra game."""
     waiting: dict[int, list[int]] = {}
     for row in team_standings(stage):
         if row.decided_by == "extra_game_due":
             waiting.setdefault(row.rank, []).append(row.team)
-    if len(set(teams)) != len(teams) or sorted(teams) not in [sorted(b) for b in waiting.values()]:
-        raise TournamentError(
-            "not_tied", _("These teams are not level on everything, or their extra game is already recorded.")
-        )
-    stage.options = {**stage.options, "tie_decisions": [*stage.options.get("tie_decisions", []), teams]}
-    stage.save(update_fields=["options"])
-    audit(stage.tournament, "team_extra_game", actor, stage=stage.pk, order=teams)
-    return team_standings(stage)
+    return list(waiting.values())
 
 
 @dataclass(frozen=True)

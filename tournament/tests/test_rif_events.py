@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from games.models import Game, Player
-from tournament import formats, lots, services
+from tournament import formats, lots, ranking, services
 from tournament.models import Match, Stage, TeamMatch, Tournament
 from tournament.teams.selectors import team_stage
 from tournament.teams.services import team_create
-from tournament.tests.helpers import win
+from tournament.tests.helpers import pair_and_publish, win
 
 TGWC_2018 = json.loads((Path(__file__).parent / "data" / "tgwc2018.json").read_text(encoding="utf-8"))
 
@@ -249,3 +249,74 @@ def test_a_final_refuses_options_it_does_not_know_by_name(options: dict[str, Any
     with pytest.raises(services.TournamentError) as refused:
         services.tournament_create(name="x", first_stage="round_robin", stage_options=options)
     assert next(iter(options)) in str(refused.value.message) or "apart_last" in str(refused.value.message)
+
+
+# -- shared places, except where a place must be precise ----------------------------------------------------
+
+
+def test_a_three_way_tie_on_the_medals_waits_for_extra_games_while_fifth_and_sixth_share() -> None:
+    points = {1: 10, 2: 10, 3: 10, 4: 8, 5: 6, 6: 6, 7: 4}
+    criteria = [("points", lambda block: points.__getitem__)]
+    medals = ranking.CompleteTie("share", "", (), precise=(1, 2, 3))
+    placed = {p.competitor: (p.place, p.decided_by) for p in ranking.rank(sorted(points), criteria, medals.settle)}
+    assert [placed[k] for k in (1, 2, 3)] == [(1, "extra_game_due")] * 3
+    assert placed[4] == (4, "")
+    assert placed[5] == placed[6] == (5, "shared")  # no medal between 5th and 6th: they share
+    decided = ranking.CompleteTie("share", "", ([2, 3, 1],), precise=(1, 2, 3))
+    after = {p.competitor: (p.place, p.decided_by) for p in ranking.rank(sorted(points), criteria, decided.settle)}
+    assert [after[k] for k in (2, 3, 1)] == [(1, "extra_game"), (2, "extra_game"), (3, "extra_game")]
+    assert after[5] == after[6] == (5, "shared")
+    # a tie on 3rd-4th holds a medal too; one on 4th-5th does not
+    assert ranking.crosses((1, 2, 3), 3, 2) and not ranking.crosses((1, 2, 3), 4, 2)
+
+
+@pytest.mark.django_db
+def test_a_swiss_tie_on_first_place_waits_for_the_extra_game_the_organizer_alone_records(client: Any) -> None:
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group as Role
+
+    users = get_user_model().objects
+    owner, rival = users.create_user("owner", password="pass-2026"), users.create_user("rival", password="pass-2026")
+    for user in (owner, rival):  # two hosts on one server, each running their own tournaments
+        user.groups.add(Role.objects.get(name="host"))
+    options = {"rounds": 1, "tiebreaks": [], "complete_tie": "share", "precise_places": [1]}
+    tournament = services.tournament_create(name="Open", preset="swiss", stage_options=options, actor=owner)
+    for n in range(4):
+        services.register(tournament=tournament, player=Player.objects.create(name=f"Q{n}", rating=2000 - n))
+    services.publish(tournament=tournament)
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=1)
+    services.start_stage(stage=stage)
+    pair_and_publish(stage)
+    for game in Game.objects.filter(match_game__match__group__stage=stage).select_related("black"):
+        win(game, game.black)
+
+    url = f"/api/swiss/{stage.pk}/extra-game/"
+    rows = client.get(f"/api/swiss/{stage.pk}/").json()["standings"]["rows"]
+    assert [(r["rank"], r["decided_by"]) for r in rows] == [(1, "extra_game_due")] * 2 + [(3, "shared")] * 2
+    leaders = [r["entry"] for r in rows[:2]]
+    client.force_login(rival)  # an organizer of another tournament on the same server
+    assert client.post(url, {"order": leaders}, content_type="application/json").status_code == 403
+    client.force_login(owner)
+    wrong = client.post(url, {"order": [r["entry"] for r in rows[2:]]}, content_type="application/json")
+    assert wrong.status_code == 400 and wrong.json()["code"] == "not_tied"  # 3rd-4th share: no extra game
+    done = client.post(url, {"order": leaders[::-1]}, content_type="application/json")
+    assert done.status_code == 200
+    placed = [(r["entry"], r["rank"], r["decided_by"]) for r in done.json()["standings"]["rows"][:2]]
+    assert placed == [(leaders[1], 1, "extra_game"), (leaders[0], 2, "extra_game")]
+    assert client.post(url, {"order": leaders}, content_type="application/json").status_code == 400  # once only
+
+
+@pytest.mark.django_db
+def test_a_team_event_shares_every_place_but_the_precise_ones() -> None:
+    # four teams of two boards, both matches won 1½–½ by the first-named team: the two winners are level on
+    # everything (1st and 2nd: the title is precise), so are the two losers (3rd and 4th: they share)
+    _tournament, stage = team_event(["A", "B", "C", "D"], boards=2, precise_places=[1])
+    services.pair_next_round(stage=stage)
+    winners = set()
+    for team_match in TeamMatch.objects.filter(stage=stage, round=1):
+        play_match(team_match, Fraction(3, 2))
+        winners.add(team_match.home_id)
+    rows = team_stage(stage)["standings"]
+    assert {r["team"] for r in rows[:2]} == winners
+    assert [(r["rank"], r["decided_by"]) for r in rows] == [(1, "extra_game_due")] * 2 + [(3, "shared")] * 2
