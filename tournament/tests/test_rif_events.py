@@ -320,3 +320,29 @@ def test_a_team_event_shares_every_place_but_the_precise_ones() -> None:
     rows = team_stage(stage)["standings"]
     assert {r["team"] for r in rows[:2]} == winners
     assert [(r["rank"], r["decided_by"]) for r in rows] == [(1, "extra_game_due")] * 2 + [(3, "shared")] * 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        ({"apart_last": 3}, "apart_last"),  # the rule is kept by a lot: without one, refused
+        ({"order": "lot", "apart_last": 3, "system": "swiss"}, "apart_last"),
+        ({"order": "random"}, "order"),
+        ({"precise_places": [0]}, "precise_places"),
+        ({"precise_places": "1-3"}, "precise_places"),
+        ({"complete_tie": "coin"}, "complete_tie"),
+    ],
+)
+def test_team_options_the_rules_do_not_allow_are_refused_by_name(options: dict[str, Any], named: str) -> None:
+    with pytest.raises(services.TournamentError) as refused:
+        services.tournament_create(name="x", preset="teams", stage_options=options)
+    assert named in str(refused.value.message)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("options", [{"complete_tie": "coin"}, {"precise_places": [-1]}, {"tie_decisions": [[1, 2]]}])
+def test_swiss_tie_options_are_checked_and_the_recorded_outcomes_are_not_an_option(options: dict[str, Any]) -> None:
+    with pytest.raises(services.TournamentError) as refused:
+        services.tournament_create(name="x", preset="swiss", stage_options=options)
+    assert next(iter(options)) in str(refused.value.message)
