@@ -13,12 +13,13 @@ class SiteConfig(AppConfig):
         from celery.signals import worker_ready
         from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
 
-        from config import arrivals, heartbeat, live_guard, security
+        from config import arrivals, heartbeat, languages, live_guard, security
         from games import flaghold
         from games.services import freeze
 
         user_login_failed.connect(security.count_failure, dispatch_uid="site.login_failed")
         user_logged_in.connect(security.forget_failures, dispatch_uid="site.logged_in")
+        user_logged_in.connect(languages.on_login, dispatch_uid="site.language")  # their language, any device
         user_logged_out.connect(live_guard.on_logout, dispatch_uid="site.logged_out")  # its sockets close
         flaghold.use_requests(arrivals.waiting_since)  # a flag waits for a request still being served
         worker_ready.connect(heap_after_startup, dispatch_uid="site.heap")  # the collector's pauses short

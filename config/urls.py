@@ -3,7 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
-from config import views
+from config import languages, views
 from config.schema import SchemaView
 from config.security import AdminLoginForm, LoginForm
 from games import views as game_views
@@ -18,7 +18,7 @@ handler500 = "config.views.server_error"
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", languages.set_language, name="set_language"),
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     path("api/schema/", SchemaView.as_view(), name="schema"),

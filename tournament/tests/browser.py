@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -60,3 +61,41 @@ def click_point(page: Page, point: str) -> None:
     x = box["x"] + (36 + col * 40) * box["width"] / span
     y = box["y"] + (36 + (14 - row) * 40) * box["height"] / span
     page.mouse.click(x, y)
+
+
+# Every text a person reads on the page: text nodes and the attributes read aloud or shown on hover, not the
+# language menu (each language is named in its own words there).
+_TEXTS_JS = """() => {
+  const texts = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const parent = walk.currentNode.parentElement;
+    if (parent && !parent.closest("script, style, form.lang")) texts.push(walk.currentNode.nodeValue);
+  }
+  for (const el of document.body.querySelectorAll("[title], [placeholder], [aria-label]")) {
+    if (el.closest("form.lang")) continue;
+    for (const name of ["title", "placeholder", "aria-label"]) {
+      if (el.hasAttribute(name)) texts.push(el.getAttribute(name));
+    }
+  }
+  return texts.map((t) => t.trim()).filter((t) => t);
+}"""
+
+
+def untranslated(page: Page, english: set[str]) -> list[str]:
+    """The texts of the page that are a string of the interface left in English (``english``: the source
+    strings that the page's language translates differently)."""
+    texts: list[str] = page.evaluate(_TEXTS_JS)
+    filled = _with_placeholders(frozenset(english))
+    return sorted({t for t in texts if t in english or t.rstrip(":：.") in english or filled.fullmatch(t)})
+
+
+@functools.cache
+def _with_placeholders(english: frozenset[str]) -> re.Pattern[str]:
+    """One pattern for every source string with placeholders, each placeholder standing for any text."""
+    shapes = []
+    for source in sorted(english):
+        if "%(" in source or "%s" in source:
+            parts = re.split(r"%\(\w+\)[sd]|%[sd]", source)
+            shapes.append(".+?".join(re.escape(part) for part in parts))
+    return re.compile("|".join(f"(?:{shape})" for shape in shapes) or "(?!)")

@@ -10,17 +10,20 @@ import time
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.utils import translation
 from playwright.sync_api import Page, expect
 
+from devtools.catalogues import english_strings
 from games.models import Game, Player
 from games.services import game_create
 from tournament import services
-from tournament.demo_tournament import DEMO_NAME
+from tournament.demo_tournament import DEMO_NAME, DEMO_TEAMS_NAME
 from tournament.models import Tournament
 from tournament.stage_formats import stage_standings
-from tournament.tests.browser import PASSWORD, account, click_point, open_page
+from tournament.tests.browser import PASSWORD, account, click_point, open_page, untranslated
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 T01 = "g8 a1 i8 c1 h9 e1 h10 k1"  # black to move; h8 would be a double-three
@@ -167,30 +170,35 @@ def test_reported_and_confirmed_result_reaches_the_public_standings_within_two_s
     screenshot(public, "standings-after-confirmed-result")
 
 
-@pytest.mark.parametrize("language", ["zh-hans", "en"])
-def test_every_page_renders_in_the_browser_and_is_saved(
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_every_page_renders_in_the_browser_in_every_language_with_nothing_left_in_english(
     live_server: Any, browser: Any, screenshot: Any, language: str
 ) -> None:
     call_command("load_demo", verbosity=0)
     users = get_user_model().objects
-    for name in ("player01", "referee1"):
+    for name in ("player01", "referee1", "organizer"):
         user = users.get(username=name)
         user.set_password(PASSWORD)
         user.save()
     tournament = Tournament.objects.get(name=DEMO_NAME)
+    teams = Tournament.objects.get(name=DEMO_TEAMS_NAME)
     game = (
         Game.objects.filter(match_game__match__tournament=tournament, status="finished").exclude(record_text="").first()
     )
     assert game is not None
+    english = set() if language == "en" else english_strings(translation.to_locale(language))
     errors: list[str] = []
+    left: dict[str, list[str]] = {}
     public = open_page(browser, live_server.url, language=language)
     public.on("pageerror", lambda exc: errors.append(str(exc)))
     pages = {
         "home": "/",
         "tournament": f"/t/{tournament.pk}/",
+        "team-event": f"/t/{teams.pk}/",
         "game": f"/g/{game.pk}/",
         "call-sheet": f"/t/{tournament.pk}/call-sheet/",
         "result-sheets": f"/t/{tournament.pk}/result-sheets/",
+        "ratings": "/ratings/",
         "login": "/accounts/login/",
     }
     for name, path in pages.items():
@@ -200,12 +208,23 @@ def test_every_page_renders_in_the_browser_and_is_saved(
             expect(public.locator("#status")).not_to_be_empty()  # the page has drawn the game from the API
             expect(public.locator("svg.board-svg .stone")).not_to_have_count(0)
         screenshot(public, f"{name}-{language}")
-    for username, path, name in (("player01", "/me/", "player-console"), ("referee1", "/referee/", "referee-console")):
+        left[name] = untranslated(public, english)
+    signed_in = (
+        ("player01", "/me/", "player-console"),
+        ("referee1", "/referee/", "referee-console"),
+        ("organizer", "/organizer/", "control-home"),
+        ("organizer", f"/organizer/t/{tournament.pk}/", "control-room"),
+        ("organizer", f"/organizer/t/{teams.pk}/", "control-room-teams"),
+    )
+    for username, path, name in signed_in:
         page = open_page(browser, live_server.url, users.get(username=username), language)
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(live_server.url + path)
+        expect(page.locator("html")).to_have_attribute("lang", language)
         screenshot(page, f"{name}-{language}")
+        left[name] = untranslated(page, english)
     assert errors == []
+    assert {name: texts for name, texts in left.items() if texts} == {}
 
 
 def test_an_over_the_board_game_page_takes_no_stone_and_shows_no_clock(live_server: Any, browser: Any) -> None:

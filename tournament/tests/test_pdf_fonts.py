@@ -1,5 +1,6 @@
 """The PDF sheets' fonts: every character a sheet can print is in a font of the stack (digits, fractions,
-signs, every Chinese string of the interface), and a half point is printed with a proper ½ — the glyph
+signs, every string of the interface in every language: Chinese, Japanese kana, Cyrillic), and a half point
+is printed with a proper ½ — the glyph
 embedded in the PDF, rasterised, has its 2 (WenQuanYi Micro Hei's ½ has none: every half point came out
 as "¹⁄")."""
 
@@ -42,9 +43,11 @@ def test_every_character_a_sheet_can_print_is_in_a_font_of_the_stack() -> None:
     for file in files:
         with TTFont(file, fontNumber=0, lazy=True) as font:
             covered |= set(font.getBestCmap())
-    po = (ROOT / "locale/zh_Hans/LC_MESSAGES/django.po").read_text(encoding="utf-8")
-    chinese = {c for line in re.findall(r'^msgstr "(.*)"$', po, re.M) for c in line if ord(c) > 0x2000}
-    missing = sorted(c for c in chinese | set(SIGNS) if ord(c) not in covered)
+    wanted = set(SIGNS)
+    for po_file in sorted(ROOT.glob("locale/*/LC_MESSAGES/django.po")):  # every language's strings
+        po = po_file.read_text(encoding="utf-8")
+        wanted |= {c for line in re.findall(r'^msgstr(?:\[\d\])? "(.*)"$', po, re.M) for c in line if ord(c) > 0x7F}
+    missing = sorted(c for c in wanted if ord(c) not in covered)
     assert not missing, f"no font of the PDF stack has {''.join(missing)!r}"
 
 
