@@ -185,7 +185,7 @@ def panels(tournament: Tournament, viewer: Any) -> list[dict[str, Any]]:
         if stage_format.control_part:
             context = stage_format.control_context(stage, viewer)
             found.append({"part": stage_format.control_part, "context": context})
-        elif stage_format.round_by_round and not stage_format.own_rounds:
+        elif stage_format.round_by_round:
             found.append({"part": "tournament/_rounds_control.html", "context": rounds_payload(stage, viewer=viewer)})
     return found
 

@@ -1,6 +1,7 @@
-"""The round cycle of every round-by-round stage without rounds of its own, for the organizer: what the
-control room's panel and the API show of its rounds, and the panel's buttons, each calling one service
-(:mod:`tournament.services.rounds`; refusals come back in the organizer's language)."""
+"""The one round cycle of every round-by-round stage, for the organizer: what the control room's panels and
+the API show of its rounds, and the buttons, each calling one service (:mod:`tournament.services.rounds`;
+refusals come back in the organizer's language). A format's own panel (the Swiss system's) posts the same
+actions."""
 
 from __future__ import annotations
 
@@ -10,16 +11,13 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
+from games.access import may_organize
 from games.parsing import whole
 from tournament.errors import TournamentError
-from tournament.models import Entry, Round, Stage, shown_edits, shown_rounds
+from tournament.models import Round, Stage, shown_edits, shown_rounds
 from tournament.services import rounds as services
 from tournament.stage_formats import format_of
-
-
-def warning_text(code: str) -> str:
-    """A warning of a manual change, in words."""
-    return _("a rematch") if code == "rematch" else code
+from tournament.tasks import pair_in_background, queue_round_pair
 
 
 def rounds_payload(stage: Stage, *, viewer: Any) -> dict[str, Any]:
@@ -27,7 +25,8 @@ def rounds_payload(stage: Stage, *, viewer: Any) -> dict[str, Any]:
     boards, edits with their warnings in words, and the next round to pair (None when every round is paired or
     the stage is not running). A round not yet published is left out for anyone but the organizer: its pairing
     and the reasons of its edits are the organizer's until published (tournament.models.shown_rounds)."""
-    names = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "player__name"))
+    fmt = format_of(stage)
+    names = fmt.competitor_names(stage)
 
     def name(entry: int | None) -> str:
         return "" if entry is None else names.get(entry, str(entry))
@@ -39,7 +38,8 @@ def rounds_payload(stage: Stage, *, viewer: Any) -> dict[str, Any]:
             {
                 **edit,
                 "warning_texts": [
-                    f"{warning_text(w['code'])}: {'、'.join(name(e) for e in w['entries'])}" for w in edit["warnings"]
+                    f"{fmt.warning_text(w['code'])}: {'、'.join(name(e) for e in w['entries'])}"
+                    for w in edit["warnings"]
                 ],
             }
             for edit in shown_edits(viewer, stage.tournament, rnd.edits)
@@ -57,9 +57,11 @@ def rounds_payload(stage: Stage, *, viewer: Any) -> dict[str, Any]:
                 "engine_boards": rnd.engine_boards,
                 "edited": rnd.boards != rnd.engine_boards,
                 "edits": edits,
+                "why": rnd.why,
+                "notes": rnd.notes,
             }
         )
-    planned = format_of(stage).planned_rounds(stage)
+    planned = fmt.planned_rounds(stage)
     paired = Round.objects.filter(stage=stage).count()
     open_round = stage.status == Stage.Status.RUNNING and (not planned or paired < planned)
     return {
@@ -69,7 +71,16 @@ def rounds_payload(stage: Stage, *, viewer: Any) -> dict[str, Any]:
         "rounds": rounds,
         "draft": next((r["number"] for r in rounds if r["status"] == Round.Status.DRAFT), None),
         "next_round": paired + 1 if open_round else None,
+        "failure": last_failure(stage) if may_organize(viewer, stage.tournament) else "",
     }
+
+
+def last_failure(stage: Stage) -> str:
+    """Why the last pairing in the background was refused, if no round was paired since."""
+    audits = stage.tournament.audit.filter(data__stage=stage.pk)
+    failed = audits.filter(action="round_pair_failed").order_by("-id").first()
+    paired = audits.filter(action="round_pair").order_by("-id").values_list("id", flat=True).first() or 0
+    return str(failed.data.get("message", "")) if failed and failed.id > paired else ""
 
 
 def _int(post: QueryDict, key: str) -> int:
@@ -79,8 +90,20 @@ def _int(post: QueryDict, key: str) -> int:
     return value
 
 
+def pair(stage: Stage, user: Any) -> Round | None:
+    """Pair the next round as a draft, or (a large field of a slow program) send it to the background task:
+    None, and the draft appears when ready."""
+    if pair_in_background(stage):
+        services.check_can_pair(stage)
+        queue_round_pair(stage, user)
+        return None
+    return services.round_pair(stage=stage, actor=user)
+
+
 def _pair(stage: Stage, post: QueryDict, user: Any) -> str:
-    rnd = services.round_pair(stage=stage, actor=user)
+    rnd = pair(stage, user)
+    if rnd is None:
+        return _("The round is being paired in the background; reload this page in a moment to review the draft.")
     return _("Round %(n)s paired: check it, then publish.") % {"n": rnd.number}
 
 
@@ -95,6 +118,10 @@ def _edit(stage: Stage, post: QueryDict, user: Any) -> str:
         reason=post.get("reason", ""),
         actor=user,
     )
+    warnings = rnd.edits[-1]["warnings"]
+    if warnings:
+        texts = dict.fromkeys(format_of(stage).warning_text(w["code"]) for w in warnings)
+        return _("Changed, with warnings: %(list)s.") % {"list": "; ".join(texts)}
     return _("Round %(n)s changed.") % {"n": rnd.number}
 
 
@@ -110,9 +137,15 @@ def _unpair(stage: Stage, post: QueryDict, user: Any) -> str:
     return _("Round %(n)s unpaired.") % {"n": number}
 
 
+def _close_lineups(stage: Stage, post: QueryDict, user: Any) -> str:
+    made = services.close_lineups(stage=stage, actor=user)
+    return _("Lineups closed: %(n)s team matches have their boards.") % {"n": made}
+
+
 ROUND_ACTIONS: dict[str, Callable[[Stage, QueryDict, Any], str]] = {
     "round-pair": _pair,
     "round-edit": _edit,
     "round-publish": _publish,
     "round-unpair": _unpair,
+    "round-close-lineups": _close_lineups,
 }

@@ -17,12 +17,15 @@ Rows = list[list[int | None]]  # boards as [first entry, second entry or None fo
 @dataclass(frozen=True)
 class RoundPlan:
     """A round as the format pairs it: the boards in order, by whom (``engine``), why each board is paired so,
-    and what the pairing had to relax."""
+    and what the pairing had to relax; the round's number if the format counts it (a Swiss state's next round),
+    and for a plan made outside the lock what it was made from (``StageFormat.plan_fingerprint``)."""
 
     boards: Rows
     engine: str
     why: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    number: int | None = None
+    fingerprint: str = ""
 
 
 def edited(rows: Rows, action: str, first: int, second: int | None) -> Rows:

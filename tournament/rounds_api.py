@@ -1,5 +1,6 @@
-"""The API of the one round cycle, by stage id: a round-by-round stage's rounds for anyone who may see the
-tournament; pair, edit, publish and unpair for its organizer."""
+"""The API of the one round cycle, by stage id, for every round-by-round format (group rounds, the Swiss
+system, team events): a stage's rounds for anyone who may see the tournament; pair, edit, publish, unpair and
+close the lineups (a team event) for its organizer."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from rest_framework.response import Response
 from games.access import drafts_hidden, require_organizer
 from games.serializers import validated
 from tournament.models import Stage
-from tournament.round_control import rounds_payload
+from tournament.round_control import pair, rounds_payload
 from tournament.services import rounds as services
 
 
@@ -39,11 +40,13 @@ class RoundsSerializer(serializers.Serializer[Any]):
     )
     draft = serializers.IntegerField(allow_null=True, help_text="the round paired and not yet published")
     next_round = serializers.IntegerField(allow_null=True, help_text="the round the next pairing makes")
+    failure = serializers.CharField(help_text="why the last pairing in the background was refused (organizers)")
+    pairing = serializers.BooleanField(required=False, help_text="202: the round is being paired in the background")
 
 
 class RoundsViewSet(viewsets.GenericViewSet[Stage]):
-    """A round-by-round stage's rounds, by stage id (a format with rounds of its own, such as the Swiss
-    system, is refused with 409 and has its own route)."""
+    """A round-by-round stage's rounds, by stage id: the boards pair entries, or a team event's teams (the
+    names say which); a stage paired at its draw is refused with 409."""
 
     queryset = Stage.objects.select_related("tournament")
     serializer_class = RoundsSerializer
@@ -63,12 +66,14 @@ class RoundsViewSet(viewsets.GenericViewSet[Stage]):
         stage = self.get_object()
         return Response(rounds_payload(stage, viewer=request.user))
 
-    @extend_schema(request=None, responses={201: RoundsSerializer})
+    @extend_schema(request=None, responses={201: RoundsSerializer, 202: RoundsSerializer})
     @action(detail=True, methods=["post"])
     def pair(self, request: Request, pk: str) -> Response:
-        """Pair the next round as a draft (the previous one must be finished)."""
+        """Pair the next round as a draft (the previous one must be finished). A large Swiss field (more
+        than ``SWISS_SYNC_PLAYERS``) is paired by a background task: 202, and the draft appears when ready."""
         stage = self._stage(request)
-        services.round_pair(stage=stage, actor=request.user)
+        if pair(stage, request.user) is None:
+            return Response({**rounds_payload(stage, viewer=request.user), "pairing": True}, status=202)
         return Response(rounds_payload(stage, viewer=request.user), status=201)
 
     @extend_schema(request=EditSerializer, responses=RoundsSerializer)
@@ -104,4 +109,13 @@ class RoundsViewSet(viewsets.GenericViewSet[Stage]):
         """Take back the latest round's pairing before any of its games has begun."""
         stage = self._stage(request)
         services.round_unpair(stage=stage, number=validated(RoundSerializer, request.data)["round"], actor=request.user)
+        return Response(rounds_payload(stage, viewer=request.user))
+
+    @extend_schema(request=None, responses=RoundsSerializer)
+    @action(detail=True, methods=["post"], url_path="close-lineups")
+    def close_lineups(self, request: Request, pk: str) -> Response:
+        """A team event: close the current round's lineups now; each team match gets its boards, from the
+        standing order where a lineup is missing (409 ``no_lineups`` for a stage without lineups)."""
+        stage = self._stage(request)
+        services.close_lineups(stage=stage, actor=request.user)
         return Response(rounds_payload(stage, viewer=request.user))

@@ -25,9 +25,17 @@ from django.utils.translation import pgettext_lazy
 
 from tournament import bracket, formats, lots, standings
 from tournament.errors import TournamentError
-from tournament.models import Entry, Group, Match, Stage, Tournament, entry_rating
+from tournament.models import Entry, Group, GroupMember, Match, Stage, Tournament, entry_rating
 from tournament.round_plans import RoundPlan, Rows
 from tournament.standings import Order
+
+
+def check_not_withdrawn(stage: Stage, entries: Sequence[int]) -> None:
+    """Refuse a pairing one of whose players has withdrawn since it was made."""
+    if stage.tournament.entries.filter(pk__in=entries, withdrawn=True).exists():
+        raise TournamentError(
+            "stale_pairing", _("A player in this pairing has withdrawn since: unpair and pair the round again."), 409
+        )
 
 
 @dataclass(frozen=True)
@@ -53,7 +61,9 @@ class StageFormat:
     kind: ClassVar[str]
     name_key: ClassVar[str] = "preliminary"  # its name (STAGE_NAMES) when a preset opens with it
     round_by_round: ClassVar[bool] = False  # True: pairings are made one round at a time (next_round)
-    own_rounds: ClassVar[bool] = False  # True: its rounds are made by its own package (pair_round)
+    # True: plan_round is slow (a pairing program) and runs outside the stage's lock; its plan is written only if
+    # plan_fingerprint is unchanged meanwhile (tournament.services.rounds)
+    pairs_outside_lock: ClassVar[bool] = False
     playoffs: ClassVar[bool] = True  # ties that decide something are played off (otherwise tie-breaks and a lot)
     ranks_places: ClassVar[bool] = False  # a final: nobody goes on; the places the organizer chose are played off
     page_part: ClassVar[str] = ""  # its own part of the public page (a template), shown with page_context
@@ -133,12 +143,39 @@ class StageFormat:
         """The pairings of the group's next round, or None when the format made them all at the draw."""
         return None
 
-    def plan_round(self, stage: Stage) -> RoundPlan:
-        """The stage's next round as a draft: each top-level group's :meth:`next_round`, in group order."""
+    def before_pairing(self, stage: Stage, actor: Any) -> None:
+        """Under the stage's lock, before its next round is planned: what the format fixes first (the Swiss
+        system's absences from check-in, its first colour). Nothing by default."""
+
+    def plan_round(self, stage: Stage, isolated: bool = False) -> RoundPlan:
+        """The stage's next round as a draft: each top-level group's :meth:`next_round`, in group order
+        (``isolated``: a pairing program may run in a child process, for the background task)."""
         boards: Rows = []
         for group in stage.groups.filter(parent=None).order_by("number"):
             boards += [[a, b] for a, b in self.next_round(stage, group) or []]
         return RoundPlan(boards, engine=self.kind)
+
+    def plan_fingerprint(self, stage: Stage) -> str:
+        """Everything :meth:`plan_round` depends on, for a format that plans outside the lock."""
+        return ""
+
+    def round_open(self, stage: Stage) -> bool:
+        """Whether the current round still has something to finish (no next round is paired meanwhile)."""
+        return (
+            Match.objects.filter(group__stage=stage, group__parent=None)
+            .exclude(status__in=[Match.Status.FINISHED, Match.Status.CANCELLED])
+            .exists()
+        )
+
+    def round_finished(self, stage: Stage, number: int) -> bool:
+        """Whether published round ``number`` is over (it closes)."""
+        return not Match.objects.filter(
+            group__stage=stage, round=number, status__in=[Match.Status.PENDING, Match.Status.CALLED]
+        ).exists()
+
+    def competitor_names(self, stage: Stage) -> dict[int, str]:
+        """The names of what a round's boards pair (entries; a team event's teams)."""
+        return dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "player__name"))
 
     def edit_warnings(self, stage: Stage, rows: Rows, engine_rows: Rows) -> list[dict[str, Any]]:
         """What a manual change to a draft breaks: by default, a pair that has already met in the stage."""
@@ -154,11 +191,51 @@ class StageFormat:
             if a is not None and b is not None and frozenset((a, b)) in met
         ]
 
-    def pair_round(self, stage: Stage, actor: Any) -> list[Match]:
-        """A format whose rounds have a life of their own (``own_rounds``: the Swiss system's drafts, a team
-        event's team matches) pairs and publishes its next round here, through its own package's services.
-        The others only answer :meth:`next_round`; the services write the matches."""
-        raise NotImplementedError
+    def warning_text(self, code: str) -> str:
+        """A warning of :meth:`edit_warnings` in words."""
+        return _("a rematch") if code == "rematch" else code
+
+    def why_edited(self, stage: Stage, rows: Rows, why: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Why each board of an edited draft is paired so (by default, what the plan said)."""
+        return why
+
+    def publish_round(self, stage: Stage, number: int, rows: Rows, actor: Any) -> list[Match]:
+        """Write a published round: each board a match in its players' group (a bye: no match; the format's
+        standings count it)."""
+        groups = {
+            m.entry_id: m.group
+            for m in GroupMember.objects.filter(group__stage=stage, group__parent=None).select_related("group")
+        }
+        entries = [e for pair in rows for e in pair if e is not None]
+        if any(e not in groups for e in entries):
+            raise TournamentError("stale_pairing", _("A player in this pairing is no longer in the stage."), 409)
+        check_not_withdrawn(stage, entries)
+        made = []
+        for order, (first, second) in enumerate(rows):
+            if first is None or second is None:
+                continue
+            group = groups[first]
+            if groups[second].pk != group.pk:
+                raise TournamentError("two_groups", _("Two players of different groups cannot be paired."), 409)
+            made.append(
+                Match(
+                    tournament_id=stage.tournament_id,
+                    group=group,
+                    round=number,
+                    order=order,
+                    first_id=first,
+                    second_id=second,
+                    games_planned=group.games_per_pair,
+                )
+            )
+        return Match.objects.bulk_create(made)
+
+    def round_taken_back(self, stage: Stage, number: int) -> None:
+        """After round ``number``'s matches were cancelled (unpaired): what else the format wrote for it."""
+
+    def close_lineups(self, stage: Stage, actor: Any) -> int:
+        """Close the current round's lineups now (a team event); other formats have none."""
+        raise TournamentError("no_lineups", _("This stage has no lineups."), 409)
 
     def match_closed(self, match: Match, *, corrected: bool, actor: Any) -> None:
         """A match of the stage finished (``corrected``: finished again after a correction). Nothing by

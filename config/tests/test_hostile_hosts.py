@@ -22,8 +22,8 @@ from games.models import Game, Player
 from tournament import registration, services
 from tournament.models import CheckIn, Entry, Invitation
 from tournament.roles import HOST, ORGANIZER, sync_roles
+from tournament.services import rounds as cycle
 from tournament.swiss import trf
-from tournament.swiss.services import swiss_edit, swiss_pair
 from tournament.swiss.state import FIRST, SECOND, RoundRecord, SwissPlayer, SwissState
 
 pytestmark = pytest.mark.django_db
@@ -386,9 +386,9 @@ def test_a_draft_swiss_round_is_hidden_from_the_api_with_its_reasons_and_editor(
     stage = swiss.stages.get()
     services.draw_stage(stage=stage, seed=1)
     services.start_stage(stage=stage)
-    draft = swiss_pair(stage=stage, actor=host)
+    draft = cycle.round_pair(stage=stage, actor=host)
     first, second = draft.boards[0][0], draft.boards[1][0]
-    swiss_edit(
+    cycle.round_edit(
         stage=stage,
         number=1,
         action="swap",

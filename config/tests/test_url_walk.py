@@ -26,6 +26,7 @@ from games.models import Game, Player
 from games.services import game_act, game_create, game_offer_draw, game_report_result
 from tournament import appeals, services
 from tournament.models import Tournament
+from tournament.services import rounds as cycle
 
 pytestmark = pytest.mark.django_db
 ROLES = ("anonymous", "player", "other_player", "other_referee", "organizer")
@@ -79,7 +80,6 @@ class World:
             .first()
         )
         # A Swiss open with its first round published and not yet played.
-        from tournament.swiss.services import swiss_pair, swiss_publish
 
         self.swiss = services.tournament_create(name="Swiss open", preset="swiss", stage_options={"rounds": 3})
         services.publish(tournament=self.swiss)
@@ -88,7 +88,7 @@ class World:
         self.swiss_stage = self.swiss.stages.get()
         services.draw_stage(stage=self.swiss_stage, seed=1)
         services.start_stage(stage=self.swiss_stage)
-        swiss_publish(stage=self.swiss_stage, number=swiss_pair(stage=self.swiss_stage).number)
+        cycle.round_publish(stage=self.swiss_stage, number=cycle.round_pair(stage=self.swiss_stage).number)
         self.swiss_entry = self.swiss.entries.order_by("pk").first()
         # A stage of the test-only round-by-round format (tournament/tests/formats.py), its round 1 a draft.
         from tournament.services.rounds import round_pair
@@ -496,13 +496,8 @@ CASES: dict[str, Case] = {
     ),
     "rounds-publish": ("post", lambda w: f"/api/rounds/{w.cycle_stage.pk}/publish/", lambda w: {"round": 1}, WRITE),
     "rounds-unpair": ("post", lambda w: f"/api/rounds/{w.cycle_stage.pk}/unpair/", lambda w: {"round": 1}, WRITE),
-    "swiss-pair": ("post", lambda w: f"/api/swiss/{w.swiss_stage.pk}/pair/", NONE, matrix(401, 403, 403, 403, 409)),
-    "swiss-edit": (
-        "post",
-        lambda w: f"/api/swiss/{w.swiss_stage.pk}/edit/",
-        lambda w: {"round": 1, "action": "flip", "first": w.swiss_entry.pk, "reason": "walk"},
-        matrix(401, 403, 403, 403, 409),  # published pairings stand
-    ),
+    # a team event's round 1 awaits its lineups: the organizer closes them (its boards are made)
+    "rounds-close-lineups": ("post", lambda w: f"/api/rounds/{w.teams_stage.pk}/close-lineups/", NONE, WRITE),
     "swiss-extra-game": (
         "post",
         lambda w: f"/api/swiss/{w.swiss_stage.pk}/extra-game/",
@@ -515,8 +510,6 @@ CASES: dict[str, Case] = {
         lambda w: {"options": {"max_requested_byes": 2}},
         WRITE,
     ),
-    "swiss-publish": ("post", lambda w: f"/api/swiss/{w.swiss_stage.pk}/publish/", lambda w: {"round": 1}, WRITE),
-    "swiss-unpair": ("post", lambda w: f"/api/swiss/{w.swiss_stage.pk}/unpair/", lambda w: {"round": 1}, WRITE),
     "swiss-bye": (
         "post",
         lambda w: f"/api/swiss/{w.swiss_stage.pk}/bye/",

@@ -142,9 +142,6 @@ def pair_next_round(*, stage: Stage, actor: Any = None) -> list[Match]:
     matches are then called to boards like any others. Refused for a format that made every pairing at the
     draw."""
     stage = stage_for_update(stage.pk)
-    fmt = format_of(stage)
-    if fmt.own_rounds:
-        return fmt.pair_round(stage, actor)
     number = rounds.round_pair(stage=stage, actor=actor).number  # the draft, published at once: no review
     return rounds.round_publish(stage=stage, number=number, actor=actor)
 

@@ -120,7 +120,7 @@ def match_sync(*, match_id: int, confirm: str = "", actor: Any = None) -> Match:
             audit(tournament, "match_corrected", actor, match=match.pk, winner=match.winner_id, before=before[1])
     if match.status == Match.Status.FINISHED:  # the round closes with its last match
         stage_format = format_of(match.group.stage)
-        if stage_format.round_by_round and not stage_format.own_rounds:
+        if stage_format.round_by_round:
             rounds.close_finished_rounds(match.group.stage, actor)
         stage_format.match_closed(match, corrected=before[0] == Match.Status.FINISHED, actor=actor)
     # even when the match stands, a corrected game inside it can move the group's order

@@ -1,12 +1,12 @@
-"""One round lifecycle for every round-by-round format (Tabbycat's one draft status for every draw type):
+"""The one round lifecycle of every round-by-round format (Tabbycat's one draft status for every draw type):
 pair → a stored draft (its boards, why, the program's own boards, edits with their warnings) → review and
 edit → publish (the one writer of the round's matches) → unpair while nothing is played → the round closes
 with its last match.
 
-The format decides (:meth:`~tournament.stage_formats.StageFormat.plan_round`, ``edit_warnings``); these
-functions write. A format with rounds of its own (``own_rounds``: the Swiss system's byes and late
-entries, a team event's line-ups) runs the same cycle through its own package's services, on the same
-:class:`~tournament.models.Round` rows, and takes back a round with :func:`take_back` as well."""
+The format decides (:class:`~tournament.stage_formats.StageFormat`: ``before_pairing``, ``plan_round``,
+``edit_warnings``, ``why_edited``, ``publish_round``, ``round_taken_back``, ``round_open``,
+``round_finished``); these functions lock, check, write and log. The Swiss system's byes and a team event's
+team matches are written by their format's ``publish_round`` inside the same transaction."""
 
 from __future__ import annotations
 
@@ -20,19 +20,17 @@ from games.enums import GameStatus
 from games.forfeits import game_cancel
 from games.models import GameEvent
 from tournament.errors import TournamentError
-from tournament.models import Group, GroupMember, Match, MatchGame, Round, Stage
-from tournament.round_plans import edit_record, edited
+from tournament.models import Match, MatchGame, Round, Stage
+from tournament.round_plans import RoundPlan, edit_record, edited
 from tournament.services.common import audit, call_matches, stage_for_update
 from tournament.stage_formats import StageFormat, format_of
 
 
-def _generic(stage: Stage) -> StageFormat:
-    """The stage's format, if it pairs round by round through this cycle."""
+def round_format(stage: Stage) -> StageFormat:
+    """The stage's format, if it pairs round by round."""
     fmt = format_of(stage)
     if not fmt.round_by_round:
         raise TournamentError("paired_at_draw", _("Every pairing of this stage was made at the draw."), 409)
-    if fmt.own_rounds:
-        raise TournamentError("own_rounds", _("This stage's rounds are paired on its own page."), 409)
     return fmt
 
 
@@ -43,22 +41,20 @@ def _round(stage: Stage, number: int) -> Round:
     return found
 
 
-def close_finished_rounds(stage: Stage, actor: Any, action: str = "round_close") -> None:
-    """Close every published round whose matches have all finished."""
-    # Each game's end asks this: the round's boards (a JSON list of every pair) are not read, and the open
-    # matches are found by their status (the ``match_by_status`` index), not by walking the round's matches.
+def close_finished_rounds(stage: Stage, actor: Any) -> None:
+    """Close every published round that is over (each game's end asks this: the open matches are found by
+    their status, the ``match_by_status`` index, not by walking the round's boards)."""
+    fmt = format_of(stage)
     for rnd in Round.objects.filter(stage=stage, status=Round.Status.PUBLISHED).only("pk", "number", "status"):
-        open_matches = Match.objects.filter(
-            group__stage=stage, round=rnd.number, status__in=[Match.Status.PENDING, Match.Status.CALLED]
-        ).exists()
-        if not open_matches:
+        if fmt.round_finished(stage, rnd.number):
             rnd.status, rnd.closed_at = Round.Status.CLOSED, timezone.now()
             rnd.save(update_fields=["status", "closed_at"])
-            audit(stage.tournament, action, actor, stage=stage.pk, round=rnd.number)
+            audit(stage.tournament, "round_close", actor, stage=stage.pk, round=rnd.number)
 
 
-def check_can_pair(stage: Stage, fmt: StageFormat) -> None:
+def check_can_pair(stage: Stage) -> None:
     """Refuse to pair when the stage is not ready for its next round."""
+    fmt = round_format(stage)
     if stage.status != Stage.Status.RUNNING:
         raise TournamentError("not_running", _("The stage has not started."), 409)
     rounds = list(Round.objects.filter(stage=stage).order_by("number"))
@@ -67,27 +63,42 @@ def check_can_pair(stage: Stage, fmt: StageFormat) -> None:
         raise TournamentError(
             "draft_open", _("Round %(n)s is paired but not published: publish or unpair it first.") % {"n": draft}, 409
         )
-    if (
-        Match.objects.filter(group__stage=stage, group__parent=None)
-        .exclude(status__in=[Match.Status.FINISHED, Match.Status.CANCELLED])
-        .exists()
-    ):
+    if any(r.status == Round.Status.PUBLISHED for r in rounds) or fmt.round_open(stage):
         raise TournamentError("round_unfinished", _("The current round still has games to finish."), 409)
-    if fmt.planned_rounds(stage) and len(rounds) >= fmt.planned_rounds(stage):
+    planned = fmt.planned_rounds(stage)
+    if planned and len(rounds) >= planned:
         raise TournamentError("all_rounds_paired", _("Every round of this stage has been paired."), 409)
 
 
-@transaction.atomic
-def round_pair(*, stage: Stage, actor: Any = None) -> Round:
-    """Pair the next round as a draft for the organizer to review (the previous round must be finished)."""
-    stage = stage_for_update(stage.pk)
-    fmt = _generic(stage)
-    close_finished_rounds(stage, actor)
-    check_can_pair(stage, fmt)
-    plan = fmt.plan_round(stage)
+def round_pair(*, stage: Stage, actor: Any = None, isolated: bool = False) -> Round:
+    """Pair the next round as a draft for the organizer to review (the previous round must be finished).
+
+    A format whose pairing program is slow (``pairs_outside_lock``) plans outside any transaction, so a large
+    field never holds the database while it thinks; its draft is written only if nothing the plan depends on
+    changed meanwhile (otherwise it plans again). ``isolated``: the program runs in a child process (the
+    background task)."""
+    with transaction.atomic():
+        locked = stage_for_update(stage.pk)
+        fmt = round_format(locked)
+        close_finished_rounds(locked, actor)
+        check_can_pair(locked)
+        fmt.before_pairing(locked, actor)
+    for _attempt in range(3):
+        early = fmt.plan_round(stage, isolated) if fmt.pairs_outside_lock else None
+        with transaction.atomic():
+            locked = stage_for_update(stage.pk)
+            check_can_pair(locked)
+            if early is not None and fmt.plan_fingerprint(locked) != early.fingerprint:
+                continue  # a result, a bye or an entry changed while the program was pairing
+            plan = early or fmt.plan_round(locked, isolated)
+            return _write_draft(locked, plan, actor)
+    raise TournamentError("busy", _("The results kept changing while the round was being paired; try again."), 409)
+
+
+def _write_draft(stage: Stage, plan: RoundPlan, actor: Any) -> Round:
     if not plan.boards:
         raise TournamentError("all_rounds_paired", _("Every round of this stage has been paired."), 409)
-    number = max(Round.objects.filter(stage=stage).count(), _last_match_round(stage)) + 1
+    number = plan.number or max(Round.objects.filter(stage=stage).count(), _last_match_round(stage)) + 1
     rnd = Round.objects.create(
         stage=stage,
         number=number,
@@ -97,7 +108,7 @@ def round_pair(*, stage: Stage, actor: Any = None) -> Round:
         why=plan.why,
         notes=plan.notes,
     )
-    audit(stage.tournament, "round_pair", actor, stage=stage.pk, round=number, engine=plan.engine)
+    audit(stage.tournament, "round_pair", actor, stage=stage.pk, round=number, engine=plan.engine, notes=plan.notes)
     return rnd
 
 
@@ -111,11 +122,11 @@ def _last_match_round(stage: Stage) -> int:
 def round_edit(
     *, stage: Stage, number: int, action: str, first: int, second: int | None = None, reason: str, actor: Any = None
 ) -> Round:
-    """A manual change to a draft round: ``swap`` two players or ``flip`` the roles on ``first``'s board. A
-    reason is required; the format's warnings (a rematch …) are kept with the edit, the program's pairing
-    beside it."""
+    """A manual change to a draft round: ``swap`` two competitors (on different boards, or one with the bye)
+    or ``flip`` the roles on ``first``'s board. A reason is required; the format's warnings (a rematch, the
+    colour rules …) are kept with the edit, the program's pairing beside it."""
     stage = stage_for_update(stage.pk)
-    fmt = _generic(stage)
+    fmt = round_format(stage)
     rnd = _round(stage, number)
     if rnd.status != Round.Status.DRAFT:
         raise TournamentError("round_published", _("Published pairings stand; unpair the round to change it."), 409)
@@ -124,8 +135,9 @@ def round_edit(
     rows = edited(rnd.boards, action, first, second)
     warnings = fmt.edit_warnings(stage, rows, rnd.engine_boards)
     rnd.boards = rows
+    rnd.why = fmt.why_edited(stage, rows, rnd.why)
     rnd.edits = [*rnd.edits, edit_record(actor, action, first, second, reason, warnings)]
-    rnd.save(update_fields=["boards", "edits"])
+    rnd.save(update_fields=["boards", "why", "edits"])
     audit(
         stage.tournament,
         "round_edit",
@@ -142,26 +154,14 @@ def round_edit(
 
 @transaction.atomic
 def round_publish(*, stage: Stage, number: int, actor: Any = None) -> list[Match]:
-    """Publish a draft: its matches are made in their groups and called to boards. Publishing twice changes
-    nothing."""
+    """Publish a draft: the format writes its matches (and its byes, or its team matches), called to boards.
+    Publishing twice changes nothing."""
     stage = stage_for_update(stage.pk)
-    _generic(stage)
+    fmt = round_format(stage)
     rnd = _round(stage, number)
     if rnd.status != Round.Status.DRAFT:
         return list(Match.objects.filter(group__stage=stage, round=number).exclude(status=Match.Status.CANCELLED))
-    groups = {
-        m.entry_id: m.group
-        for m in GroupMember.objects.filter(group__stage=stage, group__parent=None).select_related("group")
-    }
-    entries = [e for pair in rnd.boards for e in pair if e is not None]
-    if any(e not in groups for e in entries):
-        raise TournamentError("stale_pairing", _("A player in this pairing is no longer in the stage."), 409)
-    withdrawn = set(stage.tournament.entries.filter(pk__in=entries, withdrawn=True).values_list("pk", flat=True))
-    if withdrawn:
-        raise TournamentError(
-            "stale_pairing", _("A player in this pairing has withdrawn since: unpair and pair the round again."), 409
-        )
-    made = Match.objects.bulk_create(_matches(stage, number, rnd.boards, groups))
+    made = fmt.publish_round(stage, number, rnd.boards, actor)
     rnd.status, rnd.published_at = Round.Status.PUBLISHED, timezone.now()
     rnd.save(update_fields=["status", "published_at"])
     audit(
@@ -171,42 +171,30 @@ def round_publish(*, stage: Stage, number: int, actor: Any = None) -> list[Match
     return made
 
 
-def _matches(stage: Stage, number: int, boards: list[list[int | None]], groups: dict[int, Group]) -> list[Match]:
-    out = []
-    for order, (first, second) in enumerate(boards):
-        if first is None or second is None:
-            continue  # a bye: no match (the format's standings count it)
-        group = groups[first]
-        if groups[second].pk != group.pk:
-            raise TournamentError("two_groups", _("Two players of different groups cannot be paired."), 409)
-        out.append(
-            Match(
-                tournament_id=stage.tournament_id,
-                group=group,
-                round=number,
-                order=order,
-                first_id=first,
-                second_id=second,
-                games_planned=group.games_per_pair,
-            )
-        )
-    return out
-
-
 @transaction.atomic
 def round_unpair(*, stage: Stage, number: int, actor: Any = None) -> None:
     """Take the latest round's pairing back before it starts: a draft, or a published round none of whose
-    games has begun (their boards are freed)."""
+    games has begun (their boards are freed; what the format wrote for it is taken back too)."""
     stage = stage_for_update(stage.pk)
-    _generic(stage)
+    fmt = round_format(stage)
     rnd = _round(stage, number)
-    take_back(stage, rnd, actor)
+    _take_back(stage, rnd, actor)
+    fmt.round_taken_back(stage, number)
     rnd.delete()
     audit(stage.tournament, "round_unpair", actor, stage=stage.pk, round=number)
     call_matches(tournament=stage.tournament)
 
 
-def take_back(stage: Stage, rnd: Round, actor: Any) -> None:
+@transaction.atomic
+def close_lineups(*, stage: Stage, actor: Any = None) -> int:
+    """Close the current round's lineups now (a team event): how many team matches got their boards."""
+    stage = stage_for_update(stage.pk)
+    made = round_format(stage).close_lineups(stage, actor)
+    audit(stage.tournament, "lineups_closed", actor, stage=stage.pk, matches=made)
+    return made
+
+
+def _take_back(stage: Stage, rnd: Round, actor: Any) -> None:
     """Cancel a round's matches and their games, refused once the round is closed, a later one is paired, or
     one of its games has begun (a stone or a protocol step played)."""
     later = Round.objects.filter(stage=stage, number__gt=rnd.number).exists()

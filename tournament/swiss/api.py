@@ -1,5 +1,7 @@
 """The Swiss API: a Swiss stage's standings, rounds (with why each board is paired so) and crosstable for
-anyone; the round cycle, byes, late entries, returns and TRF import for the organizer."""
+anyone; byes, late entries, returns, settings, the extra game and TRF import for the organizer. Its rounds are
+paired, edited, published and unpaired through the one round API (``/api/rounds/<stage>/``,
+tournament.rounds_api), as every round-by-round format's."""
 
 from __future__ import annotations
 
@@ -17,11 +19,9 @@ from games.serializers import validated
 from tournament.api import EntryRegisterSerializer, player_named
 from tournament.errors import after_round
 from tournament.models import Entry, Stage, SwissBye
-from tournament.rounds_api import EditSerializer, RoundSerializer
 from tournament.services import TournamentError
 from tournament.swiss import selectors, services
 from tournament.swiss.imports import tournament_from_trf
-from tournament.swiss.tasks import pair_in_background, queue_swiss_pair
 from tournament.swiss.trf import TrfError
 
 
@@ -102,55 +102,6 @@ class SwissViewSet(viewsets.GenericViewSet[Stage]):
         """Standings with the chosen tie-breaks, every round's boards and why, and the crosstable;
         ``?after_round=N``: the standings and crosstable as they stood after round N."""
         return Response(swiss_payload(self.get_object(), request.user, after_round(request.query_params)))
-
-    @extend_schema(request=None, responses={201: SwissStageSerializer, 202: SwissStageSerializer})
-    @action(detail=True, methods=["post"])
-    def pair(self, request: Request, pk: str) -> Response:
-        """Pair the next round as a draft (the previous one must be finished). A large field (more than
-        ``SWISS_SYNC_PLAYERS``) is paired by a background task: 202, and the draft appears when ready."""
-        stage = self.get_object()
-        require_organizer(request.user, stage.tournament)
-        if pair_in_background(stage):
-            services.check_can_pair(stage)
-            queue_swiss_pair(stage, request.user)
-            return Response({**swiss_payload(stage, request.user), "pairing": True}, status=202)
-        services.swiss_pair(stage=stage, actor=request.user)
-        return Response(swiss_payload(stage, request.user), status=201)
-
-    @extend_schema(request=EditSerializer, responses=SwissStageSerializer)
-    @action(detail=True, methods=["post"])
-    def edit(self, request: Request, pk: str) -> Response:
-        """Swap two players or flip a board's roles in a draft round, with a reason; warnings are returned."""
-        stage = self.get_object()
-        require_organizer(request.user, stage.tournament)
-        data = self._input(EditSerializer)
-        services.swiss_edit(
-            stage=stage,
-            number=data["round"],
-            action=data["action"],
-            first=data["first"],
-            second=data.get("second"),
-            reason=data["reason"],
-            actor=request.user,
-        )
-        return Response(swiss_payload(stage, request.user))
-
-    @extend_schema(request=RoundSerializer, responses=SwissStageSerializer)
-    @action(detail=True, methods=["post"])
-    def publish(self, request: Request, pk: str) -> Response:
-        stage = self.get_object()
-        require_organizer(request.user, stage.tournament)
-        services.swiss_publish(stage=stage, number=self._input(RoundSerializer)["round"], actor=request.user)
-        return Response(swiss_payload(stage, request.user))
-
-    @extend_schema(request=RoundSerializer, responses=SwissStageSerializer)
-    @action(detail=True, methods=["post"])
-    def unpair(self, request: Request, pk: str) -> Response:
-        """Take back the latest round's pairing before any of its games has begun."""
-        stage = self.get_object()
-        require_organizer(request.user, stage.tournament)
-        services.swiss_unpair(stage=stage, number=self._input(RoundSerializer)["round"], actor=request.user)
-        return Response(swiss_payload(stage, request.user))
 
     @extend_schema(request=TiedSerializer, responses=SwissStageSerializer)
     @action(detail=True, methods=["post"], url_path="extra-game")

@@ -1,5 +1,6 @@
-"""The Swiss part of the organizer's control room: the round cycle's buttons and forms, each calling one
-service (refusals come back as messages in the organizer's language)."""
+"""The Swiss part of the organizer's control room: its rounds (the buttons post the one round cycle's actions,
+tournament.round_control), byes, late entries, returns and settings, each calling one service (refusals come
+back as messages in the organizer's language)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from django.utils.translation import gettext as _
 from games.parsing import whole
 from tournament.identity import player_for_entry
 from tournament.models import Entry, GroupMember, Round, Stage
+from tournament.round_control import last_failure
 from tournament.services import TournamentError
 from tournament.swiss import selectors, services, tiebreaks
-from tournament.swiss.tasks import pair_in_background, queue_swiss_pair
 
 WARNING_TEXT = {
     "rematch": lambda: _("a rematch"),
@@ -42,9 +43,8 @@ def swiss_control(stage: Stage, viewer: Any) -> dict[str, Any]:
             ]
     members = sorted(((e, i["name"], i["withdrawn"]) for e, i in data.info.items()), key=lambda m: m[1])
     paired = len(data.rounds)
-    failed = stage.tournament.audit.filter(action="swiss_pair_failed", data__stage=stage.pk).order_by("-id").first()
     return {
-        "failure": failed.data.get("message", "") if failed and failed.id > _last_pair_id(stage) else "",
+        "failure": last_failure(stage),
         "stage": stage,
         "rounds": rounds,
         "earlier": [r.number for r in data.rounds[:-1]],
@@ -73,47 +73,6 @@ def _entry(stage: Stage, post: QueryDict, key: str) -> Entry:
     if entry is None or not GroupMember.objects.filter(group__stage=stage, entry=entry).exists():
         raise TournamentError("no_entry", _("There is no such player in this stage."), 404)
     return entry
-
-
-def _pair(stage: Stage, post: QueryDict, user: Any) -> str:
-    if pair_in_background(stage):
-        services.check_can_pair(stage)
-        queue_swiss_pair(stage, user)
-        return _("The round is being paired in the background; reload this page in a moment to review the draft.")
-    rnd = services.swiss_pair(stage=stage, actor=user)
-    return _("Round %(n)s paired: check it, then publish.") % {"n": rnd.number}
-
-
-def _publish(stage: Stage, post: QueryDict, user: Any) -> str:
-    number = _int(post, "round")
-    services.swiss_publish(stage=stage, number=number, actor=user)
-    return _("Round %(n)s published; its games are called to the boards.") % {"n": number}
-
-
-def _unpair(stage: Stage, post: QueryDict, user: Any) -> str:
-    number = _int(post, "round")
-    services.swiss_unpair(stage=stage, number=number, actor=user)
-    return _("Round %(n)s unpaired.") % {"n": number}
-
-
-def _edit(stage: Stage, post: QueryDict, user: Any) -> str:
-    action = post.get("change", "")
-    second = post.get("second", "")
-    rnd = services.swiss_edit(
-        stage=stage,
-        number=_int(post, "round"),
-        action=action,
-        first=_int(post, "first"),
-        second=whole(second),
-        reason=post.get("reason", ""),
-        actor=user,
-    )
-    warnings = rnd.edits[-1]["warnings"]
-    if warnings:
-        return _("Changed, with warnings: %(list)s.") % {
-            "list": "; ".join(str(WARNING_TEXT[w["code"]]()) for w in warnings)
-        }
-    return _("Changed.")
 
 
 def _bye(stage: Stage, post: QueryDict, user: Any) -> str:
@@ -165,17 +124,8 @@ def _return(stage: Stage, post: QueryDict, user: Any) -> str:
 
 
 SWISS_ACTIONS: dict[str, Callable[[Stage, QueryDict, Any], str]] = {
-    "swiss-pair": _pair,
-    "swiss-publish": _publish,
-    "swiss-unpair": _unpair,
-    "swiss-edit": _edit,
     "swiss-bye": _bye,
     "swiss-late": _late,
     "swiss-return": _return,
     "swiss-settings": _settings,
 }
-
-
-def _last_pair_id(stage: Stage) -> int:
-    last = stage.tournament.audit.filter(action="swiss_pair", data__stage=stage.pk).order_by("-id").first()
-    return last.id if last else 0

@@ -14,12 +14,13 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from tournament.models import Entry, Group, Match, Round, Stage, SwissBye, Tournament, WithdrawalPolicy
+from tournament.round_plans import RoundPlan, Rows
 from tournament.stage_formats import GroupPlan, NextStage, StageFormat, register, stage_name
 from tournament.standings import Order
 from tournament.swiss import selectors as swiss
-from tournament.swiss.control import SWISS_ACTIONS, swiss_control
+from tournament.swiss import services
+from tournament.swiss.control import SWISS_ACTIONS, WARNING_TEXT, swiss_control
 from tournament.swiss.selectors import SwissOptions, check_options, initial_colour
-from tournament.swiss.services import close_finished_rounds, swiss_pair, swiss_publish, swiss_round_corrected
 
 
 @register
@@ -27,7 +28,7 @@ class SwissSystem(StageFormat):
     kind = Stage.Kind.SWISS
     name_key = "swiss"
     round_by_round = True
-    own_rounds = True  # drafts reviewed and published (tournament.swiss.services)
+    pairs_outside_lock = True  # the pairing program may think for seconds on a large field
     playoffs = False
     absences_by_round = True
     page_part = "tournament/_swiss.html"
@@ -81,15 +82,36 @@ class SwissSystem(StageFormat):
     def planned_rounds(self, stage: Stage) -> int:
         return SwissOptions.of(stage).rounds
 
-    def pair_round(self, stage: Stage, actor: Any) -> list[Match]:
-        """Paired, then published at once (the control room pairs a draft for review instead)."""
-        paired = swiss_pair(stage=stage, actor=actor)
-        return swiss_publish(stage=stage, number=paired.number, actor=actor)
+    # -- its parts of the one round lifecycle (tournament.services.rounds)
+
+    def before_pairing(self, stage: Stage, actor: Any) -> None:
+        services.mark_absent(stage, actor)
+        services.fix_once(stage)
+
+    def plan_round(self, stage: Stage, isolated: bool = False) -> RoundPlan:
+        return services.plan(stage, isolated)
+
+    def plan_fingerprint(self, stage: Stage) -> str:
+        return services.fingerprint(swiss.load(stage))
+
+    def edit_warnings(self, stage: Stage, rows: Rows, engine_rows: Rows) -> list[dict[str, Any]]:
+        return services.edit_warnings(swiss.load(stage), rows, engine_rows)
+
+    def warning_text(self, code: str) -> str:
+        return str(WARNING_TEXT[code]()) if code in WARNING_TEXT else code
+
+    def why_edited(self, stage: Stage, rows: Rows, why: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return services.why_edited(stage, rows)
+
+    def publish_round(self, stage: Stage, number: int, rows: Rows, actor: Any) -> list[Match]:
+        return services.publish(stage, number, rows)
+
+    def round_taken_back(self, stage: Stage, number: int) -> None:
+        services.taken_back(stage, number)
 
     def match_closed(self, match: Match, *, corrected: bool, actor: Any) -> None:
         if corrected:  # a game of a finished match finished again
-            swiss_round_corrected(match, actor)
-        close_finished_rounds(match.group.stage, actor)
+            services.swiss_round_corrected(match, actor)
 
     def group_order(self, group: Group) -> Order:
         return swiss.swiss_order(group)

@@ -1,18 +1,18 @@
-"""A Swiss stage's round cycle, one function per step, each inside a transaction and logged:
-pair → (edit) → publish → play → close; unpair before the round starts; byes asked for, late entries,
-returns after a withdrawal. Results are entered the same ways as in any stage (online, over the board,
-reports, rulings, overrides); a correction after the next round was paired stands with a warning:
-published pairings are not re-made (FIDE practice)."""
+"""A Swiss stage's own parts of the one round lifecycle (tournament.services.rounds calls them through the
+format: its plan by the pairing program, outside any lock; the first colour and the absences fixed before
+it; the warnings and reasons of an edited draft; the byes written with a published round and taken back
+with it), and its own services, each inside a transaction and logged: byes asked for, late entries, returns
+after a withdrawal, settings, the extra game. Results are entered the same ways as in any stage; a
+correction after the next round was paired stands with a warning: published pairings are not re-made (FIDE
+practice)."""
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import Player
@@ -20,10 +20,9 @@ from tournament.checkin import absent
 from tournament.errors import TournamentError
 from tournament.identity import check_may_enter
 from tournament.models import CheckIn, Entry, GroupMember, Match, Round, Stage, SwissBye
-from tournament.round_plans import edit_record, edited
-from tournament.services import rounds
-from tournament.services.common import audit, call_matches, record_tie_decision
-from tournament.services.rounds import take_back
+from tournament.round_plans import RoundPlan
+from tournament.services.common import audit, record_tie_decision
+from tournament.stage_formats import check_not_withdrawn
 from tournament.swiss import explain, trf
 from tournament.swiss.pairing import Board, PairingError, pairer, unit_prohibitions
 from tournament.swiss.selectors import (
@@ -45,20 +44,9 @@ def _stage(stage: Stage) -> Stage:
     return stage
 
 
-def _round(stage: Stage, number: int) -> Round:
-    found = Round.objects.select_for_update().filter(stage=stage, number=number).first()
-    if found is None:
-        raise TournamentError("no_round", _("Round %(n)s has not been paired.") % {"n": number}, 404)
-    return found
-
-
-def close_finished_rounds(stage: Stage, actor: Any) -> None:
-    """Close every published round whose matches have all finished."""
-    rounds.close_finished_rounds(stage, actor, "swiss_close")
-
-
-def _fix_once(stage: Stage, data: SwissData) -> None:
+def fix_once(stage: Stage) -> None:
     """At the first pairing: the initial colour by lot (C.04.3 E.5) and Baku's group A, recorded."""
+    data = load(stage)
     options = data.options
     changed: dict[str, Any] = {}
     if not options.first_colour:
@@ -79,47 +67,19 @@ def _boards(data: SwissData, rows: list[list[int | None]]) -> list[Board]:
     return [Board(data.number[int(a)], None if b is None else data.number[int(b)]) for a, b in rows if a is not None]
 
 
-@dataclass
-class _Prepared:
-    number: int
-    fingerprint: str
-    engine: str
-    rows: list[list[int | None]]
-    why: list[dict[str, Any]]
-    notes: list[str]
-
-
-def check_can_pair(stage: Stage) -> None:
-    """Refuse to pair when the stage is not ready for its next round."""
-    if stage.kind != Stage.Kind.SWISS:
-        raise TournamentError("not_swiss", _("This is not a Swiss stage."), 409)
-    if stage.status != Stage.Status.RUNNING:
-        raise TournamentError("not_running", _("The stage has not started."), 409)
-    rounds = list(Round.objects.filter(stage=stage).order_by("number"))
-    draft = next((r.number for r in rounds if r.status == Round.Status.DRAFT), None)
-    if draft is not None:
-        raise TournamentError(
-            "draft_open", _("Round %(n)s is paired but not published: publish or unpair it first.") % {"n": draft}, 409
-        )
-    if any(r.status == Round.Status.PUBLISHED for r in rounds):
-        raise TournamentError("round_unfinished", _("The current round still has games to finish."), 409)
-    if len(rounds) >= SwissOptions.of(stage).rounds:
-        raise TournamentError("all_rounds_paired", _("Every round of this stage has been paired."), 409)
-
-
-def _fingerprint(data: SwissData) -> str:
+def fingerprint(data: SwissData) -> str:
     """Everything the pairing depends on: the state as TRF, and who belongs to which unit."""
     units = sorted((n, data.info[e]["unit"]) for n, e in data.entry.items())
     return hashlib.sha256((trf.write(data.state) + repr(units)).encode()).hexdigest()
 
 
-def _prepare(stage: Stage, isolated: bool) -> _Prepared:
-    """The slow part, outside any lock: read the state (the stage's settings as stored now), pair it,
-    explain it."""
+def plan(stage: Stage, isolated: bool) -> RoundPlan:
+    """The next round as the pairing program makes it, outside any lock (the stage's settings as stored
+    now), explained; with the fingerprint of what it was made from."""
     stage = Stage.objects.select_related("tournament").get(pk=stage.pk)
     data = load(stage)
     state = data.state
-    fingerprint = _fingerprint(data)
+    made_from = fingerprint(data)
     notes: list[str] = []
     explicit = set(state.forbidden)
     if state.next_round <= data.options.unit_rounds:
@@ -141,53 +101,17 @@ def _prepare(stage: Stage, isolated: bool) -> _Prepared:
             boards = engine.pair(state)
         except PairingError:
             raise impossible from None
-    return _Prepared(
-        state.next_round, fingerprint, engine.name, _entries(data, boards), explain.explain(state, boards), notes
+    return RoundPlan(
+        _entries(data, boards),
+        engine=engine.name,
+        why=explain.explain(state, boards),
+        notes=notes,
+        number=state.next_round,
+        fingerprint=made_from,
     )
 
 
-def swiss_pair(*, stage: Stage, actor: Any = None, isolated: bool = False) -> Round:
-    """Pair the next round as a draft for the organizer to review (the previous round must be finished).
-
-    The pairing program runs outside any transaction, so a large field never holds the database while it
-    thinks; the draft is written only if nothing it depends on changed meanwhile (otherwise it pairs
-    again). ``isolated``: the program runs in a child process (for the Celery task)."""
-    with transaction.atomic():
-        locked = _stage(stage)
-        close_finished_rounds(locked, actor)
-        check_can_pair(locked)
-        _mark_absent(locked, actor)
-        _fix_once(locked, load(locked))
-    for _attempt in range(3):
-        prepared = _prepare(stage, isolated)
-        with transaction.atomic():
-            locked = _stage(stage)
-            check_can_pair(locked)
-            if _fingerprint(load(locked)) != prepared.fingerprint:
-                continue  # a result, a bye or an entry changed while the program was pairing
-            rnd = Round.objects.create(
-                stage=locked,
-                number=prepared.number,
-                engine=prepared.engine,
-                engine_boards=prepared.rows,
-                boards=prepared.rows,
-                why=prepared.why,
-                notes=prepared.notes,
-            )
-            audit(
-                locked.tournament,
-                "swiss_pair",
-                actor,
-                stage=locked.pk,
-                round=rnd.number,
-                engine=prepared.engine,
-                notes=prepared.notes,
-            )
-            return rnd
-    raise TournamentError("busy", _("The results kept changing while the round was being paired; try again."), 409)
-
-
-def _mark_absent(stage: Stage, actor: Any) -> None:
+def mark_absent(stage: Stage, actor: Any) -> None:
     """With check-in before each round, a player not checked in for the round to pair gets a zero-point
     bye for it (``absent``) instead of a board; a bye already asked for stands."""
     tournament = stage.tournament
@@ -241,61 +165,23 @@ def edit_warnings(
     return warnings
 
 
-@transaction.atomic
-def swiss_edit(
-    *, stage: Stage, number: int, action: str, first: int, second: int | None = None, reason: str, actor: Any = None
-) -> Round:
-    """A manual change to a draft round: ``swap`` two players (on different boards, or one with the bye) or
-    ``flip`` the roles on ``first``'s board. A reason is required; the program's pairing is kept beside it."""
-    stage = _stage(stage)
-    rnd = _round(stage, number)
-    if rnd.status != Round.Status.DRAFT:
-        raise TournamentError("round_published", _("Published pairings stand; unpair the round to change it."), 409)
-    if not reason.strip():
-        raise TournamentError("reason_required", _("Say why the pairing is changed."))
-    rows = edited(rnd.boards, action, first, second)
+def why_edited(stage: Stage, rows: list[list[int | None]]) -> list[dict[str, Any]]:
+    """Why each board of an edited draft is paired so, explained again."""
     data = load(stage)
-    warnings = edit_warnings(data, rows, rnd.engine_boards)
-    boards = _boards(data, rows)
-    rnd.boards = rows
-    rnd.why = explain.explain(data.state, boards)
-    rnd.edits = [*rnd.edits, edit_record(actor, action, first, second, reason, warnings)]
-    rnd.save(update_fields=["boards", "why", "edits"])
-    audit(
-        stage.tournament,
-        "swiss_edit",
-        actor,
-        stage=stage.pk,
-        round=number,
-        change=action,
-        entries=[first, second],
-        reason=reason[:500],
-        warnings=warnings,
-    )
-    return rnd
+    return explain.explain(data.state, _boards(data, rows))
 
 
-@transaction.atomic
-def swiss_publish(*, stage: Stage, number: int, actor: Any = None) -> list[Match]:
-    """Publish a draft: its matches are made and called to boards, the bye recorded."""
-    stage = _stage(stage)
-    rnd = _round(stage, number)
-    if rnd.status != Round.Status.DRAFT:
-        return list(Match.objects.filter(group__stage=stage, round=number).exclude(status=Match.Status.CANCELLED))
-    withdrawn = set(
-        Entry.objects.filter(pk__in=[e for pair in rnd.boards for e in pair if e], withdrawn=True).values_list(
-            "pk", flat=True
-        )
-    )
-    if withdrawn:
-        raise TournamentError(
-            "stale_pairing", _("A player in this pairing has withdrawn since: unpair and pair the round again."), 409
-        )
+def publish(stage: Stage, number: int, rows: list[list[int | None]]) -> list[Match]:
+    """A published round's matches and its pairing-allocated bye (a best of three's first game has the
+    pairing's roles)."""
+    check_not_withdrawn(stage, [e for pair in rows for e in pair if e])
     options = SwissOptions.of(stage)
     group = swiss_group(stage)
     assert group is not None
     matches = []
-    for order, (first, second) in enumerate(rnd.boards):
+    for order, (first, second) in enumerate(rows):
+        if first is None:
+            continue
         if second is None:
             SwissBye.objects.create(stage=stage, round=number, entry_id=first, kind=SwissBye.Kind.PAIRING)
             continue
@@ -313,27 +199,12 @@ def swiss_publish(*, stage: Stage, number: int, actor: Any = None) -> list[Match
                 colour_toss={"black": 0, "by": "pairing"} if options.games == 3 else {},
             )
         )
-    made = Match.objects.bulk_create(matches)
-    rnd.status, rnd.published_at = Round.Status.PUBLISHED, timezone.now()
-    rnd.save(update_fields=["status", "published_at"])
-    audit(
-        stage.tournament, "swiss_publish", actor, stage=stage.pk, round=number, edited=rnd.boards != rnd.engine_boards
-    )
-    call_matches(tournament=stage.tournament)
-    return made
+    return Match.objects.bulk_create(matches)
 
 
-@transaction.atomic
-def swiss_unpair(*, stage: Stage, number: int, actor: Any = None) -> None:
-    """Take a round's pairing back before it starts: a draft, or a published round none of whose games
-    has begun (their boards are freed)."""
-    stage = _stage(stage)
-    rnd = _round(stage, number)
-    take_back(stage, rnd, actor)
+def taken_back(stage: Stage, number: int) -> None:
+    """An unpaired round's pairing bye and its byes for absence go with it."""
     SwissBye.objects.filter(Q(kind=SwissBye.Kind.PAIRING) | Q(absent=True), stage=stage, round=number).delete()
-    rnd.delete()
-    audit(stage.tournament, "swiss_unpair", actor, stage=stage.pk, round=number)
-    call_matches(tournament=stage.tournament)
 
 
 def _paired_rounds(stage: Stage) -> int:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from tournament import lots
 from tournament.models import Entry, Group, Match, Stage, TeamMember, Tournament, WithdrawalPolicy
+from tournament.round_plans import RoundPlan, Rows
 from tournament.stage_formats import GroupPlan, NextStage, StageFormat, register
 from tournament.standings import Order
 from tournament.teams import scoring
@@ -28,8 +29,7 @@ from tournament.teams.views import captain_lineups
 class TeamEvent(StageFormat):
     kind = Stage.Kind.TEAMS
     name_key = "teams"
-    round_by_round = True
-    own_rounds = True  # team matches with line-ups (tournament.teams.services)
+    round_by_round = True  # a round's boards pair teams; publishing writes team matches with lineups
     playoffs = False
     ranks_places = True  # nobody goes on: the team standings are the result
     page_part = "tournament/_teams.html"
@@ -92,9 +92,31 @@ class TeamEvent(StageFormat):
     def planned_rounds(self, stage: Stage) -> int:
         return teams.planned_rounds(stage)
 
-    def pair_round(self, stage: Stage, actor: Any) -> list[Match]:
-        made = teams.pair_team_round(stage, actor)
-        return list(Match.objects.filter(team_match__in=made).order_by("order"))
+    # -- its parts of the one round lifecycle (tournament.services.rounds): the boards of a draft are teams
+
+    def plan_round(self, stage: Stage, isolated: bool = False) -> RoundPlan:
+        return teams.plan_team_round(stage)
+
+    def round_open(self, stage: Stage) -> bool:
+        return teams.team_round_open(stage) or super().round_open(stage)
+
+    def round_finished(self, stage: Stage, number: int) -> bool:
+        return not teams.team_round_open(stage, number) and super().round_finished(stage, number)
+
+    def competitor_names(self, stage: Stage) -> dict[int, str]:
+        return dict(stage.tournament.teams.values_list("pk", "name"))
+
+    def edit_warnings(self, stage: Stage, rows: Rows, engine_rows: Rows) -> list[dict[str, Any]]:
+        return teams.rematches(stage, rows)
+
+    def publish_round(self, stage: Stage, number: int, rows: Rows, actor: Any) -> list[Match]:
+        return teams.publish_team_round(stage, number, rows, actor)
+
+    def round_taken_back(self, stage: Stage, number: int) -> None:
+        teams.team_round_taken_back(stage, number)
+
+    def close_lineups(self, stage: Stage, actor: Any) -> int:
+        return teams.close_lineups_now(stage, actor=actor)
 
     def group_order(self, group: Group) -> Order:
         """The players in their teams' order (the stage is decided when every round is played)."""

@@ -20,6 +20,7 @@ from games.services.players import clean_text
 from tournament import formats
 from tournament.errors import TournamentError
 from tournament.models import Entry, Group, Lineup, Match, MatchGame, Stage, Team, TeamMatch, TeamMember, Tournament
+from tournament.round_plans import RoundPlan
 from tournament.services.common import audit, call_matches, record_tie_decision
 from tournament.services.setup import register
 from tournament.swiss.pairing import PairingError, pairer
@@ -243,38 +244,71 @@ def record_team_toss(*, team_match: TeamMatch, grabber: Team, guess: str, count:
 # -- rounds -------------------------------------------------------------------------
 
 
-def pair_team_round(stage: Stage, actor: Any = None, now: datetime | None = None) -> list[TeamMatch]:
-    """The next round's team matches (the stage locked by the caller): by the round robin's schedule or by
-    the Dutch system over the teams (match results as a player's game results); then the lineups are asked
-    for (or, with ``lineup_minutes`` 0, the standing orders taken at once)."""
-    now = now or timezone.now()
-    if stage.status != Stage.Status.RUNNING:
-        raise TournamentError("not_running", _("The stage has not started."), 409)
+def plan_team_round(stage: Stage) -> RoundPlan:
+    """The next round's team pairs (the one round lifecycle keeps them as a draft): by the round robin's
+    schedule or by the Dutch system over the teams (match results as a player's game results); a resting team
+    is paired with nobody."""
     options = TeamOptions.of(stage)
     played = list(TeamMatch.objects.filter(stage=stage).order_by("round", "order"))
     number = max((m.round for m in played), default=0) + 1
-    results = {r.match: r for r in team_results(stage)}
-    if any(m.boards_made_at is None or not results[m.pk].complete for m in played):
-        raise TournamentError("round_unfinished", _("The team matches of this round are not all finished."), 409)
     if number > planned_rounds(stage):
-        raise TournamentError("rounds_done", _("Every round of this stage has been paired."), 409)
+        return RoundPlan([], engine=options.system)
     teams = list(options.team_order)
     if options.system == "swiss":
         pairs = _swiss_pairs(stage, teams, played, options)
     else:
         pairs = _round_robin_pairs(teams, number, options.system == "double_round_robin")
+    return RoundPlan([[home, away] for home, away in pairs], engine=options.system, number=number)
+
+
+def publish_team_round(
+    stage: Stage, number: int, rows: Sequence[Sequence[int | None]], actor: Any = None, now: datetime | None = None
+) -> list[Match]:
+    """A published round's team matches; the lineups are asked for by the deadline (with ``lineup_minutes``
+    0, the standing orders are taken at once, and a resting team's match is made at once). Returns the board
+    matches made now."""
+    now = now or timezone.now()
+    options = TeamOptions.of(stage)
+    known = set(stage.tournament.teams.values_list("pk", flat=True))
+    if any(team not in known for pair in rows for team in pair if team is not None):
+        raise TournamentError("stale_pairing", _("A team in this pairing is no longer in the event."), 409)
     deadline = now + timedelta(minutes=options.lineup_minutes)
     made = [
         TeamMatch.objects.create(
             stage=stage, round=number, order=order, home_id=home, away_id=away, lineup_deadline=deadline
         )
-        for order, (home, away) in enumerate(pairs)
+        for order, (home, away) in enumerate(rows)
+        if home is not None
     ]
-    audit(stage.tournament, "pair_team_round", actor, stage=stage.pk, round=number, matches=[m.pk for m in made])
     for team_match in made:
         if team_match.away_id is None or options.lineup_minutes == 0:
             make_boards(team_match, now=now, actor=actor)
-    return made
+    return list(Match.objects.filter(team_match__in=made).order_by("order"))
+
+
+def team_round_taken_back(stage: Stage, number: int) -> None:
+    """An unpaired round's team matches and their lineups go (its board matches, cancelled, stay as a record
+    without their team match)."""
+    taken = TeamMatch.objects.filter(stage=stage, round=number)
+    Match.objects.filter(team_match__in=taken).update(team_match=None, team_board=None)
+    Lineup.objects.filter(team_match__in=taken).delete()
+    taken.delete()
+
+
+def team_round_open(stage: Stage, number: int | None = None) -> bool:
+    """Whether a team match (of round ``number``, or any) still waits for its boards."""
+    waiting = TeamMatch.objects.filter(stage=stage, boards_made_at=None)
+    return (waiting if number is None else waiting.filter(round=number)).exists()
+
+
+def rematches(stage: Stage, rows: Sequence[Sequence[int | None]]) -> list[dict[str, Any]]:
+    """The pairs of a draft whose teams have met already in the stage."""
+    met = {frozenset((m.home_id, m.away_id)) for m in TeamMatch.objects.filter(stage=stage).exclude(away=None)}
+    return [
+        {"code": "rematch", "entries": [a, b]}
+        for a, b in rows
+        if a is not None and b is not None and frozenset((a, b)) in met
+    ]
 
 
 def planned_rounds(stage: Stage) -> int:

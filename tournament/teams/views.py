@@ -27,12 +27,12 @@ from tournament.identity import player_for_entry
 from tournament.models import Stage, Team, TeamMatch, TeamMember, Tournament
 from tournament.pdf import pdf_response
 from tournament.services import TournamentError
+from tournament.services import rounds as round_cycle
 from tournament.swiss import trf
 from tournament.teams.export import team_trf
 from tournament.teams.options import TeamOptions
 from tournament.teams.selectors import team_and_match, team_rounds, team_stage, team_stage_of
 from tournament.teams.services import (
-    close_lineups_now,
     lineup_submit,
     planned_rounds,
     record_team_toss,
@@ -202,7 +202,7 @@ def control_teams(request: HttpRequest, pk: int) -> HttpResponse:
                 made = services.pair_next_round(stage=stage, actor=user)
                 messages.success(request, _("Round paired: %(n)s boards called.") % {"n": len(made)})
             else:
-                closed = close_lineups_now(stage, actor=user)
+                closed = round_cycle.close_lineups(stage=stage, actor=user)
                 messages.success(request, _("Lineups closed: %(n)s team matches have their boards.") % {"n": closed})
         except GameError as exc:
             messages.error(request, exc.message)

@@ -15,8 +15,8 @@ from games.models import Game, Player
 from games.services import game_confirm_result, game_report_result
 from tournament import formats, services
 from tournament.models import Entry, Group, Match, Round, Stage, Tournament
+from tournament.services import rounds as cycle
 from tournament.stage_formats import group_order, stage_standings
-from tournament.swiss import services as swiss
 from tournament.swiss import trf
 from tournament.swiss.state import SwissState
 
@@ -172,8 +172,8 @@ def play_round(stage: Stage, rng: random.Random) -> None:
 
 
 def pair_and_publish(stage: Stage) -> Round:
-    rnd = swiss.swiss_pair(stage=stage)
-    swiss.swiss_publish(stage=stage, number=rnd.number)
+    rnd = cycle.round_pair(stage=stage)
+    cycle.round_publish(stage=stage, number=rnd.number)
     return Round.objects.get(pk=rnd.pk)
 
 

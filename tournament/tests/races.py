@@ -10,7 +10,7 @@ from django.db import connection
 from games.models import Player
 from tournament import services
 from tournament.models import Round
-from tournament.swiss.services import swiss_pair
+from tournament.services import rounds as cycle
 
 
 def two_at_once() -> list[str]:
@@ -26,7 +26,7 @@ def two_at_once() -> list[str]:
     def press() -> None:
         try:
             barrier.wait()
-            swiss_pair(stage=stage)
+            cycle.round_pair(stage=stage)
             outcomes.append("paired")
         except services.TournamentError as exc:
             outcomes.append(exc.code)

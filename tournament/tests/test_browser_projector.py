@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from games.models import Game, Player
 from tournament import services
-from tournament.swiss import services as swiss
+from tournament.services import rounds as cycle
 from tournament.tests.browser import open_page
 from tournament.tests.helpers import win
 
@@ -27,8 +27,8 @@ def test_the_projector_pages_a_hundred_players_and_lists_them_by_name(live_serve
     stage = tournament.stages.get()
     services.draw_stage(stage=stage, seed=1)
     services.start_stage(stage=stage)
-    rnd = swiss.swiss_pair(stage=stage)
-    swiss.swiss_publish(stage=stage, number=rnd.number)
+    rnd = cycle.round_pair(stage=stage)
+    cycle.round_publish(stage=stage, number=rnd.number)
     first = Game.objects.filter(match_game__match__tournament=tournament).order_by("pk").first()
     assert first is not None
     win(first, first.black)  # one board finished: it stays on the boards part with its result

@@ -24,7 +24,7 @@ from tournament import registration, services
 from tournament.checkin import absent, check_in_round
 from tournament.demo_tournament import DEMO_NAME
 from tournament.models import AuditLog, CheckIn, Entry, GroupMember, Round, Stage, SwissBye, Tournament
-from tournament.swiss import services as swiss
+from tournament.services import rounds as cycle
 from tournament.tests.helpers import entered, pdf_text_and_fonts, play_round
 
 pytestmark = pytest.mark.django_db
@@ -76,26 +76,26 @@ def test_a_swiss_player_not_checked_in_for_a_round_gets_a_zero_point_bye_until_t
     stage = tournament.stages.get()
     services.draw_stage(stage=stage, seed=5)
     services.start_stage(stage=stage)
-    rnd = swiss.swiss_pair(stage=stage)
+    rnd = cycle.round_pair(stage=stage)
     assert not SwissBye.objects.filter(stage=stage, absent=True).exists()
-    swiss.swiss_publish(stage=stage, number=rnd.number)
+    cycle.round_publish(stage=stage, number=rnd.number)
     play_round(stage, random.Random(1))
     assert check_in_round(tournament) == 2
     for entry in entries[:4]:  # two do not come back for round 2
         registration.check_in(entry=entry)
 
-    second = swiss.swiss_pair(stage=stage)
+    second = cycle.round_pair(stage=stage)
 
     absent = SwissBye.objects.filter(stage=stage, round=2, absent=True)
     assert sorted(b.entry_id for b in absent) == [entries[4].pk, entries[5].pk]
     assert all(b.kind == SwissBye.Kind.ZERO for b in absent)
     paired = {e for board in second.boards for e in board if e is not None}
     assert paired == {e.pk for e in entries[:4]}
-    swiss.swiss_unpair(stage=stage, number=2)  # unpaired: the absence is judged again at the next pairing
+    cycle.round_unpair(stage=stage, number=2)  # unpaired: the absence is judged again at the next pairing
     assert not SwissBye.objects.filter(stage=stage, round=2).exists()
     registration.check_in(entry=entries[4])
     registration.check_in(entry=entries[5])
-    third = swiss.swiss_pair(stage=stage)
+    third = cycle.round_pair(stage=stage)
     assert {e for board in third.boards for e in board if e is not None} == {e.pk for e in entries}
 
 
@@ -347,7 +347,7 @@ def test_swiss_rounds_are_unchanged_without_check_in() -> None:
     stage = tournament.stages.get()
     services.draw_stage(stage=stage, seed=5)
     services.start_stage(stage=stage)
-    swiss.swiss_pair(stage=stage)
+    cycle.round_pair(stage=stage)
     assert not SwissBye.objects.filter(absent=True).exists()
     assert Round.objects.get(stage=stage).number == 1
 

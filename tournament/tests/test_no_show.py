@@ -15,7 +15,7 @@ from tournament import registration, services
 from tournament.models import CheckIn, Entry, SwissBye
 from tournament.selectors import notices
 from tournament.services import TournamentError
-from tournament.swiss import services as swiss
+from tournament.services import rounds as cycle
 from tournament.tests.helpers import entered
 
 pytestmark = pytest.mark.django_db
@@ -51,12 +51,12 @@ def test_check_in_before_each_round_leaves_nobody_out_of_the_draw_and_round_one_
     for entry in entries[:4]:
         registration.check_in(entry=entry)
 
-    rnd = swiss.swiss_pair(stage=stage)
+    rnd = cycle.round_pair(stage=stage)
 
     absent = SwissBye.objects.filter(stage=stage, round=1, absent=True)
     assert sorted(b.entry_id for b in absent) == [entries[4].pk, entries[5].pk]
     assert {e for board in rnd.boards for e in board if e is not None} == {e.pk for e in entries[:4]}
-    swiss.swiss_publish(stage=stage, number=1)
+    cycle.round_publish(stage=stage, number=1)
     public = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/t/{tournament.pk}/").content.decode()
     assert "Not playing this round (not checked in): P05, P06" in public
     assert "Byes asked for:" not in public
@@ -125,5 +125,5 @@ def test_a_check_in_deadline_typed_in_the_halls_time_closes_players_check_in_and
     entries[4].refresh_from_db()
     assert not entries[4].withdrawn
     services.start_stage(stage=stage)
-    rnd = swiss.swiss_pair(stage=stage)
+    rnd = cycle.round_pair(stage=stage)
     assert entries[4].pk in {e for board in rnd.boards for e in board}  # paired from round 1, as a late entry

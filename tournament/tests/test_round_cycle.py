@@ -156,11 +156,14 @@ def test_strangers_and_bad_input_are_refused_and_nothing_is_written(test_format:
     assert Round.objects.get(stage=stage).status == Round.Status.DRAFT
 
 
-def test_a_format_with_rounds_of_its_own_is_sent_to_its_own_route() -> None:
-    tournament = services.tournament_create(name="Swiss open", preset="swiss", stage_options={"rounds": 3})
+def test_a_stage_paired_at_its_draw_has_no_round_to_pair_and_a_stage_without_lineups_none_to_close() -> None:
+    tournament = services.tournament_create(name="Groups", preset="seed")
     boss = account("boss", "organizer")
-    refused = api(boss).post(f"/api/rounds/{tournament.stages.get().pk}/pair/")
-    assert (refused.status_code, refused.json()["code"]) == (409, "own_rounds")
+    refused = api(boss).post(f"/api/rounds/{tournament.stages.order_by('order').first().pk}/pair/")
+    assert (refused.status_code, refused.json()["code"]) == (409, "paired_at_draw")
+    swiss = services.tournament_create(name="Swiss open", preset="swiss", stage_options={"rounds": 3})
+    no_lineups = api(boss).post(f"/api/rounds/{swiss.stages.get().pk}/close-lineups/")
+    assert (no_lineups.status_code, no_lineups.json()["code"]) == (409, "no_lineups")
 
 
 def test_the_control_room_runs_the_cycle(test_format: Any) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from tournament import services
 from tournament.models import Round, Stage
+from tournament.services import rounds as cycle
 from tournament.swiss import dutch, selectors, sim, trf
 from tournament.swiss import services as swiss
 from tournament.swiss.pairing import PAIRERS, Board, PairingError, pairer
@@ -281,14 +282,14 @@ def swiss_stage(**options: object) -> Stage:
 @pytest.mark.django_db
 def test_a_new_stage_is_paired_by_the_2026_rules_and_an_organizer_may_choose_the_older_ones() -> None:
     stage = swiss_stage()
-    rnd = swiss.swiss_pair(stage=stage)
+    rnd = cycle.round_pair(stage=stage)
     assert rnd.engine == "fide-dutch-2026"
     bye_why = next(item for item in rnd.why if item.get("bye"))
     assert "2026" in selectors.why_text(bye_why, {})  # 7 players: the bye, explained by the new rule
     assert "2026 rules" in trf.write(selectors.load(stage).state)
-    swiss.swiss_unpair(stage=stage, number=rnd.number)
+    cycle.round_unpair(stage=stage, number=rnd.number)
     swiss.swiss_configure(stage=Stage.objects.get(pk=stage.pk), options={"rules": "2017"})
-    assert swiss.swiss_pair(stage=stage).engine == "py4swiss-dutch"
+    assert cycle.round_pair(stage=stage).engine == "py4swiss-dutch"
     with pytest.raises(services.TournamentError):  # a rule set, once a round is paired, stays
         swiss.swiss_configure(stage=Stage.objects.get(pk=stage.pk), options={"rules": "2026"})
     with pytest.raises(services.TournamentError):

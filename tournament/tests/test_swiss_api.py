@@ -39,21 +39,22 @@ def test_the_organizer_runs_rounds_and_the_public_reads_them() -> None:
     client = organizer()
     tid, stage = swiss_stage(client)
     anonymous = APIClient(HTTP_ACCEPT_LANGUAGE="en")
-    assert anonymous.post(f"/api/swiss/{stage}/pair/").status_code in (401, 403)
-    paired = client.post(f"/api/swiss/{stage}/pair/")
-    assert paired.status_code == 201
-    draft = paired.json()["rounds"][0]
+    assert anonymous.post(f"/api/rounds/{stage}/pair/").status_code in (401, 403)
+    paired = client.post(f"/api/rounds/{stage}/pair/")  # the one round API, as every round-by-round format's
+    assert paired.status_code == 201 and paired.json()["draft"] == 1
+    assert anonymous.get(f"/api/swiss/{stage}/").json()["rounds"] == []  # a draft is the organizer's
+    draft = client.get(f"/api/swiss/{stage}/").json()["rounds"][0]
     assert draft["status"] == "draft" and len(draft["boards"]) == 4 and draft["boards"][-1]["second"] is None
     assert all(board["why"] for board in draft["boards"])  # why this pairing, for every board
-    again = client.post(f"/api/swiss/{stage}/pair/")
+    again = client.post(f"/api/rounds/{stage}/pair/")
     assert again.status_code == 409 and again.json()["code"] == "draft_open"
     no_reason = client.post(
-        f"/api/swiss/{stage}/edit/",
+        f"/api/rounds/{stage}/edit/",
         {"round": 1, "action": "flip", "first": draft["boards"][0]["first"]["entry"], "reason": ""},
         format="json",
     )
     assert no_reason.status_code == 400
-    assert client.post(f"/api/swiss/{stage}/publish/", {"round": 1}, format="json").status_code == 200
+    assert client.post(f"/api/rounds/{stage}/publish/", {"round": 1}, format="json").status_code == 200
     for game in Game.objects.filter(status__in=OPEN).select_related("black", "white"):
         win(game, game.black)
     public = anonymous.get(f"/api/swiss/{stage}/").json()
@@ -67,8 +68,8 @@ def test_the_organizer_runs_rounds_and_the_public_reads_them() -> None:
 def test_refusals_come_in_the_users_language() -> None:
     client = organizer("zh-hans")
     _tid, stage = swiss_stage(client, players=4)
-    client.post(f"/api/swiss/{stage}/pair/")
-    refused = client.post(f"/api/swiss/{stage}/pair/").json()
+    client.post(f"/api/rounds/{stage}/pair/")
+    refused = client.post(f"/api/rounds/{stage}/pair/").json()
     assert refused["code"] == "draft_open" and "发布" in refused["message"]
 
 
@@ -84,8 +85,8 @@ def test_a_bye_for_a_player_of_another_tournament_is_not_found() -> None:
 def test_a_tournament_starts_from_a_trf_file_and_a_malformed_one_writes_nothing() -> None:
     client = organizer()
     _tid, stage = swiss_stage(client, players=5)
-    client.post(f"/api/swiss/{stage}/pair/")
-    client.post(f"/api/swiss/{stage}/publish/", {"round": 1}, format="json")
+    client.post(f"/api/rounds/{stage}/pair/")
+    client.post(f"/api/rounds/{stage}/publish/", {"round": 1}, format="json")
     for game in Game.objects.filter(status__in=OPEN).select_related("black", "white"):
         win(game, game.white)
     tid = Stage.objects.get(pk=stage).tournament_id
@@ -98,8 +99,10 @@ def test_a_tournament_starts_from_a_trf_file_and_a_malformed_one_writes_nothing(
     made = client.post("/api/swiss/import-trf/", {"trf": text, "name": "Copy"}, format="json")
     assert made.status_code == 201
     copy_stage = made.json()["stage"]
-    ours = client.post(f"/api/swiss/{stage}/pair/").json()["rounds"][-1]["boards"]
-    theirs = client.post(f"/api/swiss/{copy_stage}/pair/").json()["rounds"][-1]["boards"]
+    assert client.post(f"/api/rounds/{stage}/pair/").status_code == 201
+    assert client.post(f"/api/rounds/{copy_stage}/pair/").status_code == 201
+    ours = client.get(f"/api/swiss/{stage}/").json()["rounds"][-1]["boards"]
+    theirs = client.get(f"/api/swiss/{copy_stage}/").json()["rounds"][-1]["boards"]
 
     def names(boards: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
         return [(b["first"]["name"], b["second"]["name"] if b["second"] else None) for b in boards]
@@ -115,9 +118,9 @@ def test_the_rif_export_carries_the_tournament_its_rounds_and_byes() -> None:
     client = organizer()
     tid, stage = swiss_stage(client, players=5)
     for _ in range(2):
-        client.post(f"/api/swiss/{stage}/pair/")
+        client.post(f"/api/rounds/{stage}/pair/")
         number = Stage.objects.get(pk=stage).rounds.count()
-        client.post(f"/api/swiss/{stage}/publish/", {"round": number}, format="json")
+        client.post(f"/api/rounds/{stage}/publish/", {"round": number}, format="json")
         for game in Game.objects.filter(status__in=OPEN).select_related("black", "white"):
             win(game, game.black)
     text = APIClient().get(f"/t/{tid}/games.rif").content.decode()

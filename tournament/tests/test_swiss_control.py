@@ -63,29 +63,29 @@ def test_a_swiss_is_created_set_up_paired_edited_and_published_from_the_control_
 
     organizer.post(f"{room}draw/", {"stage": stage.pk})
     organizer.post(f"{room}start/", {"stage": stage.pk})
-    page = organizer.post(f"{room}swiss-pair/", {"stage": stage.pk}, follow=True).content.decode()
+    page = organizer.post(f"{room}round-pair/", {"stage": stage.pk}, follow=True).content.decode()
     assert "Round 1 paired" in page
     rnd = Round.objects.get(stage=stage)
     assert rnd.engine == "py4swiss-dutch"
     first, second = rnd.boards[0]
     page = organizer.post(
-        f"{room}swiss-edit/",
+        f"{room}round-edit/",
         {"stage": stage.pk, "round": 1, "change": "flip", "first": first, "reason": ""},
         follow=True,
     ).content.decode()
     assert "Say why the pairing is changed." in page
     page = organizer.post(
-        f"{room}swiss-edit/",
+        f"{room}round-edit/",
         {"stage": stage.pk, "round": 1, "change": "flip", "first": first, "reason": "asked for"},
         follow=True,
     ).content.decode()
-    assert "Changed" in page and "asked for" in page
+    assert "Round 1 changed" in page and "asked for" in page
     assert Round.objects.get(stage=stage).boards[0] == [second, first]
-    organizer.post(f"{room}swiss-publish/", {"stage": stage.pk, "round": 1})
+    organizer.post(f"{room}round-publish/", {"stage": stage.pk, "round": 1})
     assert Round.objects.get(stage=stage).status == Round.Status.PUBLISHED
     page = organizer.post(f"{room}swiss-settings/", {"stage": stage.pk, "rounds": 9}, follow=True).content.decode()
     assert "Once a round is paired" in page
-    assert AuditLog.objects.filter(action="swiss_edit", data__reason="asked for").exists()
+    assert AuditLog.objects.filter(action="round_edit", data__reason="asked for").exists()
 
 
 def test_the_round_sheet_gives_the_allocated_bye_its_points(organizer: Client) -> None:
@@ -94,9 +94,9 @@ def test_the_round_sheet_gives_the_allocated_bye_its_points(organizer: Client) -
     for n in range(5):
         services.register(tournament=tournament, player=Player.objects.create(name=f"P{n}", rating=2000 - n))
     room = f"/organizer/t/{tournament.pk}/"
-    for step in ("draw", "start", "swiss-pair"):
+    for step in ("draw", "start", "round-pair"):
         organizer.post(f"{room}{step}/", {"stage": stage.pk})
-    organizer.post(f"{room}swiss-publish/", {"stage": stage.pk, "round": 1})
+    organizer.post(f"{room}round-publish/", {"stage": stage.pk, "round": 1})
 
     sheet = organizer.get(f"/t/{tournament.pk}/swiss/{stage.pk}/round/1/").content.decode()
     bye_row = next(row for row in sheet.split("<tr>") if ">bye<" in row)

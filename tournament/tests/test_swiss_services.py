@@ -14,9 +14,10 @@ from django.utils import translation
 
 from games.enums import GameStatus
 from games.models import Game, Player
-from tournament import services
+from tournament import services, tasks
 from tournament.models import AuditLog, Entry, Match, Round, Stage, SwissBye
 from tournament.services import TournamentError
+from tournament.services import rounds as cycle
 from tournament.swiss import selectors, trf
 from tournament.swiss import services as swiss
 from tournament.swiss.pairing import pairer
@@ -41,11 +42,11 @@ def swiss_tournament(players: int = 7, **options: object) -> tuple[Stage, list[E
 
 def test_a_round_is_a_draft_until_published_then_its_matches_are_called() -> None:
     stage, entries = swiss_tournament(7)
-    rnd = swiss.swiss_pair(stage=stage)
+    rnd = cycle.round_pair(stage=stage)
     assert rnd.status == Round.Status.DRAFT and rnd.boards == rnd.engine_boards
     assert not Match.objects.filter(group__stage=stage).exists()  # nothing on a board before it is published
     assert rnd.boards[0][0] in (entries[0].pk, entries[3].pk) and rnd.boards[-1] == [entries[6].pk, None]
-    swiss.swiss_publish(stage=stage, number=1)
+    cycle.round_publish(stage=stage, number=1)
     matches = list(Match.objects.filter(group__stage=stage, round=1))
     assert len(matches) == 3 and all(m.status == Match.Status.CALLED for m in matches)
     assert SwissBye.objects.get(stage=stage, round=1).entry_id == entries[6].pk  # the lowest-rated has the bye
@@ -68,13 +69,13 @@ def test_each_round_is_paired_from_the_results_as_the_program_pairs_the_same_sta
             [b.first, b.second] for b in expected
         ]
         with pytest.raises(TournamentError) as caught:
-            swiss.swiss_pair(stage=stage)  # the round is still being played
+            cycle.round_pair(stage=stage)  # the round is still being played
         assert caught.value.code == "round_unfinished"
         play_round(stage, rng)
     met = [frozenset((m.first_id, m.second_id)) for m in Match.objects.filter(group__stage=stage)]
     assert len(met) == len(set(met))  # no rematch over five rounds
     with pytest.raises(TournamentError) as caught:
-        swiss.swiss_pair(stage=stage)
+        cycle.round_pair(stage=stage)
     assert caught.value.code == "all_rounds_paired"
     assert Round.objects.filter(stage=stage, status=Round.Status.CLOSED).count() == 5
 
@@ -138,31 +139,31 @@ def test_a_withdrawn_player_forfeits_the_round_under_way_is_not_paired_again_and
 
 def test_a_draft_with_a_player_who_withdrew_since_is_not_published() -> None:
     stage, entries = swiss_tournament(6)
-    swiss.swiss_pair(stage=stage)
+    cycle.round_pair(stage=stage)
     entry_withdraw(entry=entries[1], reason="left")
     with pytest.raises(TournamentError) as caught:
-        swiss.swiss_publish(stage=stage, number=1)
+        cycle.round_publish(stage=stage, number=1)
     assert caught.value.code == "stale_pairing"
-    swiss.swiss_unpair(stage=stage, number=1)
+    cycle.round_unpair(stage=stage, number=1)
     rnd = pair_and_publish(stage)
     assert entries[1].pk not in {e for pair in rnd.boards for e in pair}
 
 
 def test_unpairing_before_the_round_starts_and_not_after() -> None:
     stage, _entries = swiss_tournament(6)
-    first = swiss.swiss_pair(stage=stage)
-    swiss.swiss_unpair(stage=stage, number=1)
+    first = cycle.round_pair(stage=stage)
+    cycle.round_unpair(stage=stage, number=1)
     assert not Round.objects.filter(stage=stage).exists()
     again = pair_and_publish(stage)
     assert again.boards == first.boards  # the same state pairs the same way
-    swiss.swiss_unpair(stage=stage, number=1)  # published, no game begun: the boards are freed
+    cycle.round_unpair(stage=stage, number=1)  # published, no game begun: the boards are freed
     assert not Match.objects.filter(group__stage=stage).exclude(status=Match.Status.CANCELLED).exists()
     assert not Game.objects.exclude(status=GameStatus.CANCELLED).exists()
     pair_and_publish(stage)
     game = Game.objects.filter(status__in=OPEN).select_related("black").first()
     win(game, game.black)
     with pytest.raises(TournamentError) as caught:
-        swiss.swiss_unpair(stage=stage, number=1)
+        cycle.round_unpair(stage=stage, number=1)
     assert caught.value.code == "round_started"
 
 
@@ -170,25 +171,25 @@ def test_a_manual_edit_needs_a_reason_warns_and_keeps_the_programs_pairing() -> 
     stage, entries = swiss_tournament(8)
     pair_and_publish(stage)
     play_round(stage, random.Random(7))
-    rnd = swiss.swiss_pair(stage=stage)
+    rnd = cycle.round_pair(stage=stage)
     (a, b), (c, d) = rnd.boards[0], rnd.boards[1]
     with pytest.raises(TournamentError) as caught:
-        swiss.swiss_edit(stage=stage, number=2, action="swap", first=b, second=c, reason=" ")
+        cycle.round_edit(stage=stage, number=2, action="swap", first=b, second=c, reason=" ")
     assert caught.value.code == "reason_required"
     # make a rematch: put b against someone b already met in round 1
     met = Match.objects.filter(group__stage=stage, round=1).filter(first_id=b).first() or Match.objects.get(
         group__stage=stage, round=1, second_id=b
     )
     old_opponent = met.second_id if met.first_id == b else met.first_id
-    rnd = swiss.swiss_edit(stage=stage, number=2, action="swap", first=a, second=old_opponent, reason="siblings")
+    rnd = cycle.round_edit(stage=stage, number=2, action="swap", first=a, second=old_opponent, reason="siblings")
     warnings = rnd.edits[-1]["warnings"]
     assert any(w["code"] == "rematch" and set(w["entries"]) == {old_opponent, b} for w in warnings)
     assert rnd.engine_boards[0] == [a, b] and rnd.boards != rnd.engine_boards
-    assert AuditLog.objects.filter(action="swiss_edit", data__reason="siblings").exists()
-    rnd = swiss.swiss_edit(stage=stage, number=2, action="flip", first=c, reason="colour request")
+    assert AuditLog.objects.filter(action="round_edit", data__reason="siblings").exists()
+    rnd = cycle.round_edit(stage=stage, number=2, action="flip", first=c, reason="colour request")
     assert rnd.boards[1] == [d, c]
     assert next(w for w in rnd.why if w["board"] == 2)["colour_rule"] == "organizer"  # against part E
-    swiss.swiss_publish(stage=stage, number=2)
+    cycle.round_publish(stage=stage, number=2)
     assert Match.objects.filter(group__stage=stage, round=2, first_id=d, second_id=c).exists()
 
 
@@ -251,7 +252,7 @@ def test_a_best_of_three_round_goes_to_the_match_winner() -> None:
 
 def test_players_of_one_unit_are_kept_apart_in_the_first_rounds() -> None:
     stage, entries = swiss_tournament(8, unit_rounds=1)
-    rnd = swiss.swiss_pair(stage=stage)
+    rnd = cycle.round_pair(stage=stage)
     units = {e.pk: e.player.unit for e in entries}
     assert all(units[a] != units[b] for a, b in rnd.boards if b is not None)
 
@@ -259,7 +260,7 @@ def test_players_of_one_unit_are_kept_apart_in_the_first_rounds() -> None:
 def test_a_unit_rule_that_leaves_no_pairing_gives_way_and_says_so() -> None:
     stage, entries = swiss_tournament(4, unit_rounds=1)
     Player.objects.filter(entries__in=entries).update(unit="一中")
-    rnd = swiss.swiss_pair(stage=stage)
+    rnd = cycle.round_pair(stage=stage)
     assert rnd.notes == ["unit_rule_relaxed"]
 
 
@@ -275,8 +276,8 @@ def test_the_exported_trf_imported_again_pairs_the_same_next_round() -> None:
 
     copy = tournament_from_trf(text=text, name="copy")
     copy_stage = copy.stages.get()
-    ours = swiss.swiss_pair(stage=stage)
-    theirs = swiss.swiss_pair(stage=copy_stage)
+    ours = cycle.round_pair(stage=stage)
+    theirs = cycle.round_pair(stage=copy_stage)
     names = dict(Entry.objects.values_list("pk", "player__name"))
     assert [[names.get(a), names.get(b)] for a, b in ours.boards] == [
         [names.get(a), names.get(b)] for a, b in theirs.boards
@@ -297,16 +298,14 @@ def test_the_standings_take_the_same_number_of_queries_for_any_field() -> None:
 
 
 def test_a_large_field_is_paired_by_the_task_in_a_child_process(settings: object) -> None:
-    from tournament.swiss.tasks import pair_in_background, swiss_pair_task
-
     stage, _entries = swiss_tournament(8)
     settings.SWISS_SYNC_PLAYERS = 5  # type: ignore[attr-defined]  # pytest-django's settings fixture
-    assert pair_in_background(stage)
-    assert swiss_pair_task(stage.pk) == "round 1"  # run here as the worker runs it
+    assert tasks.pair_in_background(stage)
+    assert tasks.round_pair_task(stage.pk) == "round 1"  # run here as the worker runs it
     rnd = Round.objects.get(stage=stage)
     assert rnd.status == Round.Status.DRAFT and len(rnd.boards) == 4
-    assert swiss_pair_task(stage.pk) == "draft_open"  # a second task for the same round is refused, and logged
-    assert AuditLog.objects.filter(action="swiss_pair_failed", data__code="draft_open").exists()
+    assert tasks.round_pair_task(stage.pk) == "draft_open"  # a second task for the same round is refused, logged
+    assert AuditLog.objects.filter(action="round_pair_failed", data__code="draft_open").exists()
 
 
 def test_a_result_that_changes_while_the_program_pairs_is_not_lost(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -315,22 +314,22 @@ def test_a_result_that_changes_while_the_program_pairs_is_not_lost(monkeypatch: 
     stage, _entries = swiss_tournament(6)
     pair_and_publish(stage)
     play_round(stage, random.Random(11))
-    real = swiss._prepare
+    real = swiss.plan
     calls: list[Any] = []
 
-    def prepare_then_correct(stage_: Stage, isolated: bool) -> object:
-        prepared = real(stage_, isolated)
+    def plan_then_correct(stage_: Stage, isolated: bool) -> object:
+        planned = real(stage_, isolated)
         if not calls:  # the first time: a correction lands while the program was pairing
             game = Game.objects.filter(status=GameStatus.FINISHED).exclude(result="draw").first()
             correct(game, None)
-        calls.append(prepared)
-        return prepared
+        calls.append(planned)
+        return planned
 
-    monkeypatch.setattr(swiss, "_prepare", prepare_then_correct)
-    rnd = swiss.swiss_pair(stage=stage)
-    assert len(calls) == 2 and rnd.engine_boards == calls[1].rows
+    monkeypatch.setattr(swiss, "plan", plan_then_correct)
+    rnd = cycle.round_pair(stage=stage)
+    assert len(calls) == 2 and rnd.engine_boards == calls[1].boards
     data = selectors.load(stage, through=1)
-    assert swiss._fingerprint(data) == calls[1].fingerprint != calls[0].fingerprint
+    assert swiss.fingerprint(data) == calls[1].fingerprint != calls[0].fingerprint
 
 
 def test_settings_change_freely_before_round_one_and_only_the_safe_ones_after() -> None:
@@ -340,7 +339,7 @@ def test_settings_change_freely_before_round_one_and_only_the_safe_ones_after() 
     with pytest.raises(TournamentError) as caught:
         swiss.swiss_configure(stage=stage, options={"tiebreaks": ["nonsense"]})
     assert caught.value.code == "bad_options"
-    swiss.swiss_pair(stage=stage)
+    cycle.round_pair(stage=stage)
     with pytest.raises(TournamentError) as caught:
         swiss.swiss_configure(stage=stage, options={"rounds": 9})
     assert caught.value.code == "options_fixed"
@@ -360,7 +359,7 @@ def test_the_first_pairing_uses_the_initial_colour_it_draws_whatever_the_lot(see
     stage = tournament.stages.get()
     services.draw_stage(stage=stage, seed=seed)
     services.start_stage(stage=stage)
-    rnd = swiss.swiss_pair(stage=stage)
+    rnd = cycle.round_pair(stage=stage)
     first_colour = Stage.objects.get(pk=stage.pk).options["first_colour"]
     top = rnd.boards[0]
     data = selectors.load(stage)
@@ -372,22 +371,20 @@ def test_a_round_with_no_pairing_left_is_refused_with_a_reason() -> None:
     pair_and_publish(stage)
     play_round(stage, random.Random(1))
     with translation.override("en"), pytest.raises(TournamentError) as caught:
-        swiss.swiss_pair(stage=stage)  # the only two players have met
+        cycle.round_pair(stage=stage)  # the only two players have met
     assert caught.value.code == "cannot_pair" and "repeat a game" in caught.value.message
     assert not Round.objects.filter(stage=stage, number=2).exists()
 
 
 def test_a_background_pairing_with_no_worker_to_reach_is_a_clear_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tournament.swiss import tasks
-
     stage, _entries = swiss_tournament(6)
 
     def unreachable(*args: object, **kwargs: object) -> None:
         raise ConnectionError("no broker")
 
-    monkeypatch.setattr(tasks.swiss_pair_task, "apply_async", unreachable)
+    monkeypatch.setattr(tasks.round_pair_task, "apply_async", unreachable)
     with pytest.raises(TournamentError) as caught:
-        tasks.queue_swiss_pair(stage, None)
+        tasks.queue_round_pair(stage, None)
     assert (caught.value.code, caught.value.status) == ("worker_unreachable", 503)
 
 
@@ -411,7 +408,7 @@ def test_the_initial_colour_is_recorded_at_the_draw_so_a_trf_exported_before_rou
         text = Client().get(f"/t/{tournament.pk}/swiss/{stage.pk}.trf").content.decode()
         assert ("XXC white1" if colour == "w" else "XXC black1") in text
         services.start_stage(stage=stage)
-        rnd = swiss.swiss_pair(stage=stage)
+        rnd = cycle.round_pair(stage=stage)
         data = selectors.load(Stage.objects.get(pk=stage.pk))
         ours = [[data.number[a], data.number[b] if b is not None else None] for a, b in rnd.boards]
         exported = trf.read(text)

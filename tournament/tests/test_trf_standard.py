@@ -12,8 +12,8 @@ import pytest
 from games.models import Player
 from tournament import services
 from tournament.models import Stage
+from tournament.services import rounds as cycle
 from tournament.swiss import selectors, trf
-from tournament.swiss import services as swiss
 from tournament.swiss.imports import tournament_from_trf
 from tournament.swiss.pairing import Board, pairer
 from tournament.swiss.state import FIRST, SECOND, PointSystem, RoundRecord, SwissPlayer, SwissState
@@ -73,7 +73,7 @@ def test_a_tournament_started_from_a_file_keeps_its_pairing_numbers_and_pairs_as
     assert by_name == {"Low": 1, "Mid": 2, "High": 3, "Top": 4, "Two": 5, "Three": 6}
     expected = pairer("2026").pair(trf.read(text))
     assert pairer("2026").pair(data.state) == expected
-    rnd = swiss.swiss_pair(stage=stage)
+    rnd = cycle.round_pair(stage=stage)
     names = {e: n for n, e in data.entry.items()}
     assert [Board(names[a], names[b] if b else None) for a, b in rnd.boards] == expected
 
@@ -129,7 +129,7 @@ def test_an_accelerated_stage_exported_before_round_one_has_its_xxa_lines_and_pa
     assert len(xxa) == 4  # group A: the top half, rounded up to an even number
     from_file = pairer("2026").pair(trf.read(text))
 
-    rnd = swiss.swiss_pair(stage=stage)
+    rnd = cycle.round_pair(stage=stage)
     data = selectors.load(stage)
     ours = [Board(data.number[a], data.number[b] if b else None) for a, b in rnd.boards]
     assert ours == from_file
