@@ -38,6 +38,22 @@ def check_not_withdrawn(stage: Stage, entries: Sequence[int]) -> None:
         )
 
 
+def round_match(
+    stage: Stage, group: Group, number: int, order: int, pair: tuple[int, int], games: int, **extra: Any
+) -> Match:
+    """A published round's match (not yet saved): ``pair`` first and second, on board ``order`` of the round."""
+    return Match(
+        tournament_id=stage.tournament_id,
+        group=group,
+        round=number,
+        order=order,
+        first_id=pair[0],
+        second_id=pair[1],
+        games_planned=games,
+        **extra,
+    )
+
+
 @dataclass(frozen=True)
 class GroupPlan:
     """One group a draw makes: its entries in seating order, its kind, how many advance, games per pair."""
@@ -217,17 +233,7 @@ class StageFormat:
             group = groups[first]
             if groups[second].pk != group.pk:
                 raise TournamentError("two_groups", _("Two players of different groups cannot be paired."), 409)
-            made.append(
-                Match(
-                    tournament_id=stage.tournament_id,
-                    group=group,
-                    round=number,
-                    order=order,
-                    first_id=first,
-                    second_id=second,
-                    games_planned=group.games_per_pair,
-                )
-            )
+            made.append(round_match(stage, group, number, order, (first, second), group.games_per_pair))
         return Match.objects.bulk_create(made)
 
     def round_taken_back(self, stage: Stage, number: int) -> None:

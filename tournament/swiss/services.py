@@ -22,7 +22,7 @@ from tournament.identity import check_may_enter
 from tournament.models import CheckIn, Entry, GroupMember, Match, Round, Stage, SwissBye
 from tournament.round_plans import RoundPlan
 from tournament.services.common import audit, record_tie_decision
-from tournament.stage_formats import check_not_withdrawn
+from tournament.stage_formats import check_not_withdrawn, round_match
 from tournament.swiss import explain, trf
 from tournament.swiss.pairing import Board, PairingError, pairer, unit_prohibitions
 from tournament.swiss.selectors import (
@@ -186,14 +186,13 @@ def publish(stage: Stage, number: int, rows: list[list[int | None]]) -> list[Mat
             SwissBye.objects.create(stage=stage, round=number, entry_id=first, kind=SwissBye.Kind.PAIRING)
             continue
         matches.append(
-            Match(
-                tournament_id=stage.tournament_id,
-                group=group,
-                round=number,
-                order=order,
-                first_id=first,
-                second_id=second,
-                games_planned=options.games,
+            round_match(
+                stage,
+                group,
+                number,
+                order,
+                (first, second),
+                options.games,
                 best_of=options.games == 3,
                 # the pairing gives the first game's roles; a best of three alternates from there
                 colour_toss={"black": 0, "by": "pairing"} if options.games == 3 else {},

@@ -43,7 +43,7 @@ def team_event(client: APIClient, lineup_minutes: int = 30) -> int:
         assert entered.status_code == 201, entered.content
     assert client.post(f"/api/tournaments/{tid}/draw/", {"stage": stage, "seed": 7}, format="json").status_code == 200
     assert client.post(f"/api/tournaments/{tid}/start-stage/", {"stage": stage}, format="json").status_code == 200
-    return stage
+    return int(stage)
 
 
 def team_ids(client: APIClient, stage: int) -> dict[str, int]:
