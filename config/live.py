@@ -339,7 +339,7 @@ def render(topic: str, lang: str) -> str | None:
 
     Runs in the reads' thread (:func:`_pool`), so on one connection, besides the checks' and the moves'. Each keeps
     its database connection as a request would, up to ``CONN_MAX_AGE`` and while it works: on PostgreSQL
-    a new connection per render is a new server process warming its caches (bench/open.py, README)."""
+    a new connection per render is a new server process warming its caches (bench/open.py, docs/reliability.md)."""
     return with_database(_render, topic, lang)
 
 
@@ -456,8 +456,9 @@ async def websocket(scope: dict[str, Any], receive: Any, send: Send) -> None:
         lang = settings.LANGUAGE_CODE
     here = hub()
     # A new socket is checked and sent its first state only while no move is waiting to be acted on: at a
-    # round's start thousands connect as the first moves come, and the moves go first (README). Not longer than
-    # ACTS_FIRST_S, though: with a deep moves queue a busy server may never be quiet, and a page must get in.
+    # round's start thousands connect as the first moves come, and the moves go first (docs/reliability.md).
+    # Not longer than ACTS_FIRST_S, though: with a deep moves queue a busy server may never be quiet, and a
+    # page must get in.
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(ACTS_FIRST_S):
             await here.acts_quiet.wait()
@@ -556,7 +557,7 @@ def _pool(name: str, threads: int) -> ThreadPoolExecutor:
     first state was read only once the checks queued before it were done, so a spectator accepted early
     waited for its board (and for the moves made meanwhile) until most sockets were in. With a thread of
     their own, the reads keep up with the checks (bench/open.py on PostgreSQL: the last first state 18 s after
-    the last game was made instead of 22–24, the start's push p99 4.9 s instead of 10.8–11.7; README)."""
+    the last game was made instead of 22–24, the start's push p99 4.9 s instead of 10.8–11.7; docs/reliability.md)."""
     if name not in _pools:
         _pools[name] = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=name)
     return _pools[name]

@@ -1,6 +1,6 @@
 """Django settings, all read from the environment with safe local defaults.
 
-Variables (see README): DATABASE_URL, REDIS_URL, SECRET_KEY, DEBUG,
+Variables (see docs/configuration.md): DATABASE_URL, REDIS_URL, SECRET_KEY, DEBUG,
 ALLOWED_HOSTS, LANGUAGE_CODE, TIME_ZONE.
 """
 
@@ -147,18 +147,18 @@ LIVE_KEEP_CONNECTIONS = env_bool("LIVE_KEEP_CONNECTIONS", True)
 # for checking new sockets (the states sent are read in one more thread of their own). One each on SQLite:
 # more share one interpreter lock with the event loop and one write lock, and a move then holds both longer.
 # Two for the moves on PostgreSQL, where a move mostly waits for the database's answers and two are written
-# at once (bench/open.py on PostgreSQL: move p99 515 ms with one, 316 with two; README).
+# at once (bench/open.py on PostgreSQL: move p99 515 ms with one, 316 with two; docs/reliability.md).
 _ON_POSTGRES = "postgresql" in DATABASES["default"]["ENGINE"]
 LIVE_ACT_THREADS = env_int("LIVE_ACT_THREADS", 2 if _ON_POSTGRES else 1)
 LIVE_THREADS = env_int("LIVE_THREADS", 1)
 # The game page sends its stones and passes on the game's socket (config.live_acts) while it is open, by HTTP
 # otherwise (and when the socket fails or answers busy): a quarter less of the server's CPU per move than by
-# HTTP (bench/open.py, README). Off: always by HTTP. Scripts may send moves on the socket either way.
+# HTTP (bench/open.py, docs/reliability.md). Off: always by HTTP. Scripts may send moves on the socket either way.
 LIVE_MOVES = env_bool("LIVE_MOVES", True)
 # With this many socket moves waiting in a live-push server, the next is answered busy and sent by HTTP. Deep:
 # a move sent by HTTP costs about twice a socket move's CPU, so shedding early only deepened an overload (a 1,500-game
-# round: 6.3 CPU-ms a move and 14,430 moves sent by HTTP with 16, 3.8 and none with 1,000; README), and a flag
-# waits for the moves queued here as for requests (config.arrivals). ONLINE_CAPACITY keeps the queue short.
+# round: 6.3 CPU-ms a move and 14,430 moves sent by HTTP with 16, 3.8 and none with 1,000; docs/reliability.md), and
+# a flag waits for the moves queued here as for requests (config.arrivals). ONLINE_CAPACITY keeps the queue short.
 LIVE_ACT_QUEUE = env_int("LIVE_ACT_QUEUE", 1_000)
 # Each socket's frames (config.live_guard): at most SOCKET_FRAMES in SOCKET_WINDOW_S seconds (a game needs a move or
 # two a second at the most), and a socket refused SOCKET_REFUSALS times is closed.

@@ -136,7 +136,7 @@ def servers(env: dict[str, str], var: Path, logs: Path) -> list[Service]:
     for node, port in enumerate(LIVE_PORTS):
         log = logs / (f"live{node}.log" if NODES else "live.log")
         # One process per node behind nginx; alone, LIVE_WORKERS processes (1) share the port. Two on this
-        # machine's two cores cost more per move than they gave (each reads every announcement): README.
+        # machine's two cores cost more per move than they gave (each reads every announcement): docs/reliability.md.
         workers = 1 if NODES else int(env.get("LIVE_WORKERS", "1"))
         out.append(live_push_server(env, inner, port, log=log, workers=workers))
     if NODES:
