@@ -6,6 +6,7 @@ results file alone, with plain arithmetic, so the file and the system are held a
 from __future__ import annotations
 
 import json
+from collections import Counter
 import random
 from fractions import Fraction
 from pathlib import Path
@@ -217,6 +218,13 @@ def test_a_ten_team_round_robin_by_lot_keeps_compatriots_apart_in_its_last_three
     rounds = client.get(f"/api/team-events/{stage.pk}/").json()["rounds"]
     assert all(r["country_rule_gave_way"] == [] for r in rounds)
     assert stage.options["lot"]["gave_way"] == []
+    # colours spread between countries (WC rules): each team has black on board 1 (the first-named team's, by
+    # the pairing) in four or five of its nine matches, and each country's teams as often as its share allows
+    black_on_one = Counter(m.home_id for m in TeamMatch.objects.filter(stage=stage))
+    assert all(black_on_one[team] in (4, 5) for team in country), black_on_one
+    for land in {c for c in COUNTRIES if c}:
+        teams_of = [t for t, c in country.items() if c == land]
+        assert abs(sum(black_on_one[t] for t in teams_of) - 4.5 * len(teams_of)) <= len(teams_of) / 2
 
 
 @pytest.mark.django_db
