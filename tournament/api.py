@@ -130,8 +130,8 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     mode = serializers.ChoiceField(choices=GameMode.choices, required=False, help_text="else the preset's")
     stage_options = serializers.DictField(
         required=False,
-        help_text="preset swiss: rounds, games (1, 2, 3), rules (2026, 2017), accelerate, unit_rounds, prohibited, "
-        "pab, late_score, "
+        help_text="preset swiss: rounds, games (1, 2, 3), rules (2026, 2017), accelerate, unit_rounds, "
+        "unit_last_rounds, prohibited, pab, late_score, "
         "max_requested_byes, no_byes_last, tiebreaks, advance, then (docs/swiss.md); preset teams: system, boards, "
         "reserves, rounds, match_points (e.g. [1, 0.5, 0]), bye (won_drawn, won_all, drawn, zero), primary, "
         "tiebreaks, lineup_minutes, first_colour, complete_tie (docs/teams.md)",

@@ -102,7 +102,7 @@ def _settings(stage: Stage, post: QueryDict, user: Any) -> str:
     """The settings form: only the fields present are changed (after round 1 the form shows only those
     that may still change)."""
     options: dict[str, Any] = {}
-    for key in ("rounds", "games", "unit_rounds", "max_requested_byes", "no_byes_last", "advance"):
+    for key in ("rounds", "games", "unit_rounds", "unit_last_rounds", "max_requested_byes", "no_byes_last", "advance"):
         if post.get(key, "").strip():
             options[key] = _int(post, key)
     for key in ("pab", "late_score", "then", "rules"):

@@ -49,6 +49,11 @@ from tournament.swiss.state import (
 PAB_POINTS = {"win": 10, "draw": 5, "loss": 0}
 
 
+def unit_rule_applies(options: SwissOptions, number: int, total: int) -> bool:
+    """Whether round ``number`` of ``total`` keeps players of one unit apart (its first or last rounds)."""
+    return number <= options.unit_rounds or number > total - options.unit_last_rounds
+
+
 @dataclass(frozen=True)
 class SwissOptions:
     """A Swiss stage's settings (``Stage.options``), with FIDE's usual defaults."""
@@ -57,6 +62,7 @@ class SwissOptions:
     games: int = 1  # 1 game per round; 2: a mini-match, colours swapped; 3: best of three
     accelerate: bool = False  # Baku acceleration (FIDE C.04.5.1)
     unit_rounds: int = 0  # players of one unit are not paired together in the first K rounds
+    unit_last_rounds: int = 0  # nor in the last K rounds (the World Championship's country rule)
     prohibited: tuple[tuple[int, int], ...] = ()  # entry pairs never paired
     pab: str = "win"  # points of the pairing-allocated bye: win, draw or loss
     late_score: str = "zero"  # rounds missed before a late entry: zero or half
@@ -533,6 +539,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     ints = {
         "rounds": (1, 30),
         "unit_rounds": (0, 30),
+        "unit_last_rounds": (0, 30),
         "max_requested_byes": (0, 30),
         "no_byes_last": (0, 30),
         "advance": (0, 10_000),

@@ -33,6 +33,7 @@ from tournament.swiss.selectors import (
     load,
     standings,
     swiss_group,
+    unit_rule_applies,
 )
 from tournament.swiss.state import FIRST, SECOND, baku_group_a
 
@@ -82,7 +83,7 @@ def plan(stage: Stage, isolated: bool) -> RoundPlan:
     made_from = fingerprint(data)
     notes: list[str] = []
     explicit = set(state.forbidden)
-    if state.next_round <= data.options.unit_rounds:
+    if unit_rule_applies(data.options, state.next_round, state.total_rounds):
         state.forbidden = explicit | unit_prohibitions((n, data.info[e]["unit"]) for n, e in data.entry.items())
     engine = pairer(state.rules, isolated=isolated)
     impossible = TournamentError(
@@ -136,7 +137,7 @@ def edit_warnings(
     state = data.state
     numbers = state.by_number()
     forbidden = set(state.forbidden)
-    if state.next_round <= data.options.unit_rounds:
+    if unit_rule_applies(data.options, state.next_round, state.total_rounds):
         forbidden |= unit_prohibitions((n, data.info[e]["unit"]) for n, e in data.entry.items())
     engine_pairs = {frozenset(x for x in pair if x is not None) for pair in engine_rows}
     warnings: list[dict[str, Any]] = []
@@ -305,7 +306,13 @@ def swiss_round_corrected(match: Match, actor: Any) -> None:
         )
 
 
-LATER = {"prohibited", "unit_rounds", "max_requested_byes", "no_byes_last"}  # may change after round 1 is paired
+LATER = {
+    "prohibited",
+    "unit_rounds",
+    "unit_last_rounds",
+    "max_requested_byes",
+    "no_byes_last",
+}  # may change after round 1 is paired
 
 
 @transaction.atomic

@@ -6,8 +6,8 @@ results file alone, with plain arithmetic, so the file and the system are held a
 from __future__ import annotations
 
 import json
-from collections import Counter
 import random
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 from typing import Any

@@ -257,6 +257,33 @@ def test_players_of_one_unit_are_kept_apart_in_the_first_rounds() -> None:
     assert all(units[a] != units[b] for a, b in rnd.boards if b is not None)
 
 
+@pytest.mark.parametrize("seed", [2, 3, 8])
+def test_players_of_one_unit_are_kept_apart_in_the_last_rounds_as_the_country_rule_asks(seed: int) -> None:
+    """The World Championship's country rule in a Swiss: no two of one unit (country) meet in the last two
+    rounds. A twin stage without the rule, played to the same results, pairs the first three rounds alike and
+    would pair compatriots in round 4."""
+    stage, entries = swiss_tournament(10, unit_last_rounds=2)
+    twin, twin_entries = swiss_tournament(10)
+    units = {e.pk: e.player.unit for e in entries}
+    same = {e.pk: t.pk for e, t in zip(entries, twin_entries, strict=True)}
+    rng, twin_rng = random.Random(seed), random.Random(seed)
+    for number in range(1, 6):
+        rnd = cycle.round_pair(stage=stage)
+        if number <= 4:
+            plain = cycle.round_pair(stage=twin)
+        if number <= 3:
+            assert [[same.get(e) for e in board] for board in rnd.boards] == plain.boards
+            cycle.round_publish(stage=twin, number=number)
+            play_round(twin, twin_rng)
+        else:
+            assert rnd.notes == [] and all(units[a] != units[b] for a, b in rnd.boards if b is not None), number
+        if number == 4:
+            twin_units = {t: units[e] for e, t in same.items()}
+            assert any(b is not None and twin_units[a] == twin_units[b] for a, b in plain.boards)
+        cycle.round_publish(stage=stage, number=number)
+        play_round(stage, rng)
+
+
 def test_a_unit_rule_that_leaves_no_pairing_gives_way_and_says_so() -> None:
     stage, entries = swiss_tournament(4, unit_rounds=1)
     Player.objects.filter(entries__in=entries).update(unit="一中")
