@@ -52,8 +52,9 @@ def make_hant() -> None:
         source = hans.get((entry.msgctxt, entry.msgid))
         if entry.obsolete or source is None:
             continue
-        entry.msgstr = hant(source.msgstr)
-        entry.msgstr_plural = {k: hant(v) for k, v in source.msgstr_plural.items()}
+        done = source.translated() and "fuzzy" not in source.flags  # a guess of makemessages is not a translation
+        entry.msgstr = hant(source.msgstr) if done else ""
+        entry.msgstr_plural = {k: hant(v) if done else "" for k, v in source.msgstr_plural.items()}
         if "fuzzy" in entry.flags:
             entry.flags.remove("fuzzy")
         entry.previous_msgid = entry.previous_msgid_plural = entry.previous_msgctxt = None

@@ -134,7 +134,9 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
         "unit_last_rounds, prohibited, pab, late_score, "
         "max_requested_byes, no_byes_last, tiebreaks, advance, then (docs/swiss.md); preset teams: system, boards, "
         "reserves, rounds, match_points (e.g. [1, 0.5, 0]), bye (won_drawn, won_all, drawn, zero), primary, "
-        "tiebreaks, lineup_minutes, first_colour, complete_tie (docs/teams.md)",
+        "tiebreaks, lineup_minutes, first_colour, complete_tie, precise_places, order (rating, lot, fixed), "
+        "apart_last, numbers (order fixed: the teams' names, number 1 first) (docs/teams.md); first_stage "
+        "round_robin: lot, apart_last or numbers (docs/formats.md)",
     )
 
 

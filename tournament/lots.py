@@ -1,4 +1,5 @@
-"""A round robin's numbers drawn by lot, with compatriots kept apart at the end (no database).
+"""A round robin's numbers drawn by lot, with compatriots kept apart at the end, or fixed in advance by the
+organizer who published the schedule (no database).
 
 The RIF World Championship final (renju.net, *Comments on playing rules*): the numbers of the round robin are
 drawn by lot, and players of one country do not meet in its last rounds (three since 2007; two in 2005). The
@@ -12,7 +13,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
+
+from django.utils.translation import gettext as _
+
+from tournament.errors import TournamentError
 
 K = TypeVar("K", bound=Hashable)
 
@@ -65,3 +70,36 @@ def drawn_apart(
             best = Lot(order, meeting, draw)
     assert best is not None
     return Lot(best.order, best.gave_way, tries)
+
+
+def valid_numbers(value: Any) -> bool:
+    """A fixed schedule's numbers as an option gives them: two or more distinct names, none empty."""
+    return (
+        isinstance(value, list | tuple)
+        and len(value) >= 2
+        and all(isinstance(n, str) and n.strip() and len(n) <= 100 for n in value)
+        and len({n.strip() for n in value}) == len(value)
+    )
+
+
+def fixed_order(keys: Sequence[K], name_of: Callable[[K], str], numbers: Sequence[str]) -> list[K]:
+    """The order the organizer fixed in advance (``numbers``: the names, number 1 first), refused by name
+    unless it names everyone in the field exactly once."""
+    by_name: dict[str, list[K]] = {}
+    for key in keys:
+        by_name.setdefault(name_of(key).strip(), []).append(key)
+    wanted = [n.strip() for n in numbers]
+    problems = []
+    if unknown := [n for n in wanted if n not in by_name]:
+        problems.append(_("not entered: %(names)s") % {"names": ", ".join(unknown)})
+    if missing := [n for n in by_name if n not in wanted]:
+        problems.append(_("left out: %(names)s") % {"names": ", ".join(missing)})
+    if twice := [n for n, found in by_name.items() if len(found) > 1]:
+        problems.append(_("one name for two in the field: %(names)s") % {"names": ", ".join(twice)})
+    if problems:
+        raise TournamentError(
+            "bad_numbers",
+            _("The fixed numbers must name everyone in the field exactly once (%(problems)s).")
+            % {"problems": "; ".join(problems)},
+        )
+    return [by_name[n][0] for n in wanted]

@@ -453,15 +453,21 @@ class FinalRoundRobin(StageFormat):
 
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """As a tournament's first stage (a final of invited players): ``lot`` (the numbers drawn by lot, not
-        by seeding) and ``apart_last`` (players of one unit do not meet in the last N rounds)."""
+        by seeding) and ``apart_last`` (players of one unit do not meet in the last N rounds), or ``numbers``
+        (the players' names in the order of their numbers, fixed by the organizer in advance)."""
         for key in options:
-            if key not in ("lot", "apart_last"):
+            if key not in ("lot", "apart_last", "numbers"):
                 raise TournamentError("bad_options", _("Unknown option %(key)s for this stage.") % {"key": key})
         apart = options.get("apart_last", 0)
+        wrong = None
         if type(options.get("lot", False)) is not bool:
-            raise TournamentError("bad_options", _("The option %(key)s has a wrong value.") % {"key": "lot"})
-        if type(apart) is not int or not 0 <= apart <= 30 or (apart and not options.get("lot")):
-            raise TournamentError("bad_options", _("The option %(key)s has a wrong value.") % {"key": "apart_last"})
+            wrong = "lot"
+        elif type(apart) is not int or not 0 <= apart <= 30 or (apart and not options.get("lot")):
+            wrong = "apart_last"
+        elif "numbers" in options and (options.get("lot") or not lots.valid_numbers(options["numbers"])):
+            wrong = "numbers"  # numbers fixed in advance, or drawn by lot: not both
+        if wrong:
+            raise TournamentError("bad_options", _("The option %(key)s has a wrong value.") % {"key": wrong})
         return dict(options)
 
     def draw(
@@ -470,7 +476,10 @@ class FinalRoundRobin(StageFormat):
         """Everyone in one group, numbered by seeding, or by a lot that keeps compatriots apart at the end (the
         lot is recorded in the stage's options: how many draws, and where the rule gave way)."""
         keys = [e.pk for e in entries]
-        if stage.options.get("lot"):
+        if stage.options.get("numbers"):
+            names = {e.pk: e.player.name for e in entries}
+            keys = lots.fixed_order(keys, names.__getitem__, stage.options["numbers"])
+        elif stage.options.get("lot"):
             units = {e.pk: (e.player.unit or "").strip() for e in entries}
             drawn = lots.drawn_apart(
                 keys, lambda k: units.get(k, ""), int(stage.options.get("apart_last", 0)), formats.circle_rounds, rng

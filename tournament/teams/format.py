@@ -71,10 +71,14 @@ class TeamEvent(StageFormat):
         return [GroupPlan(keys, Group.Kind.TEAMS, advance=0, games=1, pair_at_draw=False)]
 
     def recorded_at_draw(self, stage: Stage, seed: int) -> dict[str, Any]:
-        """The teams' pairing order, fixed at the draw: by the ratings at the start, or by a lot from the draw's
-        seed that keeps teams of one country apart in the last ``apart_last`` rounds (tournament.lots)."""
+        """The teams' pairing order, fixed at the draw: by the ratings at the start, by a lot from the draw's
+        seed that keeps teams of one country apart in the last ``apart_last`` rounds (tournament.lots), or as
+        the organizer fixed it in advance (``numbers``)."""
         options = TeamOptions.of(stage)
         order = teams.team_order(stage.tournament, options.boards)
+        if options.order == "fixed":
+            names = dict(stage.tournament.teams.values_list("pk", "name"))
+            return {"team_order": lots.fixed_order(order, names.__getitem__, options.numbers)}
         if options.order != "lot":
             return {"team_order": order}
         units = team_units(stage.tournament)

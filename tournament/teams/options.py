@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from tournament.errors import TournamentError
+from tournament.lots import valid_numbers
 from tournament.models import Stage
 from tournament.ranking import COMPLETE_TIES
 from tournament.swiss.state import PointSystem
@@ -18,8 +19,9 @@ SYSTEMS = ("round_robin", "double_round_robin", "swiss")
 # Who has black on board 1 of a team match: 猜先 between the captains (recorded by the organizer, or drawn by
 # lot with a recorded seed when the boards are made without one), or the team named first by the pairing.
 FIRST_COLOURS = ("toss", "pairing")
-# How the teams' pairing order (a round robin's numbers) is made: by mean rating, or by a recorded lot.
-ORDERS = ("rating", "lot")
+# How the teams' pairing order (a round robin's numbers) is made: by mean rating, by a recorded lot, or fixed by
+# the organizer who published the schedule in advance (``numbers``: the teams' names, number 1 first).
+ORDERS = ("rating", "lot", "fixed")
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class TeamOptions:
     team_order: tuple[int, ...] = ()  # the teams' pairing order, recorded at the draw
     order: str = "rating"  # how that order is made: by mean rating, or by lot (a round robin's numbers)
     apart_last: int = 0  # a round robin by lot: teams of one country do not meet in the last N rounds
+    numbers: tuple[str, ...] = ()  # order "fixed": the teams' names in the order of their numbers
     complete_tie: str = "share"  # teams level on everything: share the place, an extra game, or a lot
     tie_decisions: tuple[tuple[int, ...], ...] = ()  # extra games' outcomes: tied teams, best first
     precise_places: tuple[int, ...] = ()  # with "share": places an extra game decides (the medals: 1, 2, 3)
@@ -61,6 +64,7 @@ class TeamOptions:
             team_order=tuple(o.get("team_order", ())),
             order=str(o.get("order", cls.order)),
             apart_last=int(o.get("apart_last", cls.apart_last)),
+            numbers=tuple(str(n) for n in o.get("numbers", ())),
             complete_tie=str(o.get("complete_tie", cls.complete_tie)),
             tie_decisions=tuple(tuple(int(t) for t in d) for d in o.get("tie_decisions", ())),
             precise_places=tuple(int(p) for p in o.get("precise_places", ())),
@@ -99,6 +103,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
         "bye",
         "order",
         "apart_last",
+        "numbers",
         "precise_places",
     }
     for key in options:
@@ -127,6 +132,10 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
             raise bad(key)
     if options.get("apart_last") and (options.get("order") != "lot" or options.get("system") == "swiss"):
         raise bad("apart_last")  # compatriots are kept apart by the lot of a round robin's numbers
+    if ("numbers" in options) != (options.get("order") == "fixed"):
+        raise bad("numbers")  # a fixed order is given by its numbers, and numbers only make a fixed order
+    if "numbers" in options and not valid_numbers(options["numbers"]):
+        raise bad("numbers")
     precise = options.get("precise_places", [])
     if not isinstance(precise, list | tuple) or not all(type(p) is int and 1 <= p <= 1000 for p in precise):
         raise bad("precise_places")

@@ -354,3 +354,78 @@ def test_swiss_tie_options_are_checked_and_the_recorded_outcomes_are_not_an_opti
     with pytest.raises(services.TournamentError) as refused:
         services.tournament_create(name="x", preset="swiss", stage_options=options)
     assert next(iter(options)) in str(refused.value.message)
+
+
+# -- a schedule fixed in advance ----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_team_round_robin_follows_the_numbers_the_organizer_published_in_advance() -> None:
+    names = ["Estonia", "Russia", "Japan", "Sweden", "Czechia", "Hungary"]
+    numbers = ["Japan", "Czechia", "Estonia", "Hungary", "Sweden", "Russia"]
+    tournament, stage = team_event(names, 2, order="fixed", numbers=numbers)
+    ids = dict(tournament.teams.values_list("name", "pk"))
+    assert stage.options["team_order"] == [ids[n] for n in numbers]
+    services.pair_next_round(stage=stage)
+    made = [(m.home_id, m.away_id) for m in TeamMatch.objects.filter(stage=stage, round=1).order_by("order")]
+    schedule = formats.balanced_single_rounds([ids[n] for n in numbers])[0]
+    assert made == list(schedule)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("numbers", "named"),
+    [
+        (["Estonia", "Russia", "Japan", "Narnia"], "Narnia"),  # not entered (and Sweden left out)
+        (["Estonia", "Russia", "Japan"], "Sweden"),  # left out
+    ],
+)
+def test_numbers_that_do_not_name_the_field_exactly_are_refused_by_name_and_nothing_is_drawn(
+    numbers: list[str], named: str
+) -> None:
+    tournament = services.tournament_create(
+        name="Fixed",
+        preset="teams",
+        stage_options={"boards": 1, "reserves": 0, "lineup_minutes": 0, "order": "fixed", "numbers": numbers},
+    )
+    for name in ("Estonia", "Russia", "Japan", "Sweden"):
+        team_create(tournament=tournament, name=name, players=[Player.objects.create(name=f"{name} 1")])
+    stage = tournament.stages.get()
+    with pytest.raises(services.TournamentError) as refused:
+        services.draw_stage(stage=stage, seed=1)
+    assert refused.value.code == "bad_numbers" and named in str(refused.value.message)
+    stage.refresh_from_db()
+    assert stage.status == Stage.Status.PENDING and not stage.groups.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"numbers": ["A", "B"]},  # numbers without a fixed order
+        {"order": "fixed"},  # a fixed order without its numbers
+        {"order": "fixed", "numbers": ["A", "A"]},
+        {"order": "fixed", "numbers": ["A", ""]},
+        {"order": "fixed", "numbers": "A,B"},
+    ],
+)
+def test_a_fixed_order_and_its_numbers_come_together_or_are_refused(options: dict[str, Any]) -> None:
+    with pytest.raises(services.TournamentError) as refused:
+        services.tournament_create(name="x", preset="teams", stage_options=options)
+    assert "numbers" in str(refused.value.message)
+
+
+@pytest.mark.django_db
+def test_a_final_takes_the_numbers_fixed_in_advance_and_refuses_them_with_a_lot() -> None:
+    tournament = services.tournament_create(
+        name="Final", first_stage="round_robin", stage_options={"numbers": ["P3", "P1", "P4", "P2"]}
+    )
+    for n in range(1, 5):
+        services.register(tournament=tournament, player=Player.objects.create(name=f"P{n}", rating=2000 + n))
+    stage = services.draw_stage(stage=tournament.stages.get(), seed=9)
+    seated = stage.groups.get().memberships.order_by("position").values_list("entry__player__name", flat=True)
+    assert list(seated) == ["P3", "P1", "P4", "P2"]
+    with pytest.raises(services.TournamentError):
+        services.tournament_create(
+            name="Both", first_stage="round_robin", stage_options={"lot": True, "numbers": ["P1", "P2"]}
+        )
