@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Literal, TypeVar
 
@@ -257,8 +257,15 @@ class Row:
     tiebreaks: dict[str, int] = field(default_factory=dict)
 
 
-def table(players: Iterable[Hashable], games: Iterable[Played], scoring: Scoring = Scoring()) -> dict[Hashable, Row]:
-    rows = {p: Row(p) for p in players}
+def table(
+    players: Iterable[Hashable],
+    games: Iterable[Played],
+    scoring: Scoring = Scoring(),
+    rests: Mapping[Any, int] | None = None,
+) -> dict[Hashable, Row]:
+    """Each player's games, wins, draws, losses, points and Sonneborn-Berger; ``rests``: the points a player
+    scored by resting (a round robin with an odd number, as its stage scores a rest), in the points only."""
+    rows = {p: Row(p, points=(rests or {}).get(p, 0)) for p in players}
     opponents: dict[Hashable, list[tuple[Hashable, str]]] = defaultdict(list)
     for g in games:
         if g.black not in rows or g.white not in rows:
@@ -375,11 +382,15 @@ def swiss_tiebreaks() -> list[str]:
 
 
 def ranked_blocks(
-    players: Sequence[Hashable], games: Sequence[Played], scoring: Scoring = Scoring(), tiebreaks: Sequence[str] = ()
+    players: Sequence[Hashable],
+    games: Sequence[Played],
+    scoring: Scoring = Scoring(),
+    tiebreaks: Sequence[str] = (),
+    rests: Mapping[Any, int] | None = None,
 ) -> list[list[Hashable]]:
     """Players in order, as blocks of players still level (by points, then each tie-break in turn): the one
     ranking's blocks (tournament.ranking), which a playoff settles later."""
-    rows = table(players, games, scoring)
+    rows = table(players, games, scoring, rests)
 
     def criterion(name: str) -> BlockValues[Hashable]:
         metric = TIEBREAKS[name].group if name in TIEBREAKS else None

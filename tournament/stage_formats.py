@@ -454,9 +454,10 @@ class FinalRoundRobin(StageFormat):
     def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """As a tournament's first stage (a final of invited players): ``lot`` (the numbers drawn by lot, not
         by seeding) and ``apart_last`` (players of one unit do not meet in the last N rounds), or ``numbers``
-        (the players' names in the order of their numbers, fixed by the organizer in advance)."""
+        (the players' names in the order of their numbers, fixed by the organizer in advance); ``bye``: what
+        a rest scores with an odd number ("zero", the default, "win" or "draw": tournament.standings)."""
         for key in options:
-            if key not in ("lot", "apart_last", "numbers"):
+            if key not in ("lot", "apart_last", "numbers", "bye"):
                 raise TournamentError("bad_options", _("Unknown option %(key)s for this stage.") % {"key": key})
         apart = options.get("apart_last", 0)
         wrong = None
@@ -466,6 +467,8 @@ class FinalRoundRobin(StageFormat):
             wrong = "apart_last"
         elif "numbers" in options and (options.get("lot") or not lots.valid_numbers(options["numbers"])):
             wrong = "numbers"  # numbers fixed in advance, or drawn by lot: not both
+        elif options.get("bye", "zero") not in standings.REST_VALUES:
+            wrong = "bye"
         if wrong:
             raise TournamentError("bad_options", _("The option %(key)s has a wrong value.") % {"key": wrong})
         return dict(options)

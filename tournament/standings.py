@@ -27,6 +27,7 @@ class MatchRow:
     first_id: int
     second_id: int
     winner_id: int | None
+    round: int = 0
 
 
 class EntryInfo(NamedTuple):
@@ -50,6 +51,8 @@ class StageData:
     entries: dict[int, EntryInfo] = field(default_factory=dict)  # entry id -> name, unit, player id
     withdrawn: set[int] = field(default_factory=set)  # entries out of this stage's qualification
     draw_runs: dict[int, int] = field(default_factory=dict)  # playoff group -> drawn games in a row at its end
+    # a round robin's rests with an odd number (its ``bye`` option): group -> entry -> points from its rests
+    rest_points: dict[int, dict[int, int]] = field(default_factory=dict)
 
 
 def load_stage(stage: Stage, root: Group | None = None, *, final: bool, through: int | None = None) -> StageData:
@@ -89,7 +92,7 @@ def load_stage(stage: Stage, root: Group | None = None, *, final: bool, through:
         Match.objects.filter(rounds, group_id__in=ids)
         .exclude(status=Match.Status.CANCELLED)
         .order_by("round", "order")
-        .values_list("group_id", "status", "best_of", "first_id", "second_id", "winner_id")
+        .values_list("group_id", "status", "best_of", "first_id", "second_id", "winner_id", "round")
     ):
         data.matches[row[0]].append(MatchRow(*row[1:]))
     player_entry = {info.player_id: entry for entry, info in data.entries.items()}
@@ -106,12 +109,40 @@ def load_stage(stage: Stage, root: Group | None = None, *, final: bool, through:
             result = cast(formats.Result, link["game__result"])
             data.games[link["match__group_id"]].append(formats.Played(black, white, result))
             runs[link["match__group_id"]].append(link["game__result"])
+    _count_rests(data)
     for group_id, results in runs.items():
         if groups[group_id].kind == Group.Kind.PLAYOFF:
             data.draw_runs[group_id] = len(results) - len(
                 "".join("d" if r == GameResult.DRAW else "x" for r in results).rstrip("d")
             )
     return data
+
+
+REST_VALUES = ("zero", "win", "draw")  # what a round robin's rest scores (a stage's ``bye`` option)
+
+
+def _count_rests(data: StageData) -> None:
+    """With an odd number in a round robin, the player who rests in a round scores as the stage says (``bye``:
+    a game won or drawn for each game a pair plays; "zero", the default: nothing), once the round is over."""
+    value = data.stage.options.get("bye", "zero")
+    if value not in ("win", "draw"):
+        return
+    per_game = data.tournament.win_points if value == "win" else data.tournament.draw_points
+    for group in data.groups.values():
+        members = [m for m in data.members[group.pk] if m not in data.withdrawn]
+        if group.kind != Group.Kind.ROUND_ROBIN or len(data.members[group.pk]) % 2 == 0:
+            continue
+        by_round: dict[int, list[MatchRow]] = defaultdict(list)
+        for match in data.matches[group.pk]:
+            by_round[match.round].append(match)
+        points = data.rest_points.setdefault(group.pk, {})
+        for matches in by_round.values():
+            if any(m.status != Match.Status.FINISHED for m in matches):
+                continue  # a rest counts once its round is over
+            playing = {p for m in matches for p in (m.first_id, m.second_id)}
+            for member in members:
+                if member not in playing:
+                    points[member] = points.get(member, 0) + per_game * group.games_per_pair
 
 
 @dataclass
@@ -171,7 +202,8 @@ def _resolve(group: Group, members: list[int], cuts: list[int], data: StageData)
     else:
         scoring = formats.Scoring(data.tournament.win_points, data.tournament.draw_points, data.tournament.loss_points)
         tiebreaks = data.tournament.tiebreak if group.kind != Group.Kind.PLAYOFF else []
-        ranked = formats.ranked_blocks(members, data.games[group.pk], scoring, tiebreaks)
+        rests = data.rest_points.get(group.pk, {})
+        ranked = formats.ranked_blocks(members, data.games[group.pk], scoring, tiebreaks, rests)
         blocks = [[cast(int, p) for p in b] for b in ranked]  # the keys are the members' entry ids
     # Withdrawn players keep their games but leave the order: others take their places.
     blocks = [b for b in ([p for p in block if p not in data.withdrawn] for block in blocks) if b]
@@ -212,7 +244,7 @@ def order_in(group: Group, data: StageData) -> Order:
     members = data.members[group.pk]
     active = [m for m in members if m not in data.withdrawn]
     scoring = formats.Scoring(data.tournament.win_points, data.tournament.draw_points, data.tournament.loss_points)
-    rows = formats.table(members, data.games[group.pk], scoring)
+    rows = formats.table(members, data.games[group.pk], scoring, data.rest_points.get(group.pk, {}))
     advance = group.advance
     if not data.tournament.replace_withdrawn and not data.final:
         # a withdrawn player's qualifying place stays empty: one fewer goes on for each such player

@@ -17,9 +17,10 @@ import pytest
 from games.models import Game, Player
 from tournament import formats, lots, ranking, services
 from tournament.models import Match, Stage, TeamMatch, Tournament
+from tournament.stage_formats import stage_standings
 from tournament.teams.selectors import team_stage
 from tournament.teams.services import team_create
-from tournament.tests.helpers import pair_and_publish, win
+from tournament.tests.helpers import OPEN, pair_and_publish, win
 
 TGWC_2018 = json.loads((Path(__file__).parent / "data" / "tgwc2018.json").read_text(encoding="utf-8"))
 
@@ -429,3 +430,69 @@ def test_a_final_takes_the_numbers_fixed_in_advance_and_refuses_them_with_a_lot(
         services.tournament_create(
             name="Both", first_stage="round_robin", stage_options={"lot": True, "numbers": ["P1", "P2"]}
         )
+
+
+# -- a round robin's rest, with an odd number ---------------------------------------------------------------
+
+
+def five_player_final(bye: str) -> tuple[Tournament, Stage]:
+    options = {} if bye == "zero" else {"bye": bye}
+    tournament = services.tournament_create(name=f"Final {bye}", first_stage="round_robin", stage_options=options)
+    Tournament.objects.filter(pk=tournament.pk).update(boards=20)
+    for n in range(1, 6):
+        services.register(tournament=tournament, player=Player.objects.create(name=f"F{bye}{n}", rating=2000 + n))
+    stage = services.draw_stage(stage=tournament.stages.get(), seed=4)
+    services.start_stage(stage=stage)
+    return tournament, stage
+
+
+def play_through_round(stage: Stage, number: int) -> None:
+    """Every game of the round's matches: black wins."""
+    for _ in range(5):
+        games = Game.objects.filter(match_game__match__group__stage=stage, match_game__match__round=number)
+        open_games = list(games.filter(status__in=OPEN).select_related("black"))
+        if not open_games:
+            return
+        for game in open_games:
+            win(game, game.black)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("bye", "per_rest"), [("zero", 0), ("win", 4), ("draw", 2)])
+def test_a_rest_in_a_round_robin_with_an_odd_number_scores_as_the_stage_says_once_its_round_is_over(
+    bye: str, per_rest: int
+) -> None:
+    """Five players, two games a pair, win 2 / draw 1: a rest worth two games won (4), two drawn (2) or
+    nothing; the points re-derived here from the games themselves plus the rests of the rounds played."""
+    tournament, stage = five_player_final(bye)
+    group = stage.groups.get()
+    members = set(group.members.values_list("pk", flat=True))
+    for number in (1, 2):
+        play_through_round(stage, number)
+    # round 3 half played: its rest does not count yet
+    half = Match.objects.filter(group=group, round=3).order_by("order").first()
+    assert half is not None
+    for game in Game.objects.filter(match_game__match=half, status__in=OPEN).select_related("black"):
+        win(game, game.black)
+    table = {row["entry"]: row for row in stage_standings(stage)[0]["rows"]}
+    expected = dict.fromkeys(members, 0)
+    player_entry = {e.player_id: e.pk for e in group.members.all()}
+    for game in Game.objects.filter(match_game__match__group=group, status="finished"):
+        expected[player_entry[game.black_id]] += 2  # black won every game
+    for number in (1, 2):
+        playing = {p for m in Match.objects.filter(group=group, round=number) for p in (m.first_id, m.second_id)}
+        (resting,) = members - playing
+        expected[resting] += per_rest
+    assert {e: row["points"] for e, row in table.items()} == expected
+    after_one = {r["entry"]: r["points"] for r in stage_standings(stage, after_round=1)[0]["rows"]}
+    (rested_first,) = members - {
+        p for m in Match.objects.filter(group=group, round=1) for p in (m.first_id, m.second_id)
+    }
+    assert after_one[rested_first] == per_rest
+
+
+@pytest.mark.django_db
+def test_a_rest_value_no_rule_gives_is_refused_by_name() -> None:
+    with pytest.raises(services.TournamentError) as refused:
+        services.tournament_create(name="x", first_stage="round_robin", stage_options={"bye": "won_all"})
+    assert "bye" in str(refused.value.message)
