@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from tournament.models import CheckIn, Entry, Stage, Tournament
-from tournament.swiss.selectors import next_round_to_pair
+from tournament.models import CheckIn, Entry, Round, Stage, Tournament
+from tournament.stage_formats import format_of
 
 
 def check_in_round(tournament: Tournament) -> int | None:
     """The round players check in for now, or None when check-in is off or closed.
 
-    Before the first round: round 1, until the first stage is drawn. Before each Swiss round: the Swiss
-    stage's next round to pair (1 before its draw)."""
+    Before the first round: round 1, until the first stage is drawn. Before each round (a format whose players
+    sit out a round they are not checked in for, the Swiss system): the next round to pair of the first such
+    stage not finished (1 before its draw)."""
     if tournament.check_in == CheckIn.OFF or tournament.status == Tournament.Status.FINISHED:
         return None
     first = Stage.objects.filter(tournament=tournament, order=1).first()
@@ -29,7 +30,16 @@ def check_in_round(tournament: Tournament) -> int | None:
         return 1
     if tournament.check_in != CheckIn.EACH_ROUND:
         return None
-    return next_round_to_pair(tournament)
+    return _next_round_to_pair(tournament)
+
+
+def _next_round_to_pair(tournament: Tournament) -> int | None:
+    for stage in Stage.objects.filter(tournament=tournament).exclude(status=Stage.Status.FINISHED).order_by("order"):
+        fmt = format_of(stage)
+        if fmt.absences_by_round:
+            paired = Round.objects.filter(stage=stage).count()
+            return paired + 1 if paired < fmt.planned_rounds(stage) else None
+    return None
 
 
 def present(entry: Entry, number: int) -> bool:

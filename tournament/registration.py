@@ -31,7 +31,6 @@ from tournament.models import NO_SHOW, CheckIn, Entry, Stage, Tournament
 from tournament.roles import PLAYER
 from tournament.services import TournamentError, audit, register
 from tournament.stage_formats import format_of, round_by_round_kinds
-from tournament.swiss.services import swiss_late_entry
 
 MAX_IMPORT_ROWS = 2000
 
@@ -357,7 +356,7 @@ def let_back_in(*, entry: Entry, actor: Any = None) -> Entry:
     entry.withdrawn = False
     entry.withdrawal = {**entry.withdrawal, "let_back_in": timezone.now().isoformat()}
     entry.save(update_fields=["withdrawn", "withdrawal"])
-    swiss_late_entry(stage=stage, player=entry.player, actor=actor)
+    format_of(stage).late_entry(stage, entry.player, actor)
     audit(entry.tournament, "let_back_in", actor, entry=entry.pk)
     return entry
 

@@ -239,6 +239,12 @@ class StageFormat:
     def round_taken_back(self, stage: Stage, number: int) -> None:
         """After round ``number``'s matches were cancelled (unpaired): what else the format wrote for it."""
 
+    def late_entry(self, stage: Stage, player: Any, actor: Any) -> Entry:
+        """A player taken in after the draw (``absences_by_round`` formats: the Swiss system); others refuse."""
+        raise TournamentError(
+            "draw_made", _("The draw is made: only a Swiss takes a player in after it (redo the draw instead)."), 409
+        )
+
     def close_lineups(self, stage: Stage, actor: Any) -> int:
         """Close the current round's lineups now (a team event); other formats have none."""
         raise TournamentError("no_lineups", _("This stage has no lineups."), 409)

@@ -109,6 +109,9 @@ class SwissSystem(StageFormat):
     def round_taken_back(self, stage: Stage, number: int) -> None:
         services.taken_back(stage, number)
 
+    def late_entry(self, stage: Stage, player: Any, actor: Any) -> Entry:
+        return services.swiss_late_entry(stage=stage, player=player, actor=actor)
+
     def match_closed(self, match: Match, *, corrected: bool, actor: Any) -> None:
         if corrected:  # a game of a finished match finished again
             services.swiss_round_corrected(match, actor)
