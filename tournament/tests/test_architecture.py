@@ -33,9 +33,11 @@ def _sources(package: str) -> Iterator[Path]:
 
 
 def _formats_own(path: Path) -> bool:
-    """stage_formats.py and a format's own package (the Swiss system's, the team event's) may know the kinds."""
+    """stage_formats.py and a format's own package (the seed's three, the Swiss system's, the team event's) may
+    know the kinds."""
     rel = path.relative_to(ROOT).as_posix()
-    return rel == "tournament/stage_formats.py" or rel.startswith(("tournament/swiss/", "tournament/teams/"))
+    packages = ("tournament/classic/", "tournament/swiss/", "tournament/teams/")
+    return rel == "tournament/stage_formats.py" or rel.startswith(packages)
 
 
 def kind_tests(source: str) -> list[str]:
