@@ -95,7 +95,8 @@ ASGI_APPLICATION = "config.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        # the site's templates, then each format package's own (its pages and parts keep their names)
+        "DIRS": [BASE_DIR / "templates", *(BASE_DIR / "tournament" / f / "templates" for f in ("swiss", "teams"))],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

@@ -9,10 +9,11 @@ import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import OperationalError
@@ -20,6 +21,13 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+
+def every_template() -> list[Path]:
+    """Every template the site renders: its own folder and each format package's (the settings' DIRS)."""
+    folders = cast(list[Path], settings.TEMPLATES[0]["DIRS"])
+    return [path for folder in folders for path in Path(folder).rglob("*.html")]
+
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db
@@ -51,7 +59,7 @@ def test_deploy_checks_are_clean_with_production_settings() -> None:
 
 def test_every_post_form_carries_a_csrf_token() -> None:
     forms = []
-    for template in (ROOT / "templates").rglob("*.html"):
+    for template in every_template():
         text = template.read_text()
         for match in re.finditer(r"<form[^>]*method=\"post\"[^>]*>(.*?)</form>", text, re.S | re.I):
             # inside a live part the field is {% live_csrf %}: written empty there, filled by the page's token

@@ -10,14 +10,22 @@ import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from django.conf import settings
 
 from tournament.models import Group, Match, Stage, Tournament
 from tournament.simulate import simulate
 from tournament.tests.formats import FORMATS_FINAL, RoundsThenFinal
 from tournament.tests.helpers import parse
+
+
+def every_template() -> list[Path]:
+    """Every template the site renders: its own folder and each format package's (the settings' DIRS)."""
+    folders = cast(list[Path], settings.TEMPLATES[0]["DIRS"])
+    return [path for folder in folders for path in Path(folder).rglob("*.html")]
+
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_PARTY = ("tournament", "games", "ratings", "config")
@@ -111,7 +119,7 @@ def test_no_module_outside_the_formats_tests_a_stage_kind() -> None:
     pattern = re.compile(r"stage\.kind\s*[!=]=|kind\s*==\s*['\"](" + "|".join(sorted(STAGE_KINDS)) + ")['\"]")
     templates = {
         path.relative_to(ROOT).as_posix()
-        for path in sorted((ROOT / "templates").rglob("*.html"))
+        for path in sorted(every_template())
         if pattern.search(path.read_text(encoding="utf-8"))
     }
     assert templates == set()
@@ -373,7 +381,7 @@ def test_the_shared_modules_and_templates_name_no_format() -> None:
     tags = re.compile(r"{%.*?%}|{{.*?}}", re.S)
     templates = {
         path.relative_to(ROOT).as_posix(): names
-        for path in sorted((ROOT / "templates").rglob("*.html"))
+        for path in sorted(every_template())
         if not own.search(path.name)
         and (names := [t for t in tags.findall(path.read_text(encoding="utf-8")) if FORMAT_NAME.search(_code(t))])
     }
