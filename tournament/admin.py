@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from games.access import is_organizer, may_organize
 from games.services import GameError
 from tournament import services
-from tournament.models import AuditLog, Entry, Group, Match, Round, Stage, SwissBye, Tournament
+from tournament.models import AuditLog, Entry, Group, Match, Round, Stage, Tournament
 from tournament.registration import import_entries, import_summary
 from tournament.services.outcomes import group_sync
 from tournament.withdrawals import entry_withdraw
@@ -214,12 +214,8 @@ class ReadOnlyAdmin(admin.ModelAdmin[Any]):
 
 
 @admin.register(Round)
-class SwissRoundAdmin(ReadOnlyAdmin):
+class RoundAdmin(ReadOnlyAdmin):
+    """Every round-by-round format's rounds (the one round lifecycle, tournament.services.rounds)."""
+
     list_display = ["stage", "number", "status", "engine", "paired_at", "published_at", "closed_at"]
     list_filter = ["status"]
-
-
-@admin.register(SwissBye)
-class SwissByeAdmin(ReadOnlyAdmin):
-    list_display = ["stage", "round", "entry", "kind", "requested", "late"]
-    list_filter = ["kind"]

@@ -18,12 +18,14 @@ class TournamentConfig(AppConfig):
         from tournament.receivers import on_arbiter_call
         from tournament.services.corrections import guard
         from tournament.services.outcomes import after_game
+        from tournament.swiss import admin as swiss_admin
         from tournament.swiss import format as swiss_format
         from tournament.teams import format as team_format
         from tournament.teams import tasks as team_tasks
 
         assert classic_format.FinalRoundRobin.kind  # the formats register themselves on import
         assert swiss_format.SwissSystem.kind and team_format.TeamEvent.kind
+        assert swiss_admin.SwissByeAdmin.list_display  # a format's rows in the admin, registered with it
         assert team_tasks.close_lineups_task.name  # the worker knows the format's tasks (the Swiss one via its format)
         follow_finished_games(after_game)  # the tournament's part of a game's end (games.services.finish)
         ask_before_correcting(guard)  # and its question before a result is corrected
