@@ -93,8 +93,11 @@ def test_anonymous_floods_take_no_place_in_the_moves_queue_and_are_closed(socket
         await asyncio.gather(*flooders)
         return list(moves), answers, closed
 
-    # A small queue, and flooders never closed: a flood that took places in the queue would fill it at once.
-    with override_settings(LIVE_ACT_QUEUE=4, SOCKET_REFUSALS=1_000_000):
+    # A queue just deep enough for the ten movers (on PostgreSQL a move takes long enough that ten sent at once
+    # filled a queue of four by themselves: busy answers that had nothing to do with the flood), and flooders
+    # never closed: a flood that took places in the queue (twenty sockets sending as fast as they can) would
+    # fill it at once.
+    with override_settings(LIVE_ACT_QUEUE=12, SOCKET_REFUSALS=1_000_000):
         moves, answers, closed = in_a_thread(round_trip())
 
     assert [m["status"] for m in moves] == [200] * 10, [m.get("code") for m in moves]
