@@ -74,6 +74,7 @@ def small_targets(page: Page) -> list[str]:
 
 
 def no_sideways_scroll(page: Page) -> None:
+    page.wait_for_load_state("load")  # a page still arriving after a click has no document to measure yet
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"{page.url} scrolls sideways by {overflow}px"
 
@@ -134,6 +135,7 @@ def test_a_rated_swiss_is_run_from_the_control_room_alone(
 
     # Register: a CSV with problem rows is refused naming each; the corrected one enters all, once each.
     page.get_by_role("link", name=re.compile("Players: registration and check-in")).click()
+    expect(page.get_by_label("Players, one a line")).to_be_visible()
     check_page(page, phone)
     page.get_by_label("Players, one a line").fill(BAD_CSV)
     page.get_by_role("button", name="Import").click()
