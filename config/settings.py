@@ -96,7 +96,7 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         # the site's templates, then each format package's own (its pages and parts keep their names)
-        "DIRS": [BASE_DIR / "templates", *(BASE_DIR / "tournament" / f / "templates" for f in ("swiss", "teams"))],
+        "DIRS": [BASE_DIR / "templates", *sorted((BASE_DIR / "tournament").glob("*/templates"))],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

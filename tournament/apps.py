@@ -15,6 +15,7 @@ class TournamentConfig(AppConfig):
         from games.services.finish import ask_before_correcting, follow_finished_games
         from games.signals import arbiter_call_changed
         from tournament.classic import format as classic_format
+        from tournament.double_elimination import format as double_format
         from tournament.receivers import on_arbiter_call
         from tournament.services.corrections import guard
         from tournament.services.outcomes import after_game
@@ -24,7 +25,7 @@ class TournamentConfig(AppConfig):
         from tournament.teams import tasks as team_tasks
 
         assert classic_format.FinalRoundRobin.kind  # the formats register themselves on import
-        assert swiss_format.SwissSystem.kind and team_format.TeamEvent.kind
+        assert swiss_format.SwissSystem.kind and team_format.TeamEvent.kind and double_format.KIND
         assert swiss_admin.SwissByeAdmin.list_display  # a format's rows in the admin, registered with it
         assert team_tasks.close_lineups_task.name  # the worker knows the format's tasks (the Swiss one via its format)
         follow_finished_games(after_game)  # the tournament's part of a game's end (games.services.finish)

@@ -61,6 +61,7 @@ class TournamentForm(forms.Form):
         choices=[
             ("seed", gettext_lazy("groups, best-of-three rounds, a final (the seed's format)")),
             ("swiss", gettext_lazy("Swiss system")),
+            ("double", gettext_lazy("double elimination (winners' and losers' brackets, best of three)")),
         ],
         initial="seed",
         required=False,

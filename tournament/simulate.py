@@ -89,7 +89,9 @@ def simulate(
         stage = services.draw_stage(stage=stage, seed=rng.randrange(2**31))  # with what the draw recorded
         stage = services.start_stage(stage=stage)
         stage_format = format_of(stage)
-        for number in range(1, stage_format.planned_rounds(stage) + 1):  # a round-by-round format's rounds
+        number = 0
+        while _rounds_left(stage_format, stage, number):  # a round-by-round format's rounds
+            number += 1
             began = time.perf_counter()
             services.pair_next_round(stage=stage)
             if on_round:
@@ -107,6 +109,14 @@ def simulate(
             on_stage(report)
     tournament.refresh_from_db()
     return result
+
+
+def _rounds_left(stage_format: Any, stage: Stage, paired: int) -> bool:
+    """Whether a round-by-round stage has another round to pair (a bracket knows only when it is complete)."""
+    if not stage_format.round_by_round:
+        return False
+    planned = stage_format.planned_rounds(stage)
+    return paired < planned if planned else paired < 200  # unknown in advance: until the stage says it is complete
 
 
 def _play_out(tournament: Tournament, rng: random.Random, draw_share: float) -> None:

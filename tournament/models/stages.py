@@ -19,6 +19,7 @@ class Stage(models.Model):
         ROUND_ROBIN = "round_robin", _("round robin")
         SWISS = "swiss", _("Swiss system")
         TEAMS = "teams", _("team event")
+        DOUBLE_ELIMINATION = "double_elim", _("double elimination")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("not drawn")

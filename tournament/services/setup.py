@@ -44,6 +44,15 @@ PRESETS = {
         "mode": "otb",
         "boards": 40,
     },
+    # A double-elimination knockout at the seed's quick play (options: tournament.double_elimination.format).
+    "double": {
+        "rules": "freestyle",
+        "protocol": "none",
+        "forbidden_mode": "claim",
+        "time_control": "quick",
+        "mode": "otb",
+        "boards": 8,
+    },
     "renju-rif": {
         "rules": "renju",
         "protocol": "rif",
@@ -56,7 +65,7 @@ PRESETS = {
 
 
 # The format of each preset's first stage (a key of tournament.stage_formats.FORMATS).
-FIRST_STAGE = {"seed": "groups", "swiss": "swiss", "renju-rif": "groups", "teams": "teams"}
+FIRST_STAGE = {"seed": "groups", "swiss": "swiss", "renju-rif": "groups", "teams": "teams", "double": "double_elim"}
 
 
 @transaction.atomic

@@ -16,9 +16,9 @@ from rest_framework.response import Response
 
 from games.access import drafts_hidden, require_organizer
 from games.serializers import validated
-from tournament.api import EntryRegisterSerializer, player_named
 from tournament.errors import after_round
 from tournament.models import Entry, Stage, SwissBye
+from tournament.serializers import EntryRegisterSerializer, player_named
 from tournament.services import TournamentError
 from tournament.swiss import selectors, services
 from tournament.swiss.imports import tournament_from_trf

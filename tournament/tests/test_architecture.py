@@ -41,10 +41,10 @@ def _sources(package: str) -> Iterator[Path]:
 
 
 def _formats_own(path: Path) -> bool:
-    """stage_formats.py and a format's own package (the seed's three, the Swiss system's, the team event's) may
-    know the kinds."""
+    """stage_formats.py and a format's own package (one with a ``format.py``: the seed's three, the Swiss
+    system's, the team event's, the double elimination's) may know the kinds."""
     rel = path.relative_to(ROOT).as_posix()
-    packages = ("tournament/classic/", "tournament/swiss/", "tournament/teams/")
+    packages = tuple(f"{p.parent.relative_to(ROOT).as_posix()}/" for p in (ROOT / "tournament").glob("*/format.py"))
     return rel == "tournament/stage_formats.py" or rel.startswith(packages)
 
 
