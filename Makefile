@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements.txt | cksum | cut -d' ' -f1)
 DEV_STAMP := $(VENV)/.installed-dev-$(shell cat requirements.txt requirements-dev.txt | cksum | cut -d' ' -f1)
 
-.PHONY: install install-dev native system-deps run venue test test-fast test-long lint fmt typecheck messages bench load drills clean
+.PHONY: install install-dev native system-deps run venue test test-fast test-long lint fmt typecheck messages screenshots bench load drills clean
 
 # The runtime set only (make run); the tests and tools on top of it (make test).
 $(STAMP): requirements.txt
@@ -77,6 +77,10 @@ typecheck: install-dev
 # compiled; lists what is left to translate (the catalogue tests fail until it is).
 messages: install-dev
 	$(PY) scripts/messages.py
+
+# The README's pictures, taken by the browser test of every page (docs/images/).
+screenshots: install-dev system-deps native
+	$(PY) scripts/screenshots.py
 
 bench: install-dev
 	$(PY) bench/engine.py

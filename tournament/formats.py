@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
 from tournament import ranking
 from tournament.ranking import BlockValues
+from tournament.tiebreaks import TIEBREAKS, Bout, Results
 
 K = TypeVar("K", bound=Hashable)
 Result = Literal["black", "white", "draw"]
@@ -253,8 +254,10 @@ class Row:
     losses: int = 0
     points: int = 0
     white_wins: int = 0
-    sb: int = 0  # Sonneborn-Berger, doubled to stay an integer with draw = half a win
-    tiebreaks: dict[str, int] = field(default_factory=dict)
+    tiebreaks: dict[str, int] = field(default_factory=dict)  # Sonneborn-Berger and wins with white, as shown
+
+
+SHOWN = ("sonneborn_berger", "white_wins")  # the tie-breaks a group's table shows (and its CSV)
 
 
 def table(
@@ -263,122 +266,57 @@ def table(
     scoring: Scoring = Scoring(),
     rests: Mapping[Any, int] | None = None,
 ) -> dict[Hashable, Row]:
-    """Each player's games, wins, draws, losses, points and Sonneborn-Berger; ``rests``: the points a player
-    scored by resting (a round robin with an odd number, as its stage scores a rest), in the points only."""
+    """Each player's games, wins, draws, losses, points, Sonneborn-Berger and wins with white; ``rests``: the
+    points a player scored by resting (a round robin with an odd number, as its stage scores a rest), in the
+    points only."""
     rows = {p: Row(p, points=(rests or {}).get(p, 0)) for p in players}
-    opponents: dict[Hashable, list[tuple[Hashable, str]]] = defaultdict(list)
     for g in games:
         if g.black not in rows or g.white not in rows:
             continue
-        for me, other, colour in ((g.black, g.white, "black"), (g.white, g.black, "white")):
+        for me, colour in ((g.black, "black"), (g.white, "white")):
             row = rows[me]
             row.played += 1
             if g.result == "draw":
                 row.draws += 1
                 row.points += scoring.draw
-                opponents[me].append((other, "draw"))
             elif g.result == colour:
                 row.wins += 1
                 row.points += scoring.win
                 row.white_wins += colour == "white"
-                opponents[me].append((other, "win"))
             else:
                 row.losses += 1
                 row.points += scoring.loss
-    for me, met in opponents.items():
-        rows[me].sb = sum(rows[o].points * (2 if how == "win" else 1) for o, how in met)
+    view = group_results(rows, games, scoring)
+    for key, row in rows.items():
+        row.tiebreaks = {name: TIEBREAKS[name].value(view, key) for name in SHOWN}
     return rows
 
 
-# -- tie-breaks: the one registry for every stage format ------------------------------------------------
-
-Metric = Callable[[Hashable], int]
-GroupMetric = Callable[[list[Hashable], dict[Hashable, Row], Sequence[Played], Scoring], Metric]
-"""How a round-robin group computes a tie-break: given a block of level players, their rows and the games,
-the value that orders them (higher first)."""
-TableMetric = Callable[[Any, list[Any]], Callable[[Any], int]]
-"""How a stage format's own table computes a tie-break: given its table (a Swiss stage's, a team event's) and a
-block of level competitors, the value that orders them (higher first)."""
-
-
-@dataclass(frozen=True)
-class TieBreak:
-    """A tie-break an organizer can order players (or teams) by, with its computation for each kind of
-    competitor that has one: ``group`` a player of a round-robin group (the organizer lists the names in
-    ``Tournament.tiebreak``); ``swiss`` a Swiss stage's player (FIDE C.07, given by
-    :mod:`tournament.swiss.tiebreaks`) — its value is shown divided by ``10 ** decimals``; ``team`` a team of a
-    team event (given by :mod:`tournament.teams.scoring`). Each is ranked by :mod:`tournament.ranking`."""
-
-    name: str
-    short: str
-    decimals: int = 0
-    group: GroupMetric | None = None
-    swiss: TableMetric | None = None
-    team: TableMetric | None = None
+def group_results(rows: Mapping[Hashable, Row], games: Iterable[Played], scoring: Scoring) -> Results:
+    """A group's games as the tie-breaks see them: each game a bout against the opponent's points (rests
+    included), weighted 2 for a win and 1 for a draw (Sonneborn-Berger doubled, to stay an integer); what each
+    took from each in the group's points (a mini league)."""
+    bouts: dict[Hashable, list[Bout]] = {p: [] for p in rows}
+    met: dict[tuple[Hashable, Hashable], int] = defaultdict(int)
+    for g in games:
+        if g.black not in rows or g.white not in rows:
+            continue
+        for me, other, colour in ((g.black, g.white, "black"), (g.white, g.black, "white")):
+            won, drawn = g.result == colour, g.result == "draw"
+            bouts[me].append(
+                Bout(other, rows[other].points, 2 if won else int(drawn), won=won, white=colour == "white")
+            )
+            met[(me, other)] += scoring.win if won else scoring.draw if drawn else scoring.loss
+    return Results(bouts, dict(met))
 
 
-TIEBREAKS: dict[str, TieBreak] = {}
+# -- tie-breaks: each a class of tournament.tiebreaks; a group offers these ------------------------------------
 
-
-def _register(tiebreak: TieBreak) -> None:
-    TIEBREAKS[tiebreak.name] = tiebreak
-
-
-def computes(name: str, *, swiss: TableMetric | None = None, team: TableMetric | None = None) -> None:
-    """A stage format's package gives the tie-break ``name`` its computation for its competitors (at import,
-    as a format registers itself)."""
-    record = TIEBREAKS[name]
-    TIEBREAKS[name] = replace(record, swiss=swiss or record.swiss, team=team or record.team)
-
-
-def _mini_league(block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring) -> Metric:
-    """Points in a table of the games among the level players only (a cycle of three is judged by all of them)."""
-    mini = table(block, games, scoring)
-    return lambda p: mini[p].points
-
-
-def _wins(block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring) -> Metric:
-    return lambda p: rows[p].wins
-
-
-def _sonneborn_berger(
-    block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring
-) -> Metric:
-    return lambda p: rows[p].sb
-
-
-def _white_wins(block: list[Hashable], rows: dict[Hashable, Row], games: Sequence[Played], scoring: Scoring) -> Metric:
-    return lambda p: rows[p].white_wins
-
-
-for _tiebreak in (
-    TieBreak("mini_league", "ML", group=_mini_league),
-    TieBreak("wins", "WIN", group=_wins),
-    TieBreak("sonneborn_berger", "SB", 2, group=_sonneborn_berger),
-    TieBreak("white_wins", "WW", group=_white_wins),
-    TieBreak("buchholz", "BH", 1),
-    TieBreak("buchholz_cut1", "BH-C1", 1),
-    TieBreak("median_buchholz", "BH-M1", 1),
-    TieBreak("progressive", "PS", 1),
-    TieBreak("direct_encounter", "DE", 1),
-    TieBreak("black_games", "BPG"),
-    TieBreak("average_rating", "ARO"),
-    TieBreak("game_points", "GP"),
-    TieBreak("match_points", "MP"),
-    TieBreak("board_1", "B1"),
-    TieBreak("board_2", "B2"),
-    TieBreak("board_3", "B3"),
-):
-    _register(_tiebreak)
+GROUP_TIEBREAKS = ("mini_league", "wins", "sonneborn_berger", "white_wins")
 
 
 def group_tiebreaks() -> list[str]:
-    return [t.name for t in TIEBREAKS.values() if t.group is not None]
-
-
-def swiss_tiebreaks() -> list[str]:
-    """The names a Swiss stage computes (once :mod:`tournament.swiss.tiebreaks` has given them)."""
-    return [t.name for t in TIEBREAKS.values() if t.swiss is not None]
+    return list(GROUP_TIEBREAKS)
 
 
 def ranked_blocks(
@@ -391,12 +329,13 @@ def ranked_blocks(
     """Players in order, as blocks of players still level (by points, then each tie-break in turn): the one
     ranking's blocks (tournament.ranking), which a playoff settles later."""
     rows = table(players, games, scoring, rests)
+    view = group_results(rows, games, scoring)
 
     def criterion(name: str) -> BlockValues[Hashable]:
-        metric = TIEBREAKS[name].group if name in TIEBREAKS else None
-        if metric is None:
+        if name not in GROUP_TIEBREAKS:
             raise ValueError(f"unknown tie-break {name!r}")
-        return lambda block: metric(block, rows, games, scoring)
+        metric = TIEBREAKS[name]
+        return lambda block: metric.compute(view, block)
 
     criteria = [("points", lambda block: lambda p: rows[p].points), *((n, criterion(n)) for n in tiebreaks)]
     return ranking.blocks(players, criteria)[0]

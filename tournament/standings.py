@@ -337,7 +337,7 @@ def stage_standings(stage: Stage, *, final: bool, after_round: int | None = None
                         "draws": row.draws,
                         "losses": row.losses,
                         "points": row.points,
-                        "tiebreaks": {"sonneborn_berger": row.sb, "white_wins": row.white_wins},
+                        "tiebreaks": row.tiebreaks,
                         "state": state,
                         "decided_by": order.decided_by.get(entry, ""),
                     }

@@ -213,8 +213,8 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
                         row["draws"],
                         row["losses"],
                         row["points"],
-                        row["tiebreaks"]["sonneborn_berger"],
-                        row["tiebreaks"]["white_wins"],
+                        row["tiebreaks"].get("sonneborn_berger", ""),  # a group's; a bracket has none
+                        row["tiebreaks"].get("white_wins", ""),
                         row["state"],
                     ]
                 )

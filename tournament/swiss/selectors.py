@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 
 from games.enums import UNPLAYED_REASONS, GameResult, GameStatus
 from tournament.errors import TournamentError
-from tournament.formats import TIEBREAKS
 from tournament.models import (
     Entry,
     Group,
@@ -45,6 +44,7 @@ from tournament.swiss.state import (
     baku_group_a,
     pairing_numbers,
 )
+from tournament.tiebreaks import TIEBREAKS
 
 PAB_POINTS = {"win": 10, "draw": 5, "loss": 0}
 
@@ -261,16 +261,9 @@ def _tenths(value: int) -> str:
 
 
 def tiebreak_labels() -> dict[str, str]:
+    """The Swiss tie-breaks' titles (their classes'), and how a complete tie was settled."""
     return {
-        "buchholz": _("Buchholz"),
-        "buchholz_cut1": _("Buchholz cut 1"),
-        "median_buchholz": _("median Buchholz"),
-        "sonneborn_berger": _("Sonneborn-Berger"),
-        "progressive": _("progressive score"),
-        "direct_encounter": _("direct encounter"),
-        "wins": _("number of wins"),
-        "black_games": _("games played second"),
-        "average_rating": _("average rating of opponents"),
+        **{name: str(TIEBREAKS[name].title) for name in tiebreaks.TIEBREAKS},
         "lot": _("lot"),
         "shared": _("shared place"),
         "extra_game": _("extra game"),
@@ -279,7 +272,7 @@ def tiebreak_labels() -> dict[str, str]:
 
 
 def _value_text(name: str, value: int) -> str:
-    decimals = TIEBREAKS[name].decimals
+    decimals = TIEBREAKS[name].power  # tenths: Buchholz in tenths, Sonneborn-Berger in hundredths
     if decimals == 0:
         return str(value)
     if decimals == 1:

@@ -173,7 +173,7 @@ class TeamEvent(StageFormat):
                 "draws": row.drawn,
                 "losses": row.lost,
                 "points": scoring.points_value("match_points", row.match_points),
-                "game_points": row.game_points / 2,
+                "game_points": scoring.points_value("game_points", row.game_points),
                 "tiebreaks": {name: scoring.points_value(name, value) for name, value in row.values.items()},
                 "state": "final",
                 "decided_by": row.decided_by,

@@ -8,11 +8,11 @@ counted in halves too, so the regulations' 1 / ½ / 0 are kept exactly (2 / 1 / 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tournament.formats import TIEBREAKS, TableMetric, computes
 from tournament.ranking import BlockValues, CompleteTie, rank
+from tournament.tiebreaks import TIEBREAKS, Bout, Results, tiebreak
 
 # The RIF Team World Championship (Sport Commission rules, 4.5): game points, team match points, Buchholz and
 # Berger on game points, the match between the tied teams, then the results of boards 1, 2 and 3.
@@ -122,38 +122,38 @@ def standings(
                 met[(team, other)] += taken
                 for board, (h, a) in result.boards.items():
                     by_board[team][board] += h if team == result.home else a
+    view = Results(
+        {t: [Bout(o, rows[o].game_points, mine) for o, mine in opponents[t]] for t in rows},
+        {pair: taken for pair, taken in met.items()},
+        kept={
+            t: {
+                "game_points": row.game_points,
+                "match_points": row.match_points,
+                **{f"board_{b}": by_board[t][b] for b in range(1, boards + 1)},
+            }
+            for t, row in rows.items()
+        },
+        unit=2,
+    )
+    shown = ("game_points", "match_points", "buchholz", "sonneborn_berger")
     for team, row in rows.items():
         row.values = {
-            "game_points": row.game_points,
-            "match_points": row.match_points,
-            "buchholz": sum(rows[o].game_points for o, _mine in opponents[team]),
-            "sonneborn_berger": sum(mine * rows[o].game_points for o, mine in opponents[team]),
+            **{name: TIEBREAKS[name].value(view, team) for name in shown},
             **{f"board_{b}": by_board[team][b] for b in range(1, boards + 1)},
         }
     tie = CompleteTie(complete_tie, lot_seed, decisions, precise)
-    return _ranked(rows, primary, [n for n in order if n != primary], met, tie)
-
-
-@dataclass(frozen=True)
-class _Table:
-    """What a team's tie-breaks are computed on: every team's row, and the match points each took from each."""
-
-    rows: dict[int, TeamRow]
-    met: dict[tuple[int, int], int]
+    return _ranked(rows, primary, [n for n in order if n != primary], view, tie)
 
 
 def _ranked(
-    rows: dict[int, TeamRow], primary: str, order: Sequence[str], met: dict[tuple[int, int], int], tie: CompleteTie
+    rows: dict[int, TeamRow], primary: str, order: Sequence[str], view: Results, tie: CompleteTie
 ) -> list[TeamRow]:
-    """The one ranking (tournament.ranking): the primary score, the tie-breaks (each computed by its record in
-    the registry), then the complete tie's rule."""
-    table = _Table(rows, met)
+    """The one ranking (tournament.ranking): the primary score, the tie-breaks (each computed by its class of
+    tournament.tiebreaks on the team view), then the complete tie's rule."""
 
     def criterion(name: str) -> BlockValues[int]:
-        metric = TIEBREAKS[name].team
-        if metric is None:  # a board beyond those the registry names: its value as kept
-            return lambda block: lambda t: rows[t].values.get(name, 0)
-        return lambda block: metric(table, block)
+        metric = tiebreak(name)
+        return lambda block: metric.compute(view, block)
 
     criteria = [(name, criterion(name)) for name in (primary, *order)]
     out = []
@@ -164,20 +164,10 @@ def _ranked(
     return out
 
 
-def _direct(block: list[int], met: dict[tuple[int, int], int]) -> Callable[[int], int]:
-    """Match points in the matches among the tied teams, if each pair of them met; otherwise nothing."""
-    if any((a, b) not in met for a in block for b in block if a != b):
-        return lambda _t: 0
-    return lambda t: sum(met[(t, o)] for o in block if o != t)
-
-
-# Each value's unit: game points, match points, the match points taken between tied teams and the results of a
-# board are kept in halves, Berger (game points times game points) in quarters.
 def unit(name: str) -> int:
-    """How many of a stored value make one point of what is shown."""
-    if name == "sonneborn_berger":
-        return 4
-    return 2
+    """How many of a stored value make one point of what is shown: halves to a point, so Berger (game points
+    times game points) in quarters (its class's power)."""
+    return int(2 ** tiebreak(name).power)
 
 
 def points_value(name: str, value: int) -> float | int:
@@ -197,18 +187,22 @@ def value_text(name: str, value: int) -> str:
     return f"{whole}{text}" if whole or not text else text
 
 
-def _read(name: str) -> TableMetric:
-    return lambda table, block: lambda t: table.rows[t].values.get(name, 0)
-
-
-for _name in ("game_points", "match_points", "buchholz", "sonneborn_berger", "board_1", "board_2", "board_3"):
-    computes(_name, team=_read(_name))
-computes("direct_encounter", team=lambda table, block: _direct(block, table.met))
+# The tie-breaks a team event offers (each a class of tournament.tiebreaks).
+TEAM_TIEBREAKS = (
+    "sonneborn_berger",
+    "buchholz",
+    "direct_encounter",
+    "game_points",
+    "match_points",
+    "board_1",
+    "board_2",
+    "board_3",
+)
 
 
 def team_tiebreaks() -> list[str]:
-    """The names a team event can order by (the one registry: tournament.formats.TIEBREAKS)."""
-    return [t.name for t in TIEBREAKS.values() if t.team is not None]
+    """The names a team event can order by."""
+    return list(TEAM_TIEBREAKS)
 
 
 def board_colours(boards: int, home_first: bool) -> list[bool]:

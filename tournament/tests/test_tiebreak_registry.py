@@ -1,33 +1,33 @@
-"""One record per tie-break, carrying its computation for each kind of competitor that has one (a group's
-player, a Swiss stage's player, a team), all ranked by the one ranking function."""
+"""One class per tie-break (tournament/tiebreaks.py), computed on a format-neutral view of the results for
+whoever is ranked (a group's player, a Swiss stage's player, a team), all ranked by the one ranking function."""
 
 from __future__ import annotations
 
-from tournament.formats import TIEBREAKS, group_tiebreaks, swiss_tiebreaks
+import ast
+from pathlib import Path
+
+from tournament.formats import group_tiebreaks
 from tournament.swiss import tiebreaks as swiss
 from tournament.swiss.state import FIRST, SECOND, RoundRecord, SwissPlayer, SwissState
 from tournament.teams import scoring
 from tournament.teams.scoring import TeamResult
+from tournament.tiebreaks import TIEBREAKS
 
 
-def test_every_tie_break_is_computed_for_some_competitor_and_the_lists_come_from_the_records() -> None:
-    assert all(t.group or t.swiss or t.team for t in TIEBREAKS.values())
+def test_each_format_lists_the_tie_breaks_it_offers_from_the_one_set_of_classes() -> None:
+    assert set(group_tiebreaks()) | set(swiss.TIEBREAKS) | set(scoring.team_tiebreaks()) == set(TIEBREAKS)
     assert group_tiebreaks() == ["mini_league", "wins", "sonneborn_berger", "white_wins"]
-    assert (
-        swiss_tiebreaks()
-        == swiss.TIEBREAKS
-        == [
-            "wins",
-            "sonneborn_berger",
-            "buchholz",
-            "buchholz_cut1",
-            "median_buchholz",
-            "progressive",
-            "direct_encounter",
-            "black_games",
-            "average_rating",
-        ]
-    )
+    assert swiss.TIEBREAKS == [
+        "wins",
+        "sonneborn_berger",
+        "buchholz",
+        "buchholz_cut1",
+        "median_buchholz",
+        "progressive",
+        "direct_encounter",
+        "black_games",
+        "average_rating",
+    ]
     assert scoring.team_tiebreaks() == [
         "sonneborn_berger",
         "buchholz",
@@ -38,6 +38,49 @@ def test_every_tie_break_is_computed_for_some_competitor_and_the_lists_come_from
         "board_2",
         "board_3",
     ]
+    classes = {type(t).__name__ for t in TIEBREAKS.values()}
+    assert len(classes) == len(TIEBREAKS)  # one class per tie-break
+    assert all(type(t).__module__ == "tournament.tiebreaks" for t in TIEBREAKS.values())
+
+
+def _computations(source: str) -> list[str]:
+    """Where a module computes a tie-break itself: a function named after one (``_sonneborn_berger``,
+    ``_direct``), or a dict literal whose entry for a tie-break's key is a computation (``"buchholz": sum(...)``, arithmetic, not a value read or a title)."""
+    keys = set(TIEBREAKS) | {"direct"}
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and node.name.strip("_") in keys:
+            found.append(f"line {node.lineno}: def {node.name}")
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                named = isinstance(key, ast.Constant) and key.value in keys
+                arithmetic = isinstance(value, ast.BinOp | ast.GeneratorExp | ast.ListComp) or (
+                    isinstance(value, ast.Call)
+                    and isinstance(value.func, ast.Name)
+                    and value.func.id in ("sum", "len", "max", "min", "round")
+                )
+                if named and arithmetic:
+                    found.append(f"line {node.lineno}: {key.value!r} computed")  # type: ignore[union-attr]
+    return found
+
+
+def test_each_tie_break_is_computed_in_one_place() -> None:
+    """Buchholz, Sonneborn-Berger and the rest are computed by their class in tournament/tiebreaks.py only;
+    a format builds the view of its results and ranks by the classes."""
+    root = Path(__file__).resolve().parents[2]
+    found = {
+        path.relative_to(root).as_posix(): hits
+        for path in sorted((root / "tournament").rglob("*.py"))
+        if "tests" not in path.parts
+        and "migrations" not in path.parts
+        and path.name != "tiebreaks.py"
+        or path.parent.name == "swiss"
+        and path.name == "tiebreaks.py"
+        if (hits := _computations(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+    old = "def _sonneborn_berger(rows):\n    return {'buchholz': sum(rows), 'wins': 1}\ndef _direct(b):\n    pass\n"
+    assert len(_computations(old)) == 2 + 1  # the scanner finds what it forbids
 
 
 def test_the_swiss_record_ranks_by_its_own_computation() -> None:
