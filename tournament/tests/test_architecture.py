@@ -386,3 +386,53 @@ def test_the_shared_modules_and_templates_name_no_format() -> None:
         and (names := [t for t in tags.findall(path.read_text(encoding="utf-8")) if FORMAT_NAME.search(_code(t))])
     }
     assert templates == {}
+
+
+ROUND_SERVICES = re.compile(r"^(swiss|teams?)_(pair|edit|publish|unpair)\w*$|^pair_(team_)?round$")
+
+
+def test_every_round_by_round_format_lives_the_one_round_lifecycle() -> None:
+    """No format opts out of the shared round service (tournament/services/rounds.py): nothing says it may
+    (the old ``own_rounds``), and no module but that service defines a service that pairs, edits, publishes
+    or unpairs a round (the Swiss system's and the team event's copies are gone)."""
+    sources = [p for package in FIRST_PARTY for p in _sources(package) if "tests" not in p.parts]
+    opt_out = re.compile(r"\bown_rounds\b")
+    opt_outs = [p.relative_to(ROOT).as_posix() for p in sources if opt_out.search(p.read_text(encoding="utf-8"))]
+    assert opt_outs == []
+    copies = {
+        p.relative_to(ROOT).as_posix(): names
+        for p in sources
+        if p.relative_to(ROOT).as_posix() != "tournament/services/rounds.py"
+        and (
+            names := [
+                n.name
+                for n in ast.walk(parse(p.read_text(encoding="utf-8")))
+                if isinstance(n, ast.FunctionDef) and ROUND_SERVICES.match(n.name)
+            ]
+        )
+    }
+    assert copies == {}
+    assert [n for n in ("swiss_pair", "swiss_publish", "team_unpair", "pair_team_round") if ROUND_SERVICES.match(n)]
+
+
+def test_each_format_keeps_its_models_templates_and_admin_in_its_package() -> None:
+    """The shared models (tournament/models/), templates (templates/) and admin define nothing of a format's
+    own: a Swiss stage's byes, a team event's teams and matches, their pages and parts live in
+    tournament/swiss/ and tournament/teams/ (the app's model registry only loads them)."""
+    shared_models = {
+        p.name: names
+        for p in sorted((ROOT / "tournament" / "models").glob("*.py"))
+        if (
+            names := [
+                n.name
+                for n in parse(p.read_text(encoding="utf-8")).body
+                if isinstance(n, ast.ClassDef) and FORMAT_NAME.search(n.name)
+            ]
+        )
+    }
+    assert shared_models == {}
+    own = re.compile(r"(^_?swiss|^_?teams?\b|^_?team_|double_elimination)")
+    shared_templates = [p.name for p in (ROOT / "templates").rglob("*.html") if own.search(p.name)]
+    assert shared_templates == []
+    admin = (ROOT / "tournament" / "admin.py").read_text(encoding="utf-8")
+    assert format_names(admin) == []

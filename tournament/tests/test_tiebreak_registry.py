@@ -45,7 +45,8 @@ def test_each_format_lists_the_tie_breaks_it_offers_from_the_one_set_of_classes(
 
 def _computations(source: str) -> list[str]:
     """Where a module computes a tie-break itself: a function named after one (``_sonneborn_berger``,
-    ``_direct``), or a dict literal whose entry for a tie-break's key is a computation (``"buchholz": sum(...)``, arithmetic, not a value read or a title)."""
+    ``_direct``), or a dict literal whose entry for a tie-break's key is a computation (``"buchholz":
+    sum(...)``, arithmetic; not a value read or a title)."""
     keys = set(TIEBREAKS) | {"direct"}
     found = []
     for node in ast.walk(ast.parse(source)):
@@ -53,14 +54,14 @@ def _computations(source: str) -> list[str]:
             found.append(f"line {node.lineno}: def {node.name}")
         if isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values, strict=True):
-                named = isinstance(key, ast.Constant) and key.value in keys
+                name = key.value if isinstance(key, ast.Constant) else None
                 arithmetic = isinstance(value, ast.BinOp | ast.GeneratorExp | ast.ListComp) or (
                     isinstance(value, ast.Call)
                     and isinstance(value.func, ast.Name)
                     and value.func.id in ("sum", "len", "max", "min", "round")
                 )
-                if named and arithmetic:
-                    found.append(f"line {node.lineno}: {key.value!r} computed")  # type: ignore[union-attr]
+                if name in keys and arithmetic:
+                    found.append(f"line {node.lineno}: {name!r} computed")
     return found
 
 

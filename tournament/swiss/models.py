@@ -5,9 +5,6 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournament.models.stages import Stage
-from tournament.models.tournaments import Entry
-
 
 class SwissBye(models.Model):
     """A Swiss round a player has no opponent in: the pairing-allocated bye, a bye asked for, a round
@@ -19,9 +16,13 @@ class SwissBye(models.Model):
         ZERO = "Z", _("zero-point bye")
         FULL = "F", _("full-point bye")
 
-    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="swiss_byes", verbose_name=_("stage"))
+    stage = models.ForeignKey(
+        "tournament.Stage", on_delete=models.PROTECT, related_name="swiss_byes", verbose_name=_("stage")
+    )
     round = models.PositiveSmallIntegerField(verbose_name=_("round"))
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="swiss_byes", verbose_name=_("entry"))
+    entry = models.ForeignKey(
+        "tournament.Entry", on_delete=models.PROTECT, related_name="swiss_byes", verbose_name=_("entry")
+    )
     kind = models.CharField(max_length=1, choices=Kind.choices, verbose_name=_("kind"))
     requested = models.BooleanField(default=False, verbose_name=_("requested"))
     late = models.BooleanField(default=False, help_text=_("a round missed before a late entry"), verbose_name=_("late"))

@@ -7,20 +7,21 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from games.models import Player
-from tournament.models.stages import Stage
-from tournament.models.tournaments import Entry, Tournament
-
 
 class Team(models.Model):
     """A team of a team event (团体赛): its players in a standing order (boards, then reserves), a captain."""
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.PROTECT, related_name="teams", verbose_name=_("tournament")
+        "tournament.Tournament", on_delete=models.PROTECT, related_name="teams", verbose_name=_("tournament")
     )
     name = models.CharField(max_length=60, verbose_name=pgettext_lazy("tournament", "name"))
     captain = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="captained", verbose_name=_("captain")
+        "games.Player",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="captained",
+        verbose_name=_("captain"),
     )
     seed = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("seed number"))
 
@@ -40,7 +41,7 @@ class TeamMember(models.Model):
 
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="memberships", verbose_name=_("team"))
     entry = models.OneToOneField(
-        Entry, on_delete=models.PROTECT, related_name="team_membership", verbose_name=_("entry")
+        "tournament.Entry", on_delete=models.PROTECT, related_name="team_membership", verbose_name=_("entry")
     )
     order = models.PositiveSmallIntegerField(verbose_name=_("order"))
 
@@ -58,7 +59,9 @@ class TeamMatch(models.Model):
     """Two teams paired in a round (``away`` None: a bye); its boards are ordinary matches made when both
     lineups are in or the deadline passes."""
 
-    stage = models.ForeignKey(Stage, on_delete=models.PROTECT, related_name="team_matches", verbose_name=_("stage"))
+    stage = models.ForeignKey(
+        "tournament.Stage", on_delete=models.PROTECT, related_name="team_matches", verbose_name=_("stage")
+    )
     round = models.PositiveIntegerField(verbose_name=_("round"))
     order = models.PositiveIntegerField(default=0, verbose_name=_("order"))
     home = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="+", verbose_name=_("first team"))
