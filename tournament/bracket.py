@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from tournament.models import Match, Stage
-from tournament.standings import winner_index
+from tournament.standings import games_won
 
 
 def rounds(stage: Stage) -> list[dict[str, Any]]:
     """The best-of-N matches of this and the following knockout rounds, a column per round: the players,
-    the games each has won (those that count) and the winner (0, 1 or None)."""
+    the finished games each has won (those that count) and the winner (0, 1 or None)."""
     stages = list(
         Stage.objects.filter(tournament=stage.tournament, kind=stage.kind, order__gte=stage.order)
         .exclude(status=Stage.Status.PENDING)
@@ -26,11 +26,7 @@ def rounds(stage: Stage) -> list[dict[str, Any]]:
             .prefetch_related("match_games__game")
             .order_by("group__number")
         ):
-            wins = [0, 0]
-            for link in match.match_games.all():
-                side = winner_index(link.game, match) if link.counted else None
-                if side is not None:
-                    wins[side] += 1
+            wins = games_won(match)
             boxes.append(
                 {
                     "first": match.first.player.name,

@@ -1,5 +1,5 @@
-"""The demo tournaments: one in the seed's format, part-way through its preliminary stage, and a team event
-with its first round played.
+"""The demo tournaments: one in the seed's format, part-way through its preliminary stage, a team event
+with its first round played, and a double-elimination knockout part-way through its brackets.
 
 The 22 demo players (accounts ``player01`` … ``player22``) are drawn into
 groups with a fixed seed and about half of the preliminary games are played
@@ -25,6 +25,7 @@ from tournament.teams.services import close_lineups_now, team_create
 
 DEMO_NAME = "校园五子棋赛 Campus Gomoku Open (demo)"
 DEMO_TEAMS_NAME = "校际团体赛 Inter-school Team Cup (demo)"
+DEMO_DOUBLE_NAME = "双败淘汰赛 Double Elimination Cup (demo)"
 UNITS = [
     "一中 No.1 Middle School",
     "实验中学 Experimental School",
@@ -112,5 +113,33 @@ def load_demo_team_event(seed: int = 2026) -> Tournament:
     services.pair_next_round(stage=stage)
     close_lineups_now(stage)  # round 1 from the standing orders
     play_called_games(tournament, rng)
+    services.pair_next_round(stage=stage)
+    return tournament
+
+
+def load_demo_double_elimination(seed: int = 2026) -> Tournament:
+    """Eight players in a double-elimination knockout (single games): three rounds played (the winners'
+    bracket to its final, the losers' bracket under way), the fourth published and on the boards."""
+    existing = Tournament.objects.filter(name=DEMO_DOUBLE_NAME).first()
+    if existing is not None:
+        return existing
+    rng = random.Random(seed + 2)
+    tournament = services.tournament_create(
+        name=DEMO_DOUBLE_NAME, preset="double", venue="体育馆 Gym", stage_options={"best_of": 1}
+    )
+    for n in range(1, 9):
+        player = Player.objects.create(
+            name=f"双败 Player {n}", unit=UNITS[n % len(UNITS)], rating=rng.randint(1500, 2300)
+        )
+        services.register(tournament=tournament, player=player)
+    services.publish(tournament=tournament)
+    stage = tournament.stages.get()
+    services.draw_stage(stage=stage, seed=seed)
+    services.start_stage(stage=stage)
+    games = Game.objects.filter(match_game__match__tournament=tournament, status__in=GameStatus.active())
+    for _round in range(3):
+        services.pair_next_round(stage=stage)
+        while games.exists():  # a drawn single game is followed by another
+            play_called_games(tournament, rng)
     services.pair_next_round(stage=stage)
     return tournament

@@ -362,3 +362,15 @@ def winner_index(game: Game, match: Match) -> int | None:
         return None
     winner = game.black_id if game.result == GameResult.BLACK else game.white_id
     return 0 if winner == match.first.player_id else 1
+
+
+def games_won(match: Match) -> list[int]:
+    """The finished games each side of a match has won that count (first, second): a bracket's score. Needs
+    the match's games prefetched (``match_games__game``) and its players (``first``, ``second``)."""
+    wins = [0, 0]
+    for link in match.match_games.all():
+        if link.counted and link.game.status == GameStatus.FINISHED:
+            side = winner_index(link.game, match)
+            if side is not None:
+                wins[side] += 1
+    return wins

@@ -25,7 +25,7 @@ from tournament.errors import TournamentError
 from tournament.models import Entry, Group, Match, Round, Stage, Tournament, entry_rating
 from tournament.round_plans import RoundPlan, Rows
 from tournament.stage_formats import GroupPlan, NextStage, StageFormat, check_not_withdrawn, register, round_match
-from tournament.standings import Order, winner_index
+from tournament.standings import Order, games_won
 
 KIND = Stage.Kind.DOUBLE_ELIMINATION
 BEST_OF = (1, 3, 5, 7)
@@ -265,17 +265,13 @@ class DoubleElimination(StageFormat):
         sides: dict[str, dict[int, list[dict[str, Any]]]] = {}
         for slot in slots:
             a, b = state.players[slot.name]
-            if slot.name == "GF2" and state.winner["GF2"] == bracket.BYE:
-                continue  # no reset: the winners' champion won the final
+            if slot.name == "GF2" and (a is None or state.winner["GF2"] == bracket.BYE):
+                continue  # a reset only once the losers' champion has won the final
             if a == bracket.BYE or b == bracket.BYE:
                 continue  # a walkover: nothing to show
             match = matches.get(slot.name)
-            wins = [0, 0]
+            wins = games_won(match) if match is not None else [0, 0]
             if match is not None:
-                for link in match.match_games.all():
-                    side = winner_index(link.game, match) if link.counted else None
-                    if side is not None:
-                        wins[side] += 1
                 a, b = match.first_id, match.second_id
             sides.setdefault(slot.side, {}).setdefault(slot.round, []).append(
                 {

@@ -20,7 +20,7 @@ from devtools.catalogues import english_strings
 from games.models import Game, Player
 from games.services import game_create
 from tournament import services
-from tournament.demo_tournament import DEMO_NAME, DEMO_TEAMS_NAME
+from tournament.demo_tournament import DEMO_DOUBLE_NAME, DEMO_NAME, DEMO_TEAMS_NAME
 from tournament.models import Tournament
 from tournament.stage_formats import stage_standings
 from tournament.tests.browser import PASSWORD, account, click_point, open_page, untranslated
@@ -182,6 +182,7 @@ def test_every_page_renders_in_the_browser_in_every_language_with_nothing_left_i
         user.save()
     tournament = Tournament.objects.get(name=DEMO_NAME)
     teams = Tournament.objects.get(name=DEMO_TEAMS_NAME)
+    double = Tournament.objects.get(name=DEMO_DOUBLE_NAME)
     game = (
         Game.objects.filter(match_game__match__tournament=tournament, status="finished").exclude(record_text="").first()
     )
@@ -195,6 +196,7 @@ def test_every_page_renders_in_the_browser_in_every_language_with_nothing_left_i
         "home": "/",
         "tournament": f"/t/{tournament.pk}/",
         "team-event": f"/t/{teams.pk}/",
+        "double-elimination": f"/t/{double.pk}/",
         "game": f"/g/{game.pk}/",
         "call-sheet": f"/t/{tournament.pk}/call-sheet/",
         "result-sheets": f"/t/{tournament.pk}/result-sheets/",
@@ -215,6 +217,7 @@ def test_every_page_renders_in_the_browser_in_every_language_with_nothing_left_i
         ("organizer", "/organizer/", "control-home"),
         ("organizer", f"/organizer/t/{tournament.pk}/", "control-room"),
         ("organizer", f"/organizer/t/{teams.pk}/", "control-room-teams"),
+        ("organizer", f"/organizer/t/{double.pk}/", "control-room-double"),
     )
     for username, path, name in signed_in:
         page = open_page(browser, live_server.url, users.get(username=username), language)

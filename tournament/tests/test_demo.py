@@ -6,8 +6,8 @@ from django.core.management import call_command
 from django.test import Client
 
 from games.models import Game
-from tournament.demo_tournament import DEMO_NAME, DEMO_TEAMS_NAME
-from tournament.models import Team, TeamMatch, Tournament
+from tournament.demo_tournament import DEMO_DOUBLE_NAME, DEMO_NAME, DEMO_TEAMS_NAME
+from tournament.models import Match, Team, TeamMatch, Tournament
 from tournament.stage_formats import stage_standings
 from tournament.teams.services import team_standings
 
@@ -47,3 +47,21 @@ def test_the_demo_team_event_has_round_one_played_and_player01_captains_a_team_a
     client.force_login(get_user_model().objects.get(username="player01"))
     console = client.get("/me/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "lineup" in console.lower() and 'action="/me/lineup/' in console
+
+
+def test_the_demo_double_elimination_is_part_way_through_its_brackets(client: Client) -> None:
+    call_command("load_demo", verbosity=0)
+    call_command("load_demo", verbosity=0)  # idempotent
+
+    event = Tournament.objects.get(name=DEMO_DOUBLE_NAME)
+    stage = event.stages.get()
+    rounds = list(stage.rounds.order_by("number").values_list("number", "status"))
+    assert rounds == [(1, "closed"), (2, "closed"), (3, "closed"), (4, "published")]
+    losses: dict[int, int] = {}
+    for match in Match.objects.filter(group__stage=stage, status=Match.Status.FINISHED):
+        loser = match.second_id if match.winner_id == match.first_id else match.first_id
+        losses[loser] = losses.get(loser, 0) + 1
+    assert max(losses.values()) == 2 and sum(losses.values()) == 4 + 2 + 2 + 1 + 2  # W1, W2, L1, W3, L2
+    page = client.get(f"/t/{event.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Winners&#x27; bracket" in page and "Losers&#x27; bracket" in page and "Grand final" in page
+    assert "Bracket reset" not in page  # only once the losers' champion has won the final

@@ -14,11 +14,12 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.models import Game
+from games.models import Game, Player
 from tournament.double_elimination import bracket
 from tournament.errors import TournamentError
 from tournament.models import AuditLog, Entry, Match, Round, Tournament
-from tournament.services import tournament_create
+from tournament.services import draw_stage, pair_next_round, publish, register, start_stage, tournament_create
+from tournament.stage_formats import format_of
 from tournament.tests.browser import account
 from tournament.tests.helpers import OPEN, win
 
@@ -259,3 +260,32 @@ def test_a_player_who_withdraws_is_walked_over_and_still_placed() -> None:
     assert api.post(f"/api/tournaments/{tid}/advance/", {"stage": stage}, format="json").status_code == 200
     rows = api.get(f"/api/tournaments/{tid}/standings/").json()[0]["groups"][0]["rows"]
     assert leaving in {r["entry"] for r in rows} and rows[0]["entry"] != leaving
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("kind", ["double_elim", "knockout"])
+def test_a_game_still_on_the_board_scores_nothing_in_the_bracket(kind: str) -> None:
+    """Both brackets (this format's and the seed's best-of-three knockout) count finished games only: a game
+    under way is not a win for white."""
+    tournament = tournament_create(name="Bracket", first_stage=kind, preset="double")
+    for n in range(4):
+        register(tournament=tournament, player=Player.objects.create(name=f"B{n}", rating=2000 - n))
+    publish(tournament=tournament)
+    stage = tournament.stages.get()
+    draw_stage(stage=stage, seed=1)
+    start_stage(stage=stage)
+    if kind == "double_elim":
+        pair_next_round(stage=stage)
+
+    def scores() -> list[list[int]]:
+        context = format_of(stage).page_context(stage)
+        boxes = [b for side in context.get("sides", []) for column in side["columns"] for b in column]
+        boxes += [b for column in context.get("columns", []) for b in column["boxes"]]
+        return [b["wins"] for b in boxes if b.get("match", True)]
+
+    assert Game.objects.filter(match_game__match__tournament=tournament, status__in=OPEN).exists()
+    assert {tuple(w) for w in scores()} == {(0, 0)}
+    game = Game.objects.filter(match_game__match__tournament=tournament, status__in=OPEN).order_by("pk").first()
+    assert game is not None
+    win(game, game.white)
+    assert sorted(sum(w) for w in scores())[-1] == 1

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from tournament.demo import DEMO_PASSWORD, demo_accounts
-from tournament.demo_tournament import load_demo_team_event, load_demo_tournament
+from tournament.demo_tournament import load_demo_double_elimination, load_demo_team_event, load_demo_tournament
 from tournament.roles import ORGANIZER, sync_roles
 
 
@@ -38,3 +38,5 @@ class Command(BaseCommand):
         self.stdout.write(f"demo tournament: {tournament.name} (#{tournament.pk})")
         teams = load_demo_team_event()
         self.stdout.write(f"demo team event: {teams.name} (#{teams.pk})")
+        double = load_demo_double_elimination()
+        self.stdout.write(f"demo double elimination: {double.name} (#{double.pk})")
