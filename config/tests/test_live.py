@@ -183,6 +183,36 @@ def test_a_referees_console_is_pushed_a_new_dispute(sockets: SocketServer, live_
     expect(page.locator("body")).to_contain_text("not a five", timeout=1500)
 
 
+@pytest.mark.browser
+def test_the_control_room_shows_an_arbiter_call_without_a_reload(
+    sockets: SocketServer, live_server: Any, browser: Any
+) -> None:
+    """The call changes nothing the public parts show, so the socket sends no news of the tournament; the
+    control room's own parts (what waits for the organizer) are fetched on their own while the socket is up."""
+    from games.services.arbiter import game_call_arbiter
+    from tournament.tests.browser import account
+    from tournament.tests.helpers import started
+
+    tournament, _stage = started(4)
+    boss = account("callboss", "organizer")
+    page = page_for(browser, live_server.url, boss)
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    page.goto(f"{live_server.url}/organizer/t/{tournament.pk}/")
+    for _ in range(200):
+        if frames:
+            break
+        page.wait_for_timeout(50)
+    assert frames, "the control room opened no socket"
+    waiting = page.locator("[data-live-name=waiting]")
+    expect(waiting).to_contain_text("Nothing is waiting")
+    game = Game.objects.filter(match_game__match__tournament=tournament).select_related("black").first()
+    assert game is not None and game.black is not None
+    game_call_arbiter(game_id=game.pk, player=game.black, note="a clock stopped")
+
+    expect(waiting).to_contain_text("a clock stopped", timeout=6000)
+
+
 def test_a_render_keeps_its_threads_database_connection_as_a_request_would(settings: Any) -> None:
     """A new PostgreSQL connection per render is a new server process warming its caches for each move."""
     from django.db import connection

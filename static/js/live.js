@@ -1,13 +1,15 @@
 /* Parts of a page marked data-live="url" follow the games without a reload. With live push (a
  * data-live-topic on the page and a socket, static/js/push.js) each new version of the parts arrives
- * over the socket; otherwise, or while the socket is down, they are fetched every second with
- * If-None-Match (a 304 when nothing changed), and not at all in a background tab. */
+ * over the socket (a part it does not carry is fetched on the news, and every three seconds); otherwise,
+ * or while the socket is down, they are fetched every second with If-None-Match (a 304 when nothing
+ * changed), and not at all in a background tab. */
 (function () {
   "use strict";
   var nodes = Array.prototype.slice.call(document.querySelectorAll("[data-live]"));
   var holder = document.querySelector("[data-live-topic]");
   var topic = holder ? holder.getAttribute("data-live-topic") : null;
   var etags = {}, lastSync = 0;  // the last push or fetch
+  var carried = {}, ticks = 0;  // the parts the push carries; the others (the control room's) are fetched
 
   /* A tap must never land on a form that is being replaced: while a finger or the pointer is down in a
    * part, a field in it has the focus or one of its forms is being sent, a new version waits. */
@@ -52,9 +54,9 @@
     document.dispatchEvent(new CustomEvent("live:updated", { detail: { node: node } }));
   }
 
-  function refresh(node) {
+  function refresh(node, quietly) {
     var url = node.getAttribute("data-live"), headers = {};
-    lastSync = Date.now();
+    if (!quietly) lastSync = Date.now();
     if (etags[url]) headers["If-None-Match"] = etags[url];
     fetch(url, { credentials: "same-origin", headers: headers })
       .then(function (r) {
@@ -71,6 +73,7 @@
       message: function (m) {
         if (!m.fragments) return;
         lastSync = Date.now();
+        Object.keys(m.fragments).forEach(function (name) { carried[name] = true; });
         nodes.forEach(function (node) {
           var name = node.getAttribute("data-live-name");
           if (name && m.fragments[name] !== undefined) apply(node, m.fragments[name]);
@@ -81,9 +84,16 @@
     });
   }
 
+  /* With the socket up, a part the push does not carry is still fetched every three seconds: what changes it
+   * (an arbiter call, a claim, a dispute for the control room) may change nothing the push carries, and then
+   * no news comes at all. Without the socket, everything is fetched every second. */
   setInterval(function () {
     if (document.hidden) return;
-    if (topic && window.LivePush && window.LivePush.connected(topic) && Date.now() - lastSync < 30000) return;
-    nodes.forEach(refresh);
+    ticks += 1;
+    var pushed = topic && window.LivePush && window.LivePush.connected(topic) && Date.now() - lastSync < 30000;
+    nodes.forEach(function (node) {
+      if (!pushed) refresh(node);
+      else if (!carried[node.getAttribute("data-live-name")] && ticks % 3 === 0) refresh(node, true);
+    });
   }, 1000);
 })();

@@ -208,8 +208,7 @@ def test_a_rated_swiss_is_run_from_the_control_room_alone(
     caller_phone.get_by_role("button", name="Call the arbiter").click()
     expect(caller_phone.locator(".messages")).to_contain_text("The arbiter has been called to your board.")
     check_page(caller_phone, True)
-    page.reload()
-    waiting = page.locator("[data-live-name=waiting]")
+    waiting = page.locator("[data-live-name=waiting]")  # the control room, not reloaded, follows
     expect(waiting).to_contain_text("Arbiter called")
     waiting.get_by_role("button", name="Answered: resume the game").click()
     expect(page.locator(".messages")).to_contain_text("is answered")

@@ -18,7 +18,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PROJECTOR = {"width": 1920, "height": 1080}
 
 
-def test_the_projector_pages_a_hundred_players_and_lists_them_by_name(live_server: Any, browser: Any) -> None:
+def test_the_projector_pages_a_hundred_players_and_lists_them_by_name(
+    live_server: Any, browser: Any, screenshot: Any
+) -> None:
     tournament = services.tournament_create(name="Open", preset="swiss", stage_options={"rounds": 5}, boards=50)
     services.publish(tournament=tournament)
     names = [f"Player {n:03d}" for n in range(1, 101)]
@@ -39,6 +41,9 @@ def test_the_projector_pages_a_hundred_players_and_lists_them_by_name(live_serve
     expect(boards).to_be_visible()
     box = boards.bounding_box()
     assert box is not None and box["y"] + box["height"] <= PROJECTOR["height"]  # the part fits the screen
+    tall = "document.documentElement.scrollHeight"
+    assert page.evaluate(tall) <= PROJECTOR["height"], "the screen scrolls"  # not even by a pixel
+    screenshot(page, "projector-boards")
     expect(boards.locator(".finished")).to_contain_text(f"{first.black.name}")
     expect(boards.locator(".finished")).to_contain_text("1–0")
     listed = boards.locator(".by-name-list tbody tr td:first-child").all_inner_texts()
@@ -55,6 +60,7 @@ def test_the_projector_pages_a_hundred_players_and_lists_them_by_name(live_serve
     expect(standings).to_be_visible()  # (it comes after the boards' last page; shown at once here)
     box = standings.bounding_box()
     assert box is not None and box["y"] + box["height"] <= PROJECTOR["height"]
+    assert page.evaluate(tall) <= PROJECTOR["height"], "the screen scrolls"
     assert standings.evaluate("el => el.scrollHeight > el.clientHeight")  # 100 rows: paged too
     for hidden in (".stage-links", ".draw-seed", ".swiss-round", ".notices"):
         assert standings.locator(hidden).evaluate_all("els => els.every(e => !e.offsetParent)"), hidden
