@@ -8,6 +8,16 @@ from engine.protocols import Options, Player
 ONE, TWO = Player.ONE, Player.TWO
 
 RIF_OPENING = [(ONE, "place h8"), (ONE, "place h9"), (ONE, "place j10")]
+# Four stones, each followed by the other side's choice to keep its colour (Taraguchi, Tarannikov).
+FOUR_KEPT = [
+    (ONE, "place h8"),
+    (TWO, "no-swap"),
+    (TWO, "place h9"),
+    (ONE, "no-swap"),
+    (ONE, "place j10"),
+    (TWO, "no-swap"),
+    (TWO, "place g7"),
+]
 
 # (protocol, options, script, final moves, who holds black at the end)
 COMPLETE = [
@@ -113,13 +123,7 @@ COMPLETE = [
         "taraguchi",
         None,
         [
-            (ONE, "place h8"),
-            (TWO, "no-swap"),
-            (TWO, "place h9"),
-            (ONE, "no-swap"),
-            (ONE, "place j10"),
-            (TWO, "no-swap"),
-            (TWO, "place g7"),
+            *FOUR_KEPT,
             (ONE, "branch 1"),
             (ONE, "swap"),
             (TWO, "place l12"),
@@ -133,13 +137,7 @@ COMPLETE = [
         "taraguchi",
         None,
         [
-            (ONE, "place h8"),
-            (TWO, "no-swap"),
-            (TWO, "place h9"),
-            (ONE, "no-swap"),
-            (ONE, "place j10"),
-            (TWO, "no-swap"),
-            (TWO, "place g7"),
+            *FOUR_KEPT,
             (ONE, "branch 2"),
             (ONE, "offer a1 b1 c1 d1 e1"),
             (TWO, "choose c1"),

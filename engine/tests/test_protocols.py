@@ -19,7 +19,7 @@ from engine.protocols import (
     replay,
     start,
 )
-from engine.tests.protocol_scripts import COMPLETE, ONE, RIF_OPENING, TWO
+from engine.tests.protocol_scripts import COMPLETE, FOUR_KEPT, ONE, RIF_OPENING, TWO
 
 
 def run(protocol: str, script: list[tuple[Player, str]], options: Options | None = None) -> OpeningState:
@@ -101,27 +101,14 @@ ILLEGAL = [
     ),
     (
         "tarannikov",
-        [
-            (ONE, "place h8"),
-            (TWO, "no-swap"),
-            (TWO, "place h9"),
-            (ONE, "no-swap"),
-            (ONE, "place j10"),
-            (TWO, "no-swap"),
-        ],
+        FOUR_KEPT[:6],  # the fourth stone next
         (TWO, "place l12"),
         "the fourth stone must be inside the central 7×7",
     ),
     (
         "tarannikov",
         [
-            (ONE, "place h8"),
-            (TWO, "no-swap"),
-            (TWO, "place h9"),
-            (ONE, "no-swap"),
-            (ONE, "place j10"),
-            (TWO, "no-swap"),
-            (TWO, "place g7"),
+            *FOUR_KEPT,
             (ONE, "no-swap"),
         ],
         (ONE, "place m13"),
@@ -130,13 +117,7 @@ ILLEGAL = [
     (
         "taraguchi",
         [
-            (ONE, "place h8"),
-            (TWO, "no-swap"),
-            (TWO, "place h9"),
-            (ONE, "no-swap"),
-            (ONE, "place j10"),
-            (TWO, "no-swap"),
-            (TWO, "place g7"),
+            *FOUR_KEPT,
         ],
         (ONE, "branch 3"),
         "choose branch 1 or 2, got 3",

@@ -10,14 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Position, expect
+from playwright.sync_api import expect
 
 from games import tasks
 from games.models import Game, Player
 from games.services import game_import
 from games.services.analysis import analysis_request, analysis_run
 from games.services.practice import computer_turn
-from tournament.tests.browser import account, open_page
+from tournament.tests.browser import account, open_page, tap_centre
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
@@ -52,13 +52,8 @@ def test_a_player_starts_a_practice_game_on_a_phone_and_the_computer_replies(
     page.wait_for_url(f"{live_server.url}/g/*/")
     game = Game.objects.get()
     assert game.practice and game.player_two.computer_level == 2
-    expect(page.locator("#status")).to_contain_text("Your turn")
-    board = page.locator("svg.board-svg")
-    box = board.bounding_box()
-    assert box is not None
-    centre: Position = {"x": box["width"] / 2, "y": box["height"] / 2}  # h8
-    board.tap(position=centre)
-    board.tap(position=centre)  # a phone: the first tap shows the stone, the second places it
+    tap_centre(page)
+    tap_centre(page)  # a phone: the first tap shows the stone, the second places it
     expect(page.locator("#record li")).to_have_count(2, timeout=10_000)  # the computer's reply arrived
     expect(page.locator("#status")).to_contain_text("Your turn")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -37,6 +37,18 @@ def mover(game: Game) -> Any:
     return game.player_one if int(game_state(game).to_act) == 1 else game.player_two
 
 
+def first_move(game: Game, *, seconds: float, think_ms: int) -> Game:
+    """h8 played ``seconds`` after the clock started, the client saying it thought ``think_ms``."""
+    return game_act(
+        game_id=game.pk,
+        player=mover(game),
+        action="place h8",
+        expected_ply=0,
+        at=START + timedelta(seconds=seconds),
+        think_ms=think_ms,
+    )
+
+
 def think(game: Game, ply: int) -> tuple[int, int]:
     readings = Move.objects.get(game=game, ply=ply).clock_ms
     return readings["think_ms"], readings["lag_credit_ms"]
@@ -294,14 +306,7 @@ def test_lag_is_credited_within_the_quota_and_the_quota_runs_out() -> None:
 def test_a_claimed_think_longer_than_the_charge_gets_no_credit() -> None:
     game = timed_game()
 
-    game = game_act(
-        game_id=game.pk,
-        player=mover(game),
-        action="place h8",
-        expected_ply=0,
-        at=START + timedelta(seconds=5),
-        think_ms=9_000,
-    )
+    game = first_move(game, seconds=5, think_ms=9_000)
 
     assert think(game, 1) == (5_000, 0)
 
@@ -325,14 +330,7 @@ def test_without_lag_compensation_nothing_is_credited() -> None:
     )
 
     with pytest.raises(GameError) as info:
-        game_act(
-            game_id=game.pk,
-            player=mover(game),
-            action="place h8",
-            expected_ply=0,
-            at=START + timedelta(seconds=31),
-            think_ms=29_000,
-        )
+        first_move(game, seconds=31, think_ms=29_000)
 
     assert info.value.code == "time_over"
 

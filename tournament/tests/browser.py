@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group as Role
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from games.models import Player
 
@@ -61,6 +61,16 @@ def click_point(page: Page, point: str) -> None:
     x = box["x"] + (36 + col * 40) * box["width"] / span
     y = box["y"] + (36 + (14 - row) * 40) * box["height"] / span
     page.mouse.click(x, y)
+
+
+def tap_centre(page: Page) -> None:
+    """Tap h8, the centre of the SVG board, once it says it is the viewer's turn (a phone: the first tap
+    shows the stone, the second places it)."""
+    expect(page.locator("#status")).to_contain_text("Your turn")
+    board = page.locator("svg.board-svg")
+    box = board.bounding_box()
+    assert box is not None
+    board.tap(position={"x": box["width"] / 2, "y": box["height"] / 2})
 
 
 # Every text a person reads on the page: text nodes and the attributes read aloud or shown on hover, not the

@@ -4,10 +4,12 @@ the state a tournament should have, recomputed from scratch from its games."""
 from __future__ import annotations
 
 import ast
+import os
 import pickle
 import random
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 from games.enums import GameStatus
@@ -242,3 +244,26 @@ def entered(tournament: Tournament, count: int) -> list[Entry]:
         services.register(tournament=tournament, player=Player.objects.create(name=f"P{n:02d}", rating=2000 - n))
         for n in range(1, count + 1)
     ]
+
+
+def simulations(hash_seed: str, loop: str, args: list[str], timeout: int) -> str:
+    """The printed reports of ``simulate_tournament`` run in a fresh interpreter with ``PYTHONHASHSEED`` set
+    (a new in-memory database): ``loop`` is the script's loop calling the command (``sys.argv`` = ``args``)."""
+    script = (
+        "import django, os, sys, io\n"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\n"
+        "django.setup()\n"
+        "from django.core.management import call_command\n"
+        "call_command('migrate', verbosity=0)\n" + loop
+    )
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "DATABASE_URL": "sqlite://:memory:"}
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout

@@ -85,6 +85,15 @@ def check_page(page: Page, phone: bool) -> None:
         no_sideways_scroll(page)
 
 
+def creation_form(opened: Any, base: str, viewport: Any, name: str) -> tuple[Page, Any]:
+    """The organizer's control room home on ``viewport``, its new-tournament form named ``name``."""
+    page = opened(account("boss", "organizer"), viewport=viewport)
+    page.goto(f"{base}/organizer/")
+    form = page.locator("form.stack").last
+    form.get_by_label("Tournament name").fill(name)
+    return page, form
+
+
 def stage_button(page: Page, stage: Stage, label: str) -> None:
     page.locator(f"form:has(input[name=stage][value='{stage.pk}'])").get_by_role("button", name=label).click()
 
@@ -115,12 +124,8 @@ def test_a_rated_swiss_is_run_from_the_control_room_alone(
 ) -> None:
     phone = viewport is not None
     base = live_server.url
-    page = opened(account("boss", "organizer"), viewport=viewport)
-
     # Create: a rated Swiss with check-in, from the form.
-    page.goto(f"{base}/organizer/")
-    form = page.locator("form.stack").last
-    form.get_by_label("Tournament name").fill("Hall Swiss")
+    page, form = creation_form(opened, base, viewport, "Hall Swiss")
     form.get_by_label("format").select_option("swiss")
     form.get_by_label("Swiss rounds").fill("3")
     form.get_by_label("how games are played").select_option("otb")
@@ -264,10 +269,7 @@ def test_the_seed_format_is_run_from_the_control_room_to_its_certificates(
 ) -> None:
     phone = viewport is not None
     base = live_server.url
-    page = opened(account("boss", "organizer"), viewport=viewport)
-    page.goto(f"{base}/organizer/")
-    form = page.locator("form.stack").last
-    form.get_by_label("Tournament name").fill("College Cup")
+    page, form = creation_form(opened, base, viewport, "College Cup")
     form.get_by_label("how games are played").select_option("otb")
     form.get_by_role("button", name="Create").click()
     tournament = Tournament.objects.get(name="College Cup")

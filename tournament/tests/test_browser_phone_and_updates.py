@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from playwright.sync_api import Page, Position, expect
+from playwright.sync_api import Page, expect
 
 from games.models import Game, Player
 from games.services import game_act, game_create, game_resign
 from games.tests.helpers import CASES, played
 from tournament.demo_tournament import DEMO_NAME
 from tournament.models import Tournament
-from tournament.tests.browser import PASSWORD, account, page_for, two_players
+from tournament.tests.browser import PASSWORD, account, page_for, tap_centre, two_players
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}
@@ -125,18 +125,12 @@ def test_a_tap_shows_the_stone_and_a_second_tap_places_it(live_server: Any, brow
     game = game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick")
     page = page_for(browser, live_server.url, one_user, viewport=PHONE)
     page.goto(f"{live_server.url}/g/{game.pk}/")
-    expect(page.locator("#status")).to_contain_text("Your turn")
-    board = page.locator("svg.board-svg")
-    box = board.bounding_box()
-    assert box is not None
-    centre: Position = {"x": box["width"] / 2, "y": box["height"] / 2}  # h8
-
-    board.tap(position=centre)
+    tap_centre(page)
     expect(page.locator('[data-mark="h8"]')).to_have_count(1)
     game.refresh_from_db()
     assert game.ply == 0  # one tap only shows where the stone would go
 
-    board.tap(position=centre)
+    tap_centre(page)
     expect(page.locator("#record li")).to_have_count(1)
     game.refresh_from_db()
     assert game.ply == 1

@@ -36,6 +36,12 @@ from tournament.tests.helpers import (
 pytestmark = pytest.mark.django_db
 
 
+def play_in_turn(match: Match, *winners: Player) -> None:
+    """The match's next games, won in turn by ``winners``."""
+    for winner in winners:
+        win(open_game(match), winner)
+
+
 def pair_match(stage: Stage) -> Match:
     return best_of_group(stage).matches.select_related("first__player", "second__player").get()
 
@@ -52,8 +58,7 @@ def test_reversing_a_2_0_best_of_three_qualifies_the_other_player() -> None:
     tournament, stage = started(6)
     match = pair_match(stage)
     a, b = match.first.player, match.second.player
-    win(open_game(match), a)
-    win(open_game(match), a)
+    play_in_turn(match, a, a)
     play_all(tournament, first_wins_everything)
     assert states(stage)[a.name] == "qualified"
 
@@ -73,9 +78,7 @@ def test_a_correction_that_decides_a_2_1_match_early_is_accepted_over_the_api() 
     tournament, stage = started(6)
     match = pair_match(stage)
     a, b = match.first.player, match.second.player
-    win(open_game(match), a)
-    win(open_game(match), b)
-    win(open_game(match), a)
+    play_in_turn(match, a, b, a)
     first = match_games(match)[0]
     organizer = get_user_model().objects.create_user("org", password="x", is_staff=True)
     organizer.groups.add(Role.objects.get_or_create(name="organizer")[0])
@@ -103,8 +106,7 @@ def test_a_correction_that_levels_a_decided_match_calls_the_deciding_game_on_the
     match = pair_match(stage)
     a, b = match.first.player, match.second.player
     board = match.board
-    win(open_game(match), a)
-    win(open_game(match), a)
+    play_in_turn(match, a, a)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
 
@@ -126,8 +128,7 @@ def test_a_correction_that_undoes_a_match_in_progress_cancels_nothing_played() -
     tournament, stage = started(6)
     match = pair_match(stage)
     a, b = match.first.player, match.second.player
-    win(open_game(match), a)
-    win(open_game(match), b)
+    play_in_turn(match, a, b)
     in_progress = open_game(match)
 
     correct(match_games(match)[1], a)  # now 2-0: the third game will not be played
@@ -181,9 +182,7 @@ def test_a_correction_after_the_next_stage_started_is_refused_then_confirmed() -
     tournament, stage = started(6)
     match = pair_match(stage)
     a, b = match.first.player, match.second.player
-    win(open_game(match), a)
-    win(open_game(match), b)
-    win(open_game(match), a)  # a qualifies 2-1
+    play_in_turn(match, a, b, a)  # a qualifies 2-1
     following = _finish_first_stage(tournament, stage)
     services.draw_stage(stage=following, seed=99)
     services.start_stage(stage=following)
@@ -227,9 +226,7 @@ def test_the_tournament_asks_before_the_games_app_writes_and_the_organizer_confi
     tournament, stage = started(6)
     match = pair_match(stage)
     a, b = match.first.player, match.second.player
-    win(open_game(match), a)
-    win(open_game(match), b)
-    win(open_game(match), a)
+    play_in_turn(match, a, b, a)
     following = _finish_first_stage(tournament, stage)
     services.draw_stage(stage=following, seed=99)
     services.start_stage(stage=following)

@@ -50,20 +50,23 @@ def test_c2_no_second_pairing_allocated_bye_and_none_after_a_forfeit_win() -> No
     assert next(b.first for b in paired(forfeit) if b.second is None) == 1
 
 
+# Two rounds played by six: 1 and 2 (2 points) both moved first twice, 5 and 6 (0) both second twice.
+C3_ROUNDS = (
+    "1 A 2400 4 w 1 5 w 1",
+    "2 B 2390 5 w 1 6 w 1",
+    "3 C 2380 6 w 1 4 b 0",
+    "4 D 2370 1 b 0 3 w 1",
+    "5 E 2360 2 b 0 1 b 0",
+    "6 F 2350 3 b 0 2 b 0",
+)
+
+
 def test_c3_two_non_topscorers_with_the_same_absolute_colour_preference_do_not_meet() -> None:
     # Round 3 of 5 (nobody is a topscorer). 1 and 2 (2 points) both moved first twice, 5 and 6 (0) both
     # moved second twice: each pair has the same absolute preference and may not meet (C.3). So 5 and 6
     # need opponents from above: the round completes (C.4) only with 1 and 4 floating down to them — 1
     # has met 5 and 4 has met 6, so 1-6 and 4-5 — and 2 meets 3 (2 has met neither 3 nor 4; 4 went down).
-    state = state_of(
-        5,
-        "1 A 2400 4 w 1 5 w 1",
-        "2 B 2390 5 w 1 6 w 1",
-        "3 C 2380 6 w 1 4 b 0",
-        "4 D 2370 1 b 0 3 w 1",
-        "5 E 2360 2 b 0 1 b 0",
-        "6 F 2350 3 b 0 2 b 0",
-    )
+    state = state_of(5, *C3_ROUNDS)
     boards = paired(state)
     assert pairs(boards) == {frozenset((2, 3)), frozenset((1, 6)), frozenset((4, 5))}
     assert {b.second for b in boards} == {1, 2, 4}  # every absolute preference met: 1, 2 second; 5, 6 first
@@ -95,13 +98,5 @@ def test_c3_gives_way_for_topscorers_in_the_last_round_and_e4_gives_the_higher_r
     # (0) still may not. Both 1 and 2 must move second and have the same colour difference (E.2 cannot
     # choose) and never differed (E.3 cannot), so E.4 gives the higher-ranked, 1, his colour: 2 moves first,
     # a third time running. Below, 3 and 4 have met, so 5-3 and 6-4, 5 and 6 moving first as they must.
-    state = state_of(
-        3,
-        "1 A 2400 4 w 1 5 w 1",
-        "2 B 2390 5 w 1 6 w 1",
-        "3 C 2380 6 w 1 4 b 0",
-        "4 D 2370 1 b 0 3 w 1",
-        "5 E 2360 2 b 0 1 b 0",
-        "6 F 2350 3 b 0 2 b 0",
-    )
+    state = state_of(3, *C3_ROUNDS)
     assert {(b.first, b.second) for b in paired(state)} == {(2, 1), (5, 3), (6, 4)}

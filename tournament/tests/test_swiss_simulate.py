@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 import io
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+
+from tournament.tests.helpers import simulations
 
 pytestmark = pytest.mark.django_db
 
@@ -27,29 +25,14 @@ def test_a_whole_swiss_is_played_and_ranked() -> None:
 
 
 def _swiss(hash_seed: str) -> str:
-    script = (
-        "import django, os, sys, io\n"
-        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\n"
-        "django.setup()\n"
-        "from django.core.management import call_command\n"
-        "call_command('migrate', verbosity=0)\n"
+    loop = (
         "for n in (7, 12, 17):\n"
         "    out = io.StringIO()\n"
         "    call_command('simulate_tournament', '--preset', 'swiss', '--players', str(n), '--rounds', '5', "
         "'--seed', str(n), stdout=out)\n"
         "    print(out.getvalue())\n"
     )
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "DATABASE_URL": "sqlite://:memory:"}
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        cwd=Path(__file__).resolve().parents[2],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
+    return simulations(hash_seed, loop, [], 900)
 
 
 def test_a_simulated_swiss_prints_the_same_under_any_hash_seed() -> None:

@@ -4,6 +4,7 @@ whoever is ranked (a group's player, a Swiss stage's player, a team), all ranked
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from tournament.formats import group_tiebreaks
@@ -14,33 +15,29 @@ from tournament.teams.scoring import TeamResult
 from tournament.tiebreaks import TIEBREAKS
 
 
-def test_each_format_lists_the_tie_breaks_it_offers_from_the_one_set_of_classes() -> None:
-    assert set(group_tiebreaks()) | set(swiss.TIEBREAKS) | set(scoring.team_tiebreaks()) == set(TIEBREAKS)
-    assert group_tiebreaks() == ["mini_league", "wins", "sonneborn_berger", "white_wins"]
-    assert swiss.TIEBREAKS == [
-        "wins",
-        "sonneborn_berger",
-        "buchholz",
-        "buchholz_cut1",
-        "median_buchholz",
-        "progressive",
-        "direct_encounter",
-        "black_games",
-        "average_rating",
-    ]
-    assert scoring.team_tiebreaks() == [
-        "sonneborn_berger",
-        "buchholz",
-        "direct_encounter",
-        "game_points",
-        "match_points",
-        "board_1",
-        "board_2",
-        "board_3",
-    ]
-    classes = {type(t).__name__ for t in TIEBREAKS.values()}
-    assert len(classes) == len(TIEBREAKS)  # one class per tie-break
+def _documented(doc: str, heading: str) -> dict[str, str]:
+    """A doc's table of tie-breaks under ``heading``: key -> the second column (the short name, if any)."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / doc).read_text(encoding="utf-8")
+    section = text[text.index(heading) :]
+    rows = re.findall(r"^\| `(\w+)` \| ([^|]*)\|", section, re.M)
+    keys: dict[str, str] = {}
+    for key, second in rows:
+        if key in keys:
+            break  # the next table
+        keys[key] = second.strip()
+    return keys
+
+
+def test_each_format_offers_tie_breaks_of_the_one_set_of_classes_as_its_docs_list_them() -> None:
+    offered = [group_tiebreaks(), swiss.TIEBREAKS, scoring.team_tiebreaks()]
+    assert all(len(set(names)) == len(names) and set(names) <= set(TIEBREAKS) for names in offered)
+    assert set().union(*offered) == set(TIEBREAKS)  # no class that no format offers
+    assert len({type(t) for t in TIEBREAKS.values()}) == len(TIEBREAKS)  # one class per tie-break
     assert all(type(t).__module__ == "tournament.tiebreaks" for t in TIEBREAKS.values())
+    swiss_doc = _documented("swiss.md", "## Tie-breaks")
+    assert set(swiss_doc) == set(swiss.TIEBREAKS)
+    assert {key: TIEBREAKS[key].short for key in swiss_doc} == swiss_doc  # FIDE's short names, as shown
+    assert set(_documented("formats.md", "Or the organizer lists **computed tie-breaks**")) == set(group_tiebreaks())
 
 
 def _computations(source: str) -> list[str]:

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,7 +23,7 @@ from games.services import GameError, game_act, game_settle
 from tournament import services
 from tournament.models import Group, Match, MatchGame, Stage
 from tournament.stage_formats import stage_standings
-from tournament.tests.helpers import assert_consistent, open_game, play_all, started, win
+from tournament.tests.helpers import assert_consistent, open_game, play_all, simulations, started, win
 from tournament.withdrawals import entry_withdraw, match_mark_absent, match_mark_present
 
 pytestmark = pytest.mark.django_db
@@ -211,30 +208,14 @@ def test_simulate_refuses_a_draw_share_of_one() -> None:
 
 
 def _simulations(hash_seed: str, counts: list[int], corrections: int) -> str:
-    script = (
-        "import django, os, sys, io\n"
-        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\n"
-        "django.setup()\n"
-        "from django.core.management import call_command\n"
-        "call_command('migrate', verbosity=0)\n"
+    loop = (
         "for n in [int(x) for x in sys.argv[1].split(',')]:\n"
         "    out = io.StringIO()\n"
         "    call_command('simulate_tournament', '--players', str(n), '--seed', str(n * 7), "
         "'--corrections', sys.argv[2], stdout=out)\n"
         "    print(out.getvalue())\n"
     )
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "DATABASE_URL": "sqlite://:memory:"}
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "-c", script, ",".join(map(str, counts)), str(corrections)],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1200,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
+    return simulations(hash_seed, loop, [",".join(map(str, counts)), str(corrections)], 1200)
 
 
 @pytest.mark.slow
