@@ -23,6 +23,8 @@ PAGES = {  # the README's picture -> the browser test's screenshot
     "control-room": "control-room-en",
     "game": "game-en",
     "team-event": "team-event-en",
+    "double-elimination": "double-elimination-en",
+    "player-console": "player-console-en",
 }
 WIDTH, CROP = 800, 1000 / 1200  # the top of each page, as tall as 5/6 of its width
 
