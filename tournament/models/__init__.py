@@ -20,7 +20,7 @@ from tournament.models.tournaments import (
     entry_rating,
 )
 from tournament.swiss.models import SwissBye  # each format's models live in its package; the app loads them here
-from tournament.teams.models import Lineup, Team, TeamMatch, TeamMember
+from tournament.teams.models import Lineup, Team, TeamBoard, TeamMatch, TeamMember
 
 __all__ = [
     "NO_SHOW",
@@ -40,6 +40,7 @@ __all__ = [
     "Stage",
     "SwissBye",
     "Team",
+    "TeamBoard",
     "TeamMatch",
     "TeamMember",
     "TieDecider",

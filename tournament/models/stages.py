@@ -204,18 +204,6 @@ class Match(models.Model):
         related_name="matches",
         verbose_name=_("games"),
     )
-    team_match = models.ForeignKey(
-        "TeamMatch",
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="boards",
-        help_text=_("in a team event: the team match this board belongs to"),
-        verbose_name=_("team match"),
-    )
-    team_board = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text=_("in a team event: the board within the team match"), verbose_name=_("table")
-    )
 
     class Meta:
         verbose_name = _("match")

@@ -46,13 +46,13 @@ def _records(stage: Stage, numbers: dict[int, int]) -> dict[tuple[int, int], Rou
     """(entry, round) -> the record of the board that entry played, or won because nobody sat opposite."""
     games: dict[int, tuple[str, str, int]] = {}
     for match_id, result, reason, black in MatchGame.objects.filter(
-        match__team_match__stage=stage, counted=True, game__status=GameStatus.FINISHED
+        match__team_board__team_match__stage=stage, counted=True, game__status=GameStatus.FINISHED
     ).values_list("match_id", "game__result", "game__result_reason", "game__black_id"):
         games[match_id] = (result, reason, black)
     player_of = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("pk", "player_id"))
     records: dict[tuple[int, int], RoundRecord] = {}
     for pk, rnd, first, second in (
-        Match.objects.filter(team_match__stage=stage)
+        Match.objects.filter(team_board__team_match__stage=stage)
         .exclude(status=Match.Status.CANCELLED)
         .values_list("pk", "round", "first_id", "second_id")
     ):

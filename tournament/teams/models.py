@@ -90,6 +90,27 @@ class TeamMatch(models.Model):
         return f"{self.home} – {self.away or '—'}"
 
 
+class TeamBoard(models.Model):
+    """A board of a team match: the ordinary match of the two players seated there (the shared ``Match``
+    knows nothing of teams; the team event finds its boards here)."""
+
+    match = models.OneToOneField(
+        "tournament.Match", on_delete=models.CASCADE, related_name="team_board", verbose_name=_("match")
+    )
+    team_match = models.ForeignKey(
+        TeamMatch, on_delete=models.PROTECT, related_name="boards", verbose_name=_("team match")
+    )
+    number = models.PositiveSmallIntegerField(help_text=_("the board within the team match"), verbose_name=_("table"))
+
+    class Meta:
+        verbose_name = _("team board")
+        verbose_name_plural = _("team boards")
+        ordering = ["team_match", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.team_match} board {self.number}"
+
+
 class Lineup(models.Model):
     """A team's players for one team match, by board (None: nobody on that board), as the captain sent it or
     as the standing order gave it when none came by the deadline."""

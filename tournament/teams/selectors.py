@@ -11,7 +11,18 @@ from django.utils.translation import gettext as _
 
 from games.parsing import whole
 from tournament.errors import TournamentError
-from tournament.models import Entry, Lineup, Match, MatchGame, Stage, Team, TeamMatch, TeamMember, Tournament
+from tournament.models import (
+    Entry,
+    Lineup,
+    Match,
+    MatchGame,
+    Stage,
+    Team,
+    TeamBoard,
+    TeamMatch,
+    TeamMember,
+    Tournament,
+)
 from tournament.teams import scoring
 from tournament.teams.options import TeamOptions
 from tournament.teams.services import board_prizes, lineup_visible, team_results, team_standings
@@ -135,13 +146,17 @@ def team_rounds(stage: Stage, viewer: Team | None = None, organizer: bool = Fals
     for lineup in Lineup.objects.filter(team_match__stage=stage):
         lineups.setdefault(lineup.team_match_id, []).append(lineup)
     game_of = dict(  # each board's game (the counted one, the latest when a board was replayed)
-        MatchGame.objects.filter(match__team_match__stage=stage)
+        MatchGame.objects.filter(match__team_board__team_match__stage=stage)
         .order_by("counted", "pk")
         .values_list("match_id", "game_id")
     )
-    boards: dict[int, list[Match]] = {}
-    for board in Match.objects.filter(team_match__stage=stage).exclude(status=Match.Status.CANCELLED):
-        boards.setdefault(board.team_match_id or 0, []).append(board)
+    boards: dict[int, list[TeamBoard]] = {}
+    for board in (
+        TeamBoard.objects.filter(team_match__stage=stage)
+        .exclude(match__status=Match.Status.CANCELLED)
+        .select_related("match")
+    ):
+        boards.setdefault(board.team_match_id, []).append(board)
     rounds: dict[int, list[dict[str, Any]]] = {}
     for team_match in TeamMatch.objects.filter(stage=stage).order_by("round", "order"):
         result = results.get(team_match.pk)
@@ -169,17 +184,17 @@ def team_rounds(stage: Stage, viewer: Team | None = None, organizer: bool = Fals
                 "lineups": sides,
                 "boards": [
                     {
-                        "board": b.team_board,
-                        "match": b.pk,
-                        "game": game_of.get(b.pk),
-                        "first": players.get(b.first_id, ""),
-                        "second": players.get(b.second_id, ""),
-                        "first_team": team_of.get(b.first_id, ""),
-                        "second_team": team_of.get(b.second_id, ""),
-                        "status": b.status,
-                        "score": _board_text(result.boards.get(b.team_board or 0)) if result else "",
+                        "board": b.number,
+                        "match": b.match_id,
+                        "game": game_of.get(b.match_id),
+                        "first": players.get(b.match.first_id, ""),
+                        "second": players.get(b.match.second_id, ""),
+                        "first_team": team_of.get(b.match.first_id, ""),
+                        "second_team": team_of.get(b.match.second_id, ""),
+                        "status": b.match.status,
+                        "score": _board_text(result.boards.get(b.number)) if result else "",
                     }
-                    for b in sorted(boards.get(team_match.pk, []), key=lambda b: b.team_board or 0)
+                    for b in sorted(boards.get(team_match.pk, []), key=lambda b: b.number)
                 ],
                 "forfeits": team_match.forfeits,
                 "toss": _toss(team_match, names),

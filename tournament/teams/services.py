@@ -19,7 +19,19 @@ from games.models import Player
 from games.services.players import clean_text
 from tournament import formats
 from tournament.errors import TournamentError
-from tournament.models import Entry, Group, Lineup, Match, MatchGame, Stage, Team, TeamMatch, TeamMember, Tournament
+from tournament.models import (
+    Entry,
+    Group,
+    Lineup,
+    Match,
+    MatchGame,
+    Stage,
+    Team,
+    TeamBoard,
+    TeamMatch,
+    TeamMember,
+    Tournament,
+)
 from tournament.round_plans import RoundPlan
 from tournament.services.common import audit, call_matches, record_tie_decision
 from tournament.services.setup import register
@@ -183,7 +195,7 @@ def make_boards(team_match: TeamMatch, *, now: datetime | None = None, actor: An
     group = Group.objects.get(stage=stage, parent=None)
     colours = scoring.board_colours(options.boards, home_first=_home_black_on_board_one(team_match, options))
     forfeits: dict[str, str] = {}
-    boards = []
+    boards, numbers = [], []
     for board, (home, away, home_black) in enumerate(zip(sides[0], sides[1], colours, strict=True), start=1):
         if home is None or away is None:
             forfeits[str(board)] = "both" if home is None and away is None else ("home" if home is None else "away")
@@ -198,11 +210,13 @@ def make_boards(team_match: TeamMatch, *, now: datetime | None = None, actor: An
                 first_id=first,
                 second_id=second,
                 games_planned=1,
-                team_match=team_match,
-                team_board=board,
             )
         )
-    Match.objects.bulk_create(boards)
+        numbers.append(board)
+    made = Match.objects.bulk_create(boards)
+    TeamBoard.objects.bulk_create(
+        [TeamBoard(match=m, team_match=team_match, number=n) for m, n in zip(made, numbers, strict=True)]
+    )
     TeamMatch.objects.filter(pk=team_match.pk).update(boards_made_at=now, forfeits=forfeits)
     audit(stage.tournament, "team_boards", actor, team_match=team_match.pk, forfeits=forfeits)
     call_matches(tournament=stage.tournament)
@@ -283,14 +297,14 @@ def publish_team_round(
     for team_match in made:
         if team_match.away_id is None or options.lineup_minutes == 0:
             make_boards(team_match, now=now, actor=actor)
-    return list(Match.objects.filter(team_match__in=made).order_by("order"))
+    return list(Match.objects.filter(team_board__team_match__in=made).order_by("order"))
 
 
 def team_round_taken_back(stage: Stage, number: int) -> None:
     """An unpaired round's team matches and their lineups go (its board matches, cancelled, stay as a record
     without their team match)."""
     taken = TeamMatch.objects.filter(stage=stage, round=number)
-    Match.objects.filter(team_match__in=taken).update(team_match=None, team_board=None)
+    TeamBoard.objects.filter(team_match__in=taken).delete()
     Lineup.objects.filter(team_match__in=taken).delete()
     taken.delete()
 
@@ -402,22 +416,26 @@ def team_results(stage: Stage, after_round: int | None = None) -> list[scoring.T
     player_entry = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("player_id", "pk"))
     boards: dict[int, dict[int, tuple[int, int]]] = {m.pk: {} for m in team_matches}
     open_boards: dict[int, int] = {m.pk: 0 for m in team_matches}
-    for match in Match.objects.filter(team_match__in=matches).exclude(status=Match.Status.CANCELLED):
-        if match.status != Match.Status.FINISHED:
-            open_boards[match.team_match_id] += 1  # type: ignore[index]  # a board has its team match
-    for link in (
-        MatchGame.objects.filter(match__team_match__in=matches, counted=True, game__status=GameStatus.FINISHED)
-        .exclude(match__status=Match.Status.CANCELLED)
-        .values("match__team_match_id", "match__team_board", "game__black_id", "game__result")
+    for team_match_id in (
+        TeamBoard.objects.filter(team_match__in=matches)
+        .exclude(match__status__in=[Match.Status.CANCELLED, Match.Status.FINISHED])
+        .values_list("team_match_id", flat=True)
     ):
-        key = link["match__team_match_id"]
+        open_boards[team_match_id] += 1
+    for link in (
+        MatchGame.objects.filter(
+            match__team_board__team_match__in=matches, counted=True, game__status=GameStatus.FINISHED
+        )
+        .exclude(match__status=Match.Status.CANCELLED)
+        .values("match__team_board__team_match_id", "match__team_board__number", "game__black_id", "game__result")
+    ):
+        key = link["match__team_board__team_match_id"]
         black_team = member_team.get(player_entry.get(link["game__black_id"], 0))
         black_home = black_team == home_of[key]
         result = link["game__result"]
         black, white = (1, 1) if result == GameResult.DRAW else ((2, 0) if result == GameResult.BLACK else (0, 2))
-        board = link["match__team_board"]
-        if board is not None:  # every board of a team match has its number
-            boards[key][board] = (black, white) if black_home else (white, black)
+        board = link["match__team_board__number"]
+        boards[key][board] = (black, white) if black_home else (white, black)
     out = []
     for team_match in team_matches:
         scores = dict(boards[team_match.pk])
@@ -491,10 +509,12 @@ def board_prizes(stage: Stage) -> dict[int, list[BoardScore]]:
     entry_of = dict(Entry.objects.filter(tournament_id=stage.tournament_id).values_list("player_id", "pk"))
     tally: dict[tuple[int, int], list[int]] = {}
     for board, black, white, result in (
-        MatchGame.objects.filter(match__team_match__stage=stage, counted=True, game__status=GameStatus.FINISHED)
+        MatchGame.objects.filter(
+            match__team_board__team_match__stage=stage, counted=True, game__status=GameStatus.FINISHED
+        )
         .exclude(match__status=Match.Status.CANCELLED)
         .exclude(game__result_reason__in=UNPLAYED_REASONS)
-        .values_list("match__team_board", "game__black_id", "game__white_id", "game__result")
+        .values_list("match__team_board__number", "game__black_id", "game__white_id", "game__result")
     ):
         points = (2, 0) if result == GameResult.BLACK else (0, 2) if result == GameResult.WHITE else (1, 1)
         for player, got in zip((black, white), points, strict=True):

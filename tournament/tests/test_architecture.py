@@ -417,8 +417,9 @@ def test_every_round_by_round_format_lives_the_one_round_lifecycle() -> None:
 
 def test_each_format_keeps_its_models_templates_and_admin_in_its_package() -> None:
     """The shared models (tournament/models/), templates (templates/) and admin define nothing of a format's
-    own: a Swiss stage's byes, a team event's teams and matches, their pages and parts live in
-    tournament/swiss/ and tournament/teams/ (the app's model registry only loads them)."""
+    own: a Swiss stage's byes, a team event's teams, matches and boards, their pages and parts live in
+    tournament/swiss/ and tournament/teams/ (the app's model registry only loads them); no shared model has
+    a column of a format's."""
     shared_models = {
         p.name: names
         for p in sorted((ROOT / "tournament" / "models").glob("*.py"))
@@ -431,6 +432,12 @@ def test_each_format_keeps_its_models_templates_and_admin_in_its_package() -> No
         )
     }
     assert shared_models == {}
+    columns = {
+        model.__name__: names
+        for model in (Tournament, Stage, Group, Match)
+        if (names := [f.name for f in model._meta.concrete_fields if FORMAT_NAME.search(f.name)])
+    }
+    assert columns == {}  # a team event's boards are its own rows (TeamBoard), not columns of the shared Match
     own = re.compile(r"(^_?swiss|^_?teams?\b|^_?team_|double_elimination)")
     shared_templates = [p.name for p in (ROOT / "templates").rglob("*.html") if own.search(p.name)]
     assert shared_templates == []

@@ -69,7 +69,7 @@ def test_the_public_pages_show_the_team_standings_and_boards(live_server: Any, b
     from tournament.teams.services import make_boards
 
     make_boards(team_match)  # the deadline passed: both standing orders play
-    assert Match.objects.filter(team_match=team_match).count() == 3
+    assert Match.objects.filter(team_board__team_match=team_match).count() == 3
     page = open_page(browser, live_server.url, language="zh-hans", viewport=PHONE)
     page.goto(f"{live_server.url}/t/{tournament.pk}/")
 

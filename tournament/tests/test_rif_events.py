@@ -44,7 +44,7 @@ def team_event(names: list[str], boards: int, **options: object) -> tuple[Tourna
 def play_match(team_match: TeamMatch, home_points: Fraction) -> None:
     """The team match's boards so that the first-named team takes ``home_points``: boards won from board 1,
     then a draw for a half point, the rest lost."""
-    boards = Match.objects.filter(team_match=team_match).order_by("team_board")
+    boards = Match.objects.filter(team_board__team_match=team_match).order_by("team_board__number")
     won, half = divmod(home_points * 2, 2)
     home_players = set(Player.objects.filter(entries__team_membership__team_id=team_match.home_id))
     for number, board in enumerate(boards):

@@ -49,7 +49,9 @@ def team_of_player(tournament: Tournament) -> dict[int, int]:
 def play_round(stage: Stage, number: int, pattern: str) -> None:
     """Every board of round ``number``: ``pattern[i]`` says how board ``i`` (counted over the round's boards in
     order) ends: ``b`` black wins, ``w`` white wins, ``d`` a draw."""
-    boards = Match.objects.filter(team_match__stage=stage, round=number).order_by("team_match__order", "team_board")
+    boards = Match.objects.filter(team_board__team_match__stage=stage, round=number).order_by(
+        "team_board__team_match__order", "team_board__number"
+    )
     for board, how in zip(boards, pattern, strict=False):
         game = Game.objects.get(match_game__match=board)
         win(game, {"b": game.black, "w": game.white, "d": None}[how])
@@ -65,7 +67,7 @@ def scores_from_games(stage: Stage) -> dict[int, tuple[float, float]]:
             out[team_match.pk] = (boards / 2, 0.0)
             continue
         home = away = 0.0
-        for game in Game.objects.filter(match_game__match__team_match=team_match).exclude(result=""):
+        for game in Game.objects.filter(match_game__match__team_board__team_match=team_match).exclude(result=""):
             black = {"black": 1.0, "draw": 0.5, "white": 0.0}[str(game.result)]
             if team_of[game.black_id] == team_match.home_id:
                 home, away = home + black, away + 1 - black
@@ -197,7 +199,7 @@ def test_board_prizes_count_only_games_played_over_the_board() -> None:
     tournament, stage = event(teams=2, boards=2, system="round_robin")
     services.pair_next_round(stage=stage)
     team_match = TeamMatch.objects.get(stage=stage)
-    board_one = Match.objects.get(team_match=team_match, team_board=1)
+    board_one = Match.objects.get(team_board__team_match=team_match, team_board__number=1)
     game = Game.objects.get(match_game__match=board_one)
     win(game, game.black)
     leaving = team_match.home.memberships.get(order=2).entry

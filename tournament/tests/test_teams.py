@@ -184,11 +184,11 @@ def test_a_lineup_in_standing_order_is_taken_a_wrong_one_refused_and_both_in_mak
     mine = lineup_submit(team_match=match, team=match.home, entries=[home[0], home[2]])  # the reserve plays board 2
     assert not lineup_visible(match, mine, viewer_team=match.away)  # hidden from the opponent until both are in
     assert lineup_visible(match, mine, viewer_team=match.home)
-    assert not Match.objects.filter(team_match=match).exists()
+    assert not Match.objects.filter(team_board__team_match=match).exists()
 
     lineup_submit(team_match=match, team=match.away, entries=[away[0], away[1]])
 
-    boards = {m.team_board: m for m in Match.objects.filter(team_match=match)}
+    boards = {m.team_board.number: m for m in Match.objects.filter(team_board__team_match=match)}
     assert sorted(boards) == [1, 2]
     assert {boards[2].first_id, boards[2].second_id} == {home[2], away[1]}
     match.refresh_from_db()
@@ -214,7 +214,7 @@ def test_a_missing_lineup_falls_back_to_the_standing_order_and_an_empty_board_is
     assert fallback.fallback and fallback.entries == members(match.away)[:2]
     match.refresh_from_db()
     assert match.forfeits == {"2": "home"}
-    assert list(Match.objects.filter(team_match=match).values_list("team_board", flat=True)) == [1]
+    assert list(Match.objects.filter(team_board__team_match=match).values_list("team_board__number", flat=True)) == [1]
     result = next(r for r in team_results(stage) if r.home == match.home_id)
     assert result.boards[2] == (0, 2) and not result.complete  # board 1 still to play
 
@@ -225,10 +225,10 @@ def test_colours_by_board_and_round_the_first_named_team_black_on_odd_boards() -
     services.pair_next_round(stage=stage)
     for team_match in TeamMatch.objects.filter(stage=stage, round=1):
         home = set(members(team_match.home))
-        for board in Match.objects.filter(team_match=team_match):
+        for board in Match.objects.filter(team_board__team_match=team_match):
             game = Game.objects.get(match_game__match=board)
             black_is_home = board.first_id in home  # the first-named player of a board has the first move
-            assert black_is_home == (board.team_board % 2 == 1)
+            assert black_is_home == (board.team_board.number % 2 == 1)
             assert game.black_id == board.first.player_id
 
 
@@ -239,18 +239,18 @@ def test_colours_by_round_the_other_team_is_named_first_in_the_second_cycle() ->
     )
     services.pair_next_round(stage=stage)
     first = TeamMatch.objects.get(stage=stage, round=1)
-    for board in Match.objects.filter(team_match=first):
+    for board in Match.objects.filter(team_board__team_match=first):
         win(Game.objects.get(match_game__match=board), None)
     services.pair_next_round(stage=stage)
     second = TeamMatch.objects.get(stage=stage, round=2)
 
     assert (second.home_id, second.away_id) == (first.away_id, first.home_id)
-    board_one = Match.objects.get(team_match=second, team_board=1)
+    board_one = Match.objects.get(team_board__team_match=second, team_board__number=1)
     assert board_one.first_id in members(second.home)  # now the other team has the first move on board 1
 
 
 def board_one_black_is_home(team_match: TeamMatch) -> bool:
-    board_one = Match.objects.get(team_match=team_match, team_board=1)
+    board_one = Match.objects.get(team_board__team_match=team_match, team_board__number=1)
     return board_one.first_id in members(team_match.home)
 
 
@@ -276,7 +276,7 @@ def test_a_toss_recorded_at_the_table_gives_board_one_then_colours_alternate_and
         assert team_match.colour_toss["black"] == (0 if home_black else 1)
         assert board_one_black_is_home(team_match) == home_black
         home = set(members(team_match.home))
-        boards = Match.objects.filter(team_match=team_match).order_by("team_board")
+        boards = Match.objects.filter(team_board__team_match=team_match).order_by("team_board__number")
         assert [board.first_id in home for board in boards] == [home_black, not home_black] * 2
     with pytest.raises(TournamentError) as late:
         record_team_toss(team_match=one, grabber=one.away, guess="odd", count=3)
@@ -316,7 +316,7 @@ def test_a_correction_to_one_board_changes_the_team_standings() -> None:
     _tournament, stage = team_event(teams=2, boards=2, reserves=0, lineup_minutes=0)
     services.pair_next_round(stage=stage)
     match = TeamMatch.objects.get(stage=stage, round=1)
-    boards = list(Match.objects.filter(team_match=match).order_by("team_board"))
+    boards = list(Match.objects.filter(team_board__team_match=match).order_by("team_board__number"))
     games = [Game.objects.get(match_game__match=b) for b in boards]
     home_players = {p for p in Player.objects.filter(entries__team_membership__team=match.home)}
     for game in games:  # the first-named team wins both boards
@@ -423,7 +423,10 @@ def test_board_prizes_rank_each_boards_players_and_the_beat_task_closes_due_line
     TeamMatch.objects.filter(stage=stage).update(lineup_deadline=timezone.now() - timedelta(seconds=1))
     assert close_lineups_task() == 1
     match = TeamMatch.objects.get(stage=stage)
-    boards = {b.team_board: Game.objects.get(match_game__match=b) for b in Match.objects.filter(team_match=match)}
+    boards = {
+        b.team_board.number: Game.objects.get(match_game__match=b)
+        for b in Match.objects.filter(team_board__team_match=match)
+    }
     win(boards[1], boards[1].black)  # board 1: the first move wins
     win(boards[2], None)  # board 2: a draw
 
@@ -446,7 +449,7 @@ def test_a_withdrawn_player_leaves_the_standing_order_and_their_board_is_forfeit
 
     entry_withdraw(entry=leaving, reason="ill")
 
-    board = Match.objects.get(team_match=match, team_board=2)
+    board = Match.objects.get(team_board__team_match=match, team_board__number=2)
     assert board.status == Match.Status.FINISHED  # forfeited: the results played stand, the rest are lost
     result = next(r for r in team_results(stage) if r.home == match.home_id)
     assert result.boards[2] == (0, 2)
@@ -485,7 +488,7 @@ def test_the_organizer_enters_teams_pairs_rounds_and_closes_lineups_from_the_tea
     assert "猜单双为单或双" in late.content.decode() or "1 到 361" in late.content.decode()
     client.post(page, {"action": "close"})
     match.refresh_from_db()
-    assert match.boards_made_at is not None and Match.objects.filter(team_match=match).count() == 2
+    assert match.boards_made_at is not None and Match.objects.filter(team_board__team_match=match).count() == 2
     assert "第 1 轮" in client.get(page).content.decode()
 
 
@@ -504,7 +507,7 @@ def test_the_trf_export_lists_each_team_and_each_players_boards_with_forfeits_an
     home, away = members(match.home), members(match.away)
     lineup_submit(team_match=match, team=match.home, entries=[home[0], home[1]])
     lineup_submit(team_match=match, team=match.away, entries=[away[0], None])  # nobody on board 2
-    board = Match.objects.get(team_match=match, team_board=1)
+    board = Match.objects.get(team_board__team_match=match, team_board__number=1)
     game = Game.objects.get(match_game__match=board)
     win(game, game.white)  # board 1: the second-named team's player (second move) wins
 
@@ -573,6 +576,9 @@ def test_both_captains_send_their_lineups_at_the_same_moment_and_the_boards_are_
     for thread in threads:
         thread.join()
     assert outcomes == ["sent", "sent"]
-    assert sorted(Match.objects.filter(team_match=match).values_list("team_board", flat=True)) == [1, 2]
+    assert sorted(Match.objects.filter(team_board__team_match=match).values_list("team_board__number", flat=True)) == [
+        1,
+        2,
+    ]
     assert TeamMatch.objects.get(pk=match.pk).colour_toss["recorded"] is False  # the lot drawn once, recorded
     assert connection.vendor == "postgresql"
