@@ -129,11 +129,20 @@ class DoubleElimination(StageFormat):
         return Round.objects.filter(stage=stage).count() if state.complete else 0
 
     def plan_round(self, stage: Stage, isolated: bool = False) -> RoundPlan:
-        """Every match the results have made ready, winners' bracket first."""
+        """Every match the results have made ready, winners' bracket first. A result corrected after the
+        bracket went on can put one player in two ready matches (the matches played stand, as a Swiss
+        round's pairing does): they play one at a time, the earlier first."""
         _group, _seeds_, state, under_way = load(stage)
-        ready = [name for name in state.ready if name not in under_way]
-        boards: Rows = [list(state.players[name]) for name in ready]
-        why = [{"slot": name, "text": slot_label(name)} for name in ready]
+        boards: Rows = []
+        why: list[dict[str, Any]] = []
+        seated: set[int | None] = set()
+        for name in state.ready:
+            pair = state.players[name]
+            if name in under_way or seated & set(pair):
+                continue
+            seated |= set(pair)
+            boards.append(list(pair))
+            why.append({"slot": name, "text": slot_label(name)})
         return RoundPlan(boards, engine=self.kind, why=why)
 
     def edit_warnings(self, stage: Stage, rows: Rows, engine_rows: Rows) -> list[dict[str, Any]]:

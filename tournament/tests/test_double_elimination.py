@@ -21,7 +21,7 @@ from tournament.models import AuditLog, Entry, Match, Round, Tournament
 from tournament.services import draw_stage, pair_next_round, publish, register, start_stage, tournament_create
 from tournament.stage_formats import format_of
 from tournament.tests.browser import account
-from tournament.tests.helpers import OPEN, win
+from tournament.tests.helpers import OPEN, correct, win
 
 SLOT = re.compile(r"^(W|L)(\d+)-\d+$|^GF2?$")
 
@@ -289,3 +289,40 @@ def test_a_game_still_on_the_board_scores_nothing_in_the_bracket(kind: str) -> N
     assert game is not None
     win(game, game.white)
     assert sorted(sum(w) for w in scores())[-1] == 1
+
+
+def first_wins(match: Match) -> int:
+    return match.first_id
+
+
+@pytest.mark.django_db
+def test_a_result_corrected_after_the_bracket_went_on_never_seats_a_player_twice() -> None:
+    """Five players: seeds 4 and 5 play W1-2, whose loser walks over in L1-1 (seed 8 is a bye). Once the
+    next round is played (W2-1 by the old winner, L2-1 by the old loser), W1-2 is corrected: the matches
+    played stand, the bracket goes on from them, no round seats a player twice, and it ends with a
+    champion."""
+    tournament = tournament_create(name="Corrected", first_stage="double_elim", stage_options={"best_of": 1})
+    for n in range(5):
+        register(tournament=tournament, player=Player.objects.create(name=f"C{n}", rating=2000 - n))
+    publish(tournament=tournament)
+    stage = tournament.stages.get()
+    draw_stage(stage=stage, seed=1)
+    start_stage(stage=stage)
+    pair_next_round(stage=stage)
+    play(tournament.pk, first_wins)  # W1-2: seed 4 beats seed 5
+    w12 = Match.objects.get(group__stage=stage, round=1, order=1)
+    pair_next_round(stage=stage)
+    play(tournament.pk, first_wins)  # W2-1: seed 1 beats seed 4
+    game = Game.objects.get(match_game__match=w12)
+    correct(game, Entry.objects.get(pk=w12.second_id).player, confirm="the scoresheet was read the wrong way round")
+    assert Match.objects.get(pk=w12.pk).winner_id == w12.second_id  # the correction stands
+    for _round in range(8):
+        try:
+            made = pair_next_round(stage=stage)
+        except TournamentError as exc:
+            assert exc.code == "all_rounds_paired"
+            break
+        seated = [e for m in made for e in (m.first_id, m.second_id)]
+        assert len(seated) == len(set(seated))  # nobody on two boards
+        play(tournament.pk, first_wins)
+    assert format_of(stage).group_order(stage.groups.get()).unplayed is False
