@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.urls import reverse
 from rest_framework.test import APIClient
 
 from games.models import Game, Player
@@ -326,3 +327,37 @@ def test_a_result_corrected_after_the_bracket_went_on_never_seats_a_player_twice
         assert len(seated) == len(set(seated))  # nobody on two boards
         play(tournament.pk, first_wins)
     assert format_of(stage).group_order(stage.groups.get()).unplayed is False
+
+
+@pytest.mark.django_db
+def test_every_public_sheet_of_a_finished_bracket_answers(client: Any) -> None:
+    """The standings (page, CSV, PDF), the records (text, .rif), the call and result sheets, the projector
+    and the certificates of a finished double elimination: each answers, the winner named where places are."""
+    boss = account("boss", "organizer")
+    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    api.force_authenticate(boss)
+    tid, stage = create(api, players=3, best_of=1)
+    for _n in range(8):
+        paired = api.post(f"/api/rounds/{stage}/pair/")
+        if paired.status_code == 409:
+            break
+        api.post(f"/api/rounds/{stage}/publish/", {"round": paired.json()["rounds"][0]["number"]})
+        play(tid, first_wins)
+    assert api.post(f"/api/tournaments/{tid}/advance/", {"stage": stage}, format="json").status_code == 200
+    winner = api.get(f"/api/tournaments/{tid}/standings/").json()[0]["groups"][0]["rows"][0]["player"]
+    for name, args in (
+        ("tournament", [tid]),
+        ("page-standings", [tid]),
+        ("tournament-standings-csv", [tid]),
+        ("tournament-records", [tid, "txt"]),
+        ("tournament-records", [tid, "rif"]),
+        ("tournament-call-sheet", [tid]),
+        ("tournament-result-sheets", [tid]),
+        ("tournament-screen", [tid]),
+        ("tournament-pdf", [tid, "standings"]),
+        ("tournament-pdf", [tid, "certificates"]),
+    ):
+        answer = client.get(reverse(name, args=args), HTTP_ACCEPT_LANGUAGE="en")
+        assert answer.status_code == 200, (name, args)
+        if name in ("tournament", "tournament-standings-csv"):
+            assert winner in answer.content.decode()
