@@ -51,8 +51,15 @@ def rounds_payload(stage: Stage, *, viewer: Any) -> dict[str, Any]:
                 "status_text": rnd.get_status_display(),
                 "engine": rnd.engine,
                 "boards": [
-                    {"board": i + 1, "first": a, "first_name": name(a), "second": b, "second_name": name(b)}
-                    for i, (a, b) in enumerate(rnd.boards)
+                    {
+                        "board": i + 1,
+                        "first": a,
+                        "first_name": name(a),
+                        "second": b,
+                        "second_name": name(b),
+                        "text": fmt.board_text(why) if isinstance(why, dict) else "",  # in the viewer's language
+                    }
+                    for i, ((a, b), why) in enumerate(zip(rnd.boards, _padded(rnd.why, len(rnd.boards)), strict=True))
                 ],
                 "engine_boards": rnd.engine_boards,
                 "edited": rnd.boards != rnd.engine_boards,
@@ -73,6 +80,11 @@ def rounds_payload(stage: Stage, *, viewer: Any) -> dict[str, Any]:
         "next_round": paired + 1 if open_round else None,
         "failure": last_failure(stage) if may_organize(viewer, stage.tournament) else "",
     }
+
+
+def _padded(why: list[Any], count: int) -> list[Any]:
+    """A round's reasons, one per board (a format may give fewer, or none)."""
+    return [*why[:count], *([{}] * max(0, count - len(why)))]
 
 
 def last_failure(stage: Stage) -> str:

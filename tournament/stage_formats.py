@@ -211,6 +211,10 @@ class StageFormat:
         """A warning of :meth:`edit_warnings` in words."""
         return _("a rematch") if code == "rematch" else code
 
+    def board_text(self, why: dict[str, Any]) -> str:
+        """A draft board's reason (``RoundPlan.why``) in a few words for the round panel: none by default."""
+        return ""
+
     def why_edited(self, stage: Stage, rows: Rows, why: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Why each board of an edited draft is paired so (by default, what the plan said)."""
         return why

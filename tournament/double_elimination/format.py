@@ -142,8 +142,12 @@ class DoubleElimination(StageFormat):
                 continue
             seated |= set(pair)
             boards.append(list(pair))
-            why.append({"slot": name, "text": slot_label(name)})
+            why.append({"slot": name})
         return RoundPlan(boards, engine=self.kind, why=why)
+
+    def board_text(self, why: dict[str, Any]) -> str:
+        """Which match of the bracket a board is, in the reader's language."""
+        return slot_label(str(why.get("slot", ""))) if why.get("slot") else ""
 
     def edit_warnings(self, stage: Stage, rows: Rows, engine_rows: Rows) -> list[dict[str, Any]]:
         """The bracket makes the pairings: who is named first on a board may change, not who meets whom."""

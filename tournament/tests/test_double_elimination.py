@@ -177,7 +177,9 @@ def test_an_event_is_run_through_the_round_api_to_its_bracket_reset_and_places()
             break
         assert paired.status_code == 201, paired.content
         draft = paired.json()["rounds"][0]
+        assert all(b["text"] for b in draft["boards"])  # each board says which match of the bracket it is
         if rounds == 1:  # the results make the pairings: a swap is refused, a flip is not
+            assert draft["boards"][0]["text"] == "Winners' bracket, round 1, match 2"  # seeds 4 and 5
             a, b = draft["boards"][0]["first"], draft["boards"][1]["first"] if len(draft["boards"]) > 1 else None
             if b is not None:
                 refused = api.post(
