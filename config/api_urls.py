@@ -7,6 +7,7 @@ from config.api import WhoAmIView
 from config.security import ObtainToken
 from games.api import EngineViewSet, GameViewSet, PlayerViewSet
 from ratings.api import RatingListViewSet
+from relay.api import RelayViewSet
 from tournament.api import InvitationViewSet, TournamentViewSet
 from tournament.rounds_api import RoundsViewSet
 from tournament.stage_formats import format_api_routes
@@ -21,6 +22,7 @@ router.register("invitations", InvitationViewSet, basename="invitation")
 for prefix, viewset, basename in format_api_routes():  # each format's own routes
     router.register(prefix, viewset, basename=basename)
 router.register("ratings", RatingListViewSet, basename="rating-list")
+router.register("relay", RelayViewSet, basename="relay")
 
 urlpatterns = [
     path("auth/token/", ObtainToken.as_view(), name="api-token"),

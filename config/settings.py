@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "games",
     "tournament",
     "ratings",
+    "relay",
 ]
 
 MIDDLEWARE = [

@@ -486,6 +486,30 @@ CASES: dict[str, Case] = {
         lambda w: {"order": [w.team_a.pk, w.team_a.pk + 1]},
         matrix(401, 403, 403, 403, 409),  # the organizer's; this event shares tied places (no extra game)
     ),
+    "relay-detail": (
+        "get",
+        lambda w: f"/api/relay/{w.played_game.pk}/",
+        NONE,
+        matrix({200, 404}, 200, {200, 404}, {200, 404}, 200),
+    ),
+    "relay-enter": (
+        "post",
+        lambda w: f"/api/relay/{w.played_game.pk}/enter/",
+        lambda w: {"ply": 0, "action": "place h8"},
+        matrix(401, 403, {403, 404}, {403, 404}, 201),
+    ),
+    "relay-replace": (
+        "post",
+        lambda w: f"/api/relay/{w.played_game.pk}/replace/",
+        lambda w: {"from_ply": 1, "actions": [], "reason": "a wrong stone"},
+        matrix(401, 403, {403, 404}, {403, 404}, 400),  # the organizer's: nothing recorded yet to replace
+    ),
+    "relay-delay": (
+        "post",
+        lambda w: "/api/relay/delay/",
+        lambda w: {"stage": w.played.stages.get().pk, "minutes": 5},
+        matrix(401, {403, 404}, {403, 404}, {403, 404}, 200),
+    ),
     "rounds-detail": ("get", lambda w: f"/api/rounds/{w.cycle_stage.pk}/", NONE, same(200)),
     "rounds-pair": ("post", lambda w: f"/api/rounds/{w.cycle_stage.pk}/pair/", NONE, matrix(401, 403, 403, 403, 409)),
     "rounds-edit": (

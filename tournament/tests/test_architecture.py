@@ -28,7 +28,7 @@ def every_template() -> list[Path]:
 
 
 ROOT = Path(__file__).resolve().parents[2]
-FIRST_PARTY = ("tournament", "games", "ratings", "config")
+FIRST_PARTY = ("tournament", "games", "ratings", "relay", "config")
 STAGE_KINDS = set(Stage.Kind.values)
 
 
@@ -125,7 +125,7 @@ def test_no_module_outside_the_formats_tests_a_stage_kind() -> None:
     assert templates == set()
 
 
-@pytest.mark.parametrize("package", ["tournament", "games", "ratings"])
+@pytest.mark.parametrize("package", ["tournament", "games", "ratings", "relay"])
 def test_modules_import_each_other_at_the_top(package: str) -> None:
     """No first-party import inside a function anywhere in the app, except the app's ``ready`` (where Django
     wants the wiring done)."""

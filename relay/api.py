@@ -1,0 +1,113 @@
+"""The relay's API, by game id: the record as the viewer may see it (the public after the stage's delay), and
+for the game's referees and organizers the entries, corrections and the lease; a stage's publish delay for
+its organizer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.access import drafts_hidden, require_organizer, visible_games
+from games.models import Game
+from games.serializers import validated
+from relay import services
+from tournament.models import Stage
+
+
+class ClockSerializer(serializers.Serializer[Any]):
+    black_ms = serializers.IntegerField(required=False, min_value=0, max_value=86_400_000)
+    white_ms = serializers.IntegerField(required=False, min_value=0, max_value=86_400_000)
+
+
+class EntrySerializer(serializers.Serializer[Any]):
+    ply = serializers.IntegerField(min_value=0, max_value=1000, help_text="the actions already recorded")
+    action = serializers.CharField(max_length=200, help_text="place h8, swap, no-swap, offer g8 j11, choose g8 …")
+    clock = ClockSerializer(required=False, help_text="the table clock's readings, typed")
+    takeover = serializers.BooleanField(required=False, default=False, help_text="take the board's lease over")
+
+
+class ReplaceSerializer(serializers.Serializer[Any]):
+    from_ply = serializers.IntegerField(min_value=1, max_value=1000)
+    actions = serializers.ListField(child=serializers.CharField(max_length=200), max_length=500, allow_empty=True)
+    reason = serializers.CharField(max_length=200)
+    takeover = serializers.BooleanField(required=False, default=False)
+
+
+class DelaySerializer(serializers.Serializer[Any]):
+    stage = serializers.IntegerField()
+    minutes = serializers.IntegerField(min_value=0, max_value=services.MAX_DELAY)
+
+
+class RelaySerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField()
+    delay_minutes = serializers.IntegerField(help_text="how old the record shown is at most")
+    as_of = serializers.DateTimeField()
+    ply = serializers.IntegerField()
+    moves = serializers.ListField(child=serializers.DictField())
+    corrections = serializers.ListField(child=serializers.DictField())
+    recorder = serializers.CharField(allow_null=True, help_text="referees and organizers: who records the board")
+
+
+class RelayViewSet(viewsets.GenericViewSet[Game]):
+    """A game at the board, relayed: ``GET`` the record (the public as it stood the stage's delay ago);
+    ``enter`` one action naming the ply it expects; ``replace`` the record from a ply (an undo, a correction)."""
+
+    serializer_class = RelaySerializer
+
+    def get_queryset(self) -> Any:
+        return visible_games(self.request.user)
+
+    @extend_schema(responses=RelaySerializer)
+    def retrieve(self, request: Request, pk: str) -> Response:
+        return Response(services.relay_view(self.get_object(), request.user))
+
+    @extend_schema(request=EntrySerializer, responses={200: RelaySerializer, 201: RelaySerializer})
+    @action(detail=True, methods=["post"])
+    def enter(self, request: Request, pk: str) -> Response:
+        """Record one action as the next ply: 201 when new, 200 when the same action was already there; 409 for
+        a different action at that ply (``conflict``), a ply ahead of the record (``stale_ply``), or a board
+        another recorder holds (``lease_held``; ``takeover`` to take it)."""
+        game = self.get_object()
+        data = validated(EntrySerializer, request.data)
+        _moves, new = services.relay_enter(
+            game_id=game.pk,
+            user=request.user,
+            expected_ply=data["ply"],
+            action=data["action"],
+            clock=data.get("clock"),
+            takeover=data["takeover"],
+        )
+        return Response(services.relay_view(game, request.user), status=201 if new else 200)
+
+    @extend_schema(request=ReplaceSerializer, responses=RelaySerializer)
+    @action(detail=True, methods=["post"])
+    def replace(self, request: Request, pk: str) -> Response:
+        """Replace the record from ``from_ply`` on (no actions: an undo), with a reason everyone sees."""
+        game = self.get_object()
+        data = validated(ReplaceSerializer, request.data)
+        services.relay_replace(
+            game_id=game.pk,
+            user=request.user,
+            from_ply=data["from_ply"],
+            actions=data["actions"],
+            reason=data["reason"],
+            takeover=data["takeover"],
+        )
+        return Response(services.relay_view(game, request.user))
+
+    @extend_schema(request=DelaySerializer, responses={200: dict})
+    @action(detail=False, methods=["post"])
+    def delay(self, request: Request) -> Response:
+        """A stage's publish delay (0–60 minutes), for its organizer."""
+        data = validated(DelaySerializer, request.data)
+        stages = drafts_hidden(Stage.objects.select_related("tournament"), request.user, "tournament__")
+        stage = get_object_or_404(stages, pk=data["stage"])
+        require_organizer(request.user, stage.tournament)
+        found = services.set_delay(stage=stage, minutes=data["minutes"])
+        return Response({"stage": stage.pk, "minutes": found.minutes})

@@ -1,0 +1,233 @@
+"""Recording an over-the-board game at the board, one writer per board, and what the public may see of it.
+
+Every entry names the ply it expects (the number of actions already recorded): the same action again is
+harmless, a different one answers a conflict with the current record, a ply ahead of the record is stale.
+Actions go through the game's opening protocol and rule set (engine.records): who acts and with which
+colour is the protocol's to say; an occupied point, a step the protocol does not allow, a stone after a
+five are refused; a forbidden stone is recorded as played, with its foul (the referee's claim ends the game,
+as the rules say). The server never flags an over-the-board game: clock readings are typed, kept, shown.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from engine import EngineError
+from engine.protocols import Options
+from engine.records import replay_actions, replay_record
+from games.access import may_rule
+from games.enums import GameMode, GameStatus
+from games.messages import translate
+from games.models import Game
+from games.services.base import GameError
+from relay.models import Correction, Lease, LeaseChange, RelayMove, StageDelay
+from tournament.models import MatchGame, Stage
+
+MAX_DELAY = 60
+CLOCK_KEYS = ("black_ms", "white_ms")
+
+
+def _game_for_recording(game_id: int, user: Any) -> Game:
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise GameError("no_game", _("There is no such game."), 404)
+    if not may_rule(user, game):
+        raise GameError("not_recorder", _("Only the game's referees and the organizer may record it."), 403)
+    if game.mode != GameMode.OVER_THE_BOARD:
+        raise GameError("online_game", _("An online game records itself; only games at the board are relayed."), 409)
+    if game.status in (GameStatus.FINISHED, GameStatus.CANCELLED):
+        raise GameError("game_over", _("The game is over: its result sheet settles the record."), 409)
+    return game
+
+
+def _hold_lease(game: Game, user: Any, takeover: bool, at: datetime) -> None:
+    """The board's one writer: the first to record it, or a referee who takes it over (logged)."""
+    lease = Lease.objects.select_for_update().filter(game=game).first()
+    if lease is None:
+        Lease.objects.create(game=game, holder=user, since=at)
+    elif lease.holder_id != user.pk:
+        if not takeover:
+            raise GameError(
+                "lease_held",
+                _("%(name)s records this board; take it over to record it yourself.")
+                % {"name": lease.holder.get_username()},
+                409,
+            )
+        LeaseChange.objects.create(game=game, previous_id=lease.holder_id, holder=user, at=at)
+        lease.holder, lease.since = user, at
+        lease.save(update_fields=["holder", "since"])
+
+
+def _checked(game: Game, actions: list[str]) -> list[dict[str, Any]]:
+    """Each action as the protocol and the rules read it (seat, colour, stone number, foul), or a refusal."""
+    try:
+        replay = replay_actions(game.protocol, Options(**(game.protocol_options or {})), actions)
+        fouls = {f.move_number: f.kind for f in replay_record(replay.stones, game.rules).fouls}
+    except (EngineError, ValueError, TypeError) as exc:
+        raise GameError("bad_entry", translate(exc)) from None
+    return [
+        {
+            "text": step.text,
+            "seat": int(step.seat),
+            "color": str(step.color) if step.color else "",
+            "move_number": step.move_number,
+            "foul": fouls.get(step.move_number or 0, ""),
+        }
+        for step in replay.actions
+    ]
+
+
+def _clock(readings: dict[str, Any] | None) -> dict[str, int]:
+    """Table clock readings as typed (milliseconds left for black and white), each optional."""
+    out: dict[str, int] = {}
+    for key in CLOCK_KEYS:
+        value = (readings or {}).get(key)
+        if value is None:
+            continue
+        if type(value) is not int or not 0 <= value <= 24 * 3600 * 1000:
+            raise GameError("bad_clock", _("A clock reading is a number of milliseconds left."))
+        out[key] = value
+    return out
+
+
+def record(game: Game) -> list[RelayMove]:
+    return list(RelayMove.objects.filter(game=game).order_by("ply"))
+
+
+@transaction.atomic
+def relay_enter(
+    *,
+    game_id: int,
+    user: Any,
+    expected_ply: int,
+    action: str,
+    clock: dict[str, Any] | None = None,
+    takeover: bool = False,
+    at: datetime | None = None,
+) -> tuple[list[RelayMove], bool]:
+    """Record ``action`` as ply ``expected_ply + 1``: the record after it, and whether it was new (False: the
+    same action was already there, an entry sent twice)."""
+    at = at or timezone.now()
+    game = _game_for_recording(game_id, user)
+    moves = record(game)
+    action = " ".join(action.split())
+    if expected_ply < len(moves):
+        if moves[expected_ply].text == action:
+            return moves, False  # sent twice: nothing changes
+        raise GameError(
+            "conflict",
+            _("Ply %(n)s is already recorded as %(text)s; correct the record from there to change it.")
+            % {"n": expected_ply + 1, "text": moves[expected_ply].text},
+            409,
+        )
+    if expected_ply > len(moves):
+        raise GameError(
+            "stale_ply", _("The record has %(n)s actions; reload it before entering the next.") % {"n": len(moves)}, 409
+        )
+    _hold_lease(game, user, takeover, at)
+    step = _checked(game, [m.text for m in moves] + [action])[-1]
+    moves.append(
+        RelayMove.objects.create(
+            game=game, ply=expected_ply + 1, clock=_clock(clock), entered_at=at, entered_by=user, **step
+        )
+    )
+    return moves, True
+
+
+@transaction.atomic
+def relay_replace(
+    *,
+    game_id: int,
+    user: Any,
+    from_ply: int,
+    actions: list[str],
+    reason: str,
+    takeover: bool = False,
+    at: datetime | None = None,
+) -> list[RelayMove]:
+    """Replace the record from ply ``from_ply`` on with ``actions`` (none: an undo), with a reason; kept as a
+    correction everyone sees."""
+    at = at or timezone.now()
+    game = _game_for_recording(game_id, user)
+    moves = record(game)
+    if not reason.strip():
+        raise GameError("reason_required", _("Say why the record is corrected."))
+    if not 1 <= from_ply <= len(moves):
+        raise GameError("bad_ply", _("The record has no ply %(n)s.") % {"n": from_ply})
+    _hold_lease(game, user, takeover, at)
+    kept = [m.text for m in moves[: from_ply - 1]]
+    added = [" ".join(a.split()) for a in actions]
+    steps = _checked(game, kept + added)[len(kept) :]
+    removed = [m.text for m in moves[from_ply - 1 :]]
+    RelayMove.objects.filter(game=game, ply__gte=from_ply).delete()
+    RelayMove.objects.bulk_create(
+        RelayMove(game=game, ply=from_ply + i, entered_at=at, entered_by=user, **step) for i, step in enumerate(steps)
+    )
+    Correction.objects.create(
+        game=game, from_ply=from_ply, removed=removed, added=added, reason=reason[:200], at=at, by=user
+    )
+    return record(game)
+
+
+def stage_of(game: Game) -> Stage | None:
+    link = MatchGame.objects.filter(game=game).select_related("match__group__stage").first()
+    return link.match.group.stage if link is not None else None
+
+
+def delay_of(game: Game) -> int:
+    """The publish delay of the game's stage, in minutes (0 outside a tournament or when none is set)."""
+    stage = stage_of(game)
+    if stage is None:
+        return 0
+    found = StageDelay.objects.filter(stage=stage).values_list("minutes", flat=True).first()
+    return found or 0
+
+
+@transaction.atomic
+def set_delay(*, stage: Stage, minutes: int) -> StageDelay:
+    if type(minutes) is not int or not 0 <= minutes <= MAX_DELAY:
+        raise GameError("bad_delay", _("The publish delay is 0 to %(n)s minutes.") % {"n": MAX_DELAY})
+    found, _created = StageDelay.objects.update_or_create(stage=stage, defaults={"minutes": minutes})
+    return found
+
+
+def relay_view(game: Game, viewer: Any, now: datetime | None = None) -> dict[str, Any]:
+    """The record as ``viewer`` may see it: at once for the game's referees and organizers; for anyone else
+    as it stood the stage's delay ago (the newest state older than the delay), with the corrections made by
+    then."""
+    now = now or timezone.now()
+    delay = delay_of(game)
+    live = may_rule(viewer, game)
+    cutoff = now if live else now - timedelta(minutes=delay)
+    moves = [m for m in record(game) if m.entered_at <= cutoff]
+    moves = moves[: next((i for i, m in enumerate(moves) if m.ply != i + 1), len(moves))]  # no gap
+    corrections = Correction.objects.filter(game=game, at__lte=cutoff).order_by("at")
+    lease = Lease.objects.filter(game=game).select_related("holder").first()
+    return {
+        "game": game.pk,
+        "delay_minutes": 0 if live else delay,
+        "as_of": cutoff,
+        "ply": len(moves),
+        "moves": [
+            {
+                "ply": m.ply,
+                "action": m.text,
+                "seat": m.seat,
+                "color": m.color,
+                "move_number": m.move_number,
+                "foul": m.foul,
+                "clock": m.clock,
+            }
+            for m in moves
+        ],
+        "corrections": [
+            {"from_ply": c.from_ply, "removed": c.removed, "added": c.added, "reason": c.reason, "at": c.at}
+            for c in corrections
+        ],
+        "recorder": lease.holder.get_username() if live and lease is not None else None,
+    }
