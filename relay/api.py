@@ -20,26 +20,26 @@ from relay import services
 from tournament.models import Stage
 
 
-class ClockSerializer(serializers.Serializer[Any]):
+class TableClockSerializer(serializers.Serializer[Any]):
     black_ms = serializers.IntegerField(required=False, min_value=0, max_value=86_400_000)
     white_ms = serializers.IntegerField(required=False, min_value=0, max_value=86_400_000)
 
 
-class EntrySerializer(serializers.Serializer[Any]):
+class RelayEntrySerializer(serializers.Serializer[Any]):
     ply = serializers.IntegerField(min_value=0, max_value=1000, help_text="the actions already recorded")
     action = serializers.CharField(max_length=200, help_text="place h8, swap, no-swap, offer g8 j11, choose g8 …")
-    clock = ClockSerializer(required=False, help_text="the table clock's readings, typed")
+    clock = TableClockSerializer(required=False, help_text="the table clock's readings, typed")
     takeover = serializers.BooleanField(required=False, default=False, help_text="take the board's lease over")
 
 
-class ReplaceSerializer(serializers.Serializer[Any]):
+class RelayReplaceSerializer(serializers.Serializer[Any]):
     from_ply = serializers.IntegerField(min_value=1, max_value=1000)
     actions = serializers.ListField(child=serializers.CharField(max_length=200), max_length=500, allow_empty=True)
     reason = serializers.CharField(max_length=200)
     takeover = serializers.BooleanField(required=False, default=False)
 
 
-class DelaySerializer(serializers.Serializer[Any]):
+class RelayDelaySerializer(serializers.Serializer[Any]):
     stage = serializers.IntegerField()
     minutes = serializers.IntegerField(min_value=0, max_value=services.MAX_DELAY)
 
@@ -52,6 +52,7 @@ class RelaySerializer(serializers.Serializer[Any]):
     moves = serializers.ListField(child=serializers.DictField())
     corrections = serializers.ListField(child=serializers.DictField())
     recorder = serializers.CharField(allow_null=True, help_text="referees and organizers: who records the board")
+    position = serializers.DictField(help_text="stones in order, what the protocol expects next, the offers")
 
 
 class RelayViewSet(viewsets.GenericViewSet[Game]):
@@ -67,14 +68,14 @@ class RelayViewSet(viewsets.GenericViewSet[Game]):
     def retrieve(self, request: Request, pk: str) -> Response:
         return Response(services.relay_view(self.get_object(), request.user))
 
-    @extend_schema(request=EntrySerializer, responses={200: RelaySerializer, 201: RelaySerializer})
+    @extend_schema(request=RelayEntrySerializer, responses={200: RelaySerializer, 201: RelaySerializer})
     @action(detail=True, methods=["post"])
     def enter(self, request: Request, pk: str) -> Response:
         """Record one action as the next ply: 201 when new, 200 when the same action was already there; 409 for
         a different action at that ply (``conflict``), a ply ahead of the record (``stale_ply``), or a board
         another recorder holds (``lease_held``; ``takeover`` to take it)."""
         game = self.get_object()
-        data = validated(EntrySerializer, request.data)
+        data = validated(RelayEntrySerializer, request.data)
         _moves, new = services.relay_enter(
             game_id=game.pk,
             user=request.user,
@@ -85,12 +86,12 @@ class RelayViewSet(viewsets.GenericViewSet[Game]):
         )
         return Response(services.relay_view(game, request.user), status=201 if new else 200)
 
-    @extend_schema(request=ReplaceSerializer, responses=RelaySerializer)
+    @extend_schema(request=RelayReplaceSerializer, responses=RelaySerializer)
     @action(detail=True, methods=["post"])
     def replace(self, request: Request, pk: str) -> Response:
         """Replace the record from ``from_ply`` on (no actions: an undo), with a reason everyone sees."""
         game = self.get_object()
-        data = validated(ReplaceSerializer, request.data)
+        data = validated(RelayReplaceSerializer, request.data)
         services.relay_replace(
             game_id=game.pk,
             user=request.user,
@@ -101,11 +102,11 @@ class RelayViewSet(viewsets.GenericViewSet[Game]):
         )
         return Response(services.relay_view(game, request.user))
 
-    @extend_schema(request=DelaySerializer, responses={200: dict})
+    @extend_schema(request=RelayDelaySerializer, responses={200: dict})
     @action(detail=False, methods=["post"])
     def delay(self, request: Request) -> Response:
         """A stage's publish delay (0–60 minutes), for its organizer."""
-        data = validated(DelaySerializer, request.data)
+        data = validated(RelayDelaySerializer, request.data)
         stages = drafts_hidden(Stage.objects.select_related("tournament"), request.user, "tournament__")
         stage = get_object_or_404(stages, pk=data["stage"])
         require_organizer(request.user, stage.tournament)

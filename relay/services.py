@@ -196,6 +196,21 @@ def set_delay(*, stage: Stage, minutes: int) -> StageDelay:
     return found
 
 
+def position(game: Game, texts: list[str]) -> dict[str, Any]:
+    """The board after ``texts``: the stones in order, what the protocol expects next (place, swap, offer,
+    choose …; ``play`` once the opening is over), the fifths offered and how many to offer."""
+    replay = replay_actions(game.protocol, Options(**(game.protocol_options or {})), texts)
+    opening = replay.opening
+    expects = opening.expects
+    return {
+        "stones": replay.stones.split(),
+        "expects": expects,
+        "to_move": str(opening.next_color) if not opening.finished else "",
+        "offers": [str(p) for p in opening.offers] if expects == "choose" else [],
+        "offer_count": opening.offer_count if expects == "offer" else None,
+    }
+
+
 def relay_view(game: Game, viewer: Any, now: datetime | None = None) -> dict[str, Any]:
     """The record as ``viewer`` may see it: at once for the game's referees and organizers; for anyone else
     as it stood the stage's delay ago (the newest state older than the delay), with the corrections made by
@@ -230,4 +245,5 @@ def relay_view(game: Game, viewer: Any, now: datetime | None = None) -> dict[str
             for c in corrections
         ],
         "recorder": lease.holder.get_username() if live and lease is not None else None,
+        "position": position(game, [m.text for m in moves]),
     }

@@ -15,10 +15,9 @@ import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.cache import cache
@@ -36,13 +35,7 @@ from tournament import identity, registration, services
 from tournament.demo import DEMO_PASSWORD
 from tournament.models import CheckIn, Tournament
 from tournament.roles import HOST, ORGANIZER, PLAYER, REFEREE, sync_roles
-
-
-def every_template() -> list[Path]:
-    """Every template the site renders: its own folder and each format package's (the settings' DIRS)."""
-    folders = cast(list[Path], settings.TEMPLATES[0]["DIRS"])
-    return [path for folder in folders for path in Path(folder).rglob("*.html")]
-
+from tournament.tests.helpers import every_template
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db

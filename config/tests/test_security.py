@@ -9,11 +9,10 @@ import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 import time_machine
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import OperationalError
@@ -22,12 +21,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-
-def every_template() -> list[Path]:
-    """Every template the site renders: its own folder and each format package's (the settings' DIRS)."""
-    folders = cast(list[Path], settings.TEMPLATES[0]["DIRS"])
-    return [path for folder in folders for path in Path(folder).rglob("*.html")]
-
+from tournament.tests.helpers import every_template
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db

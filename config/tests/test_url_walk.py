@@ -268,6 +268,7 @@ CASES: dict[str, Case] = {
     "tournament-records": ("get", t("/t/{t}/games.txt"), NONE, same(200)),
     "game": ("get", lambda w: f"/g/{w.game('online').pk}/", NONE, same(200)),
     "game-claim": ("get", lambda w: f"/g/{w.game('otb').pk}/claim/", NONE, matrix(302, 404, 404, 404, 200)),
+    "relay-record": ("get", lambda w: f"/relay/{w.game('otb').pk}/record/", NONE, matrix(302, 404, 404, 404, 200)),
     "player-console": ("get", lambda w: "/me/", NONE, matrix(302, 200, 200, 200, 200)),
     "player-console-live": ("get", lambda w: "/me/live/", NONE, matrix(302, 200, 200, 200, 200)),
     "referee-console": ("get", lambda w: "/referee/", NONE, matrix(302, 404, 404, 200, 200)),

@@ -10,7 +10,9 @@ import random
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
+
+from django.conf import settings
 
 from games.enums import GameStatus
 from games.models import Game, Player
@@ -267,3 +269,11 @@ def simulations(hash_seed: str, loop: str, args: list[str], timeout: int) -> str
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
+
+
+def every_template() -> list[Path]:
+    """Every template the site renders: its own folder and each format package's (the settings' DIRS), and
+    each first-party app's own (``APP_DIRS``: the relay's)."""
+    root = Path(__file__).resolve().parents[2]
+    folders = [*cast(list[Path], settings.TEMPLATES[0]["DIRS"]), *root.glob("*/templates")]
+    return sorted({path for folder in folders for path in Path(folder).rglob("*.html")})

@@ -10,22 +10,14 @@ import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
-from django.conf import settings
 
 from tournament.models import Group, Match, Stage, Tournament
 from tournament.simulate import simulate
 from tournament.tests.formats import FORMATS_FINAL, RoundsThenFinal
-from tournament.tests.helpers import parse
-
-
-def every_template() -> list[Path]:
-    """Every template the site renders: its own folder and each format package's (the settings' DIRS)."""
-    folders = cast(list[Path], settings.TEMPLATES[0]["DIRS"])
-    return [path for folder in folders for path in Path(folder).rglob("*.html")]
-
+from tournament.tests.helpers import every_template, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_PARTY = ("tournament", "games", "ratings", "relay", "config")
