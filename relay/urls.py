@@ -4,4 +4,6 @@ from relay import views
 
 urlpatterns = [
     path("relay/<int:pk>/record/", views.recorder, name="relay-record"),
+    path("t/<int:pk>/relay/", views.multiboard, name="relay-multiboard"),
+    path("t/<int:pk>/relay/boards/", views.multiboard_part, name="relay-multiboard-part"),
 ]

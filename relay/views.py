@@ -8,8 +8,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from games.access import may_rule, visible_games
+from games.access import drafts_hidden, may_rule, visible_games
 from games.enums import GameMode
+from games.models import Game
+from relay.models import RelayMove
+from relay.services import relay_view
+from tournament.models import Tournament
+
+CELL, MARGIN, SIZE = 12, 10, 15  # a small board: 15 lines, 12 px apart
 
 
 @login_required
@@ -40,3 +46,50 @@ def recorder(request: HttpRequest, pk: int) -> HttpResponse:
     }
     config = {"game": game.pk, "labels": labels}
     return render(request, "relay/record.html", {"game": game, "config": config})
+
+
+def _boards(tournament: Tournament, viewer: object) -> list[dict[str, object]]:
+    """Every relayed game of the tournament as the viewer may see it (the public: after the stage's delay):
+    the players, the board, its stones placed on a small board, the last one marked."""
+    games = (
+        Game.objects.filter(match_game__match__tournament=tournament, is_public=True)
+        .filter(pk__in=RelayMove.objects.values("game_id"))
+        .select_related("player_one", "player_two")
+        .order_by("board_number", "pk")
+    )
+    boards = []
+    for game in games:
+        view = relay_view(game, viewer)
+        stones = []
+        for number, point in enumerate(view["position"]["stones"], start=1):
+            col, row = "abcdefghijklmno".index(point[0]), int(point[1:]) - 1
+            x, y = MARGIN + col * CELL, MARGIN + (SIZE - 1 - row) * CELL
+            stones.append({"x": x, "y": y, "colour": "black" if number % 2 else "white", "point": point})
+        boards.append(
+            {
+                "game": game,
+                "stones": stones,
+                "last": stones[-1] if stones else None,
+                "ply": view["ply"],
+                "corrections": len(view["corrections"]),
+                "delay": view["delay_minutes"],
+            }
+        )
+    return boards
+
+
+def multiboard_context(request: HttpRequest, pk: int) -> dict[str, object]:
+    tournament = get_object_or_404(drafts_hidden(Tournament.objects.all(), request.user), pk=pk)
+    span = 2 * MARGIN + CELL * (SIZE - 1)
+    lines = [MARGIN + i * CELL for i in range(SIZE)]
+    return {"tournament": tournament, "boards": _boards(tournament, request.user), "span": span, "lines": lines}
+
+
+def multiboard(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every board of the hall relayed, small and live (the public after the stage's delay)."""
+    return render(request, "relay/multiboard.html", multiboard_context(request, pk))
+
+
+def multiboard_part(request: HttpRequest, pk: int) -> HttpResponse:
+    """The boards alone, fetched by the page every second (a 304 when nothing changed)."""
+    return render(request, "relay/_multiboard.html", multiboard_context(request, pk))

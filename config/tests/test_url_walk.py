@@ -261,6 +261,8 @@ CASES: dict[str, Case] = {
     "password_change_done": ("get", lambda w: "/accounts/password_change/done/", NONE, matrix(302, 200, 200, 200, 200)),
     "tournament": ("get", t("/t/{t}/"), NONE, same(200)),
     "page-standings": ("get", t("/t/{t}/standings/"), NONE, same(200)),
+    "relay-multiboard": ("get", t("/t/{t}/relay/"), NONE, same(200)),
+    "relay-multiboard-part": ("get", t("/t/{t}/relay/boards/"), NONE, same(200)),
     "page-schedule": ("get", t("/t/{t}/schedule/"), NONE, same(200)),
     "tournament-call-sheet": ("get", t("/t/{t}/call-sheet/"), NONE, same(200)),
     "tournament-result-sheets": ("get", t("/t/{t}/result-sheets/"), NONE, same(200)),

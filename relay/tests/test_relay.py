@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 import time_machine
+from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -148,3 +149,25 @@ def test_a_correction_from_ply_k_is_kept_and_shown_as_a_correction() -> None:
     undo = api.post(f"/api/relay/{game.pk}/replace/", {"from_ply": 4, "actions": [], "reason": "undo"}, format="json")
     assert undo.status_code == 200 and undo.json()["ply"] == 3
     assert Correction.objects.filter(game=game).count() == 2
+
+
+def test_the_multiboard_shows_each_relayed_board_after_the_delay_and_at_once_to_the_organizer() -> None:
+    game, stage = board_game("seed")
+    boss = account("boss", "organizer")
+    api = client(boss)
+    tournament = stage.tournament
+    assert api.post("/api/relay/delay/", {"stage": stage.pk, "minutes": 10}, format="json").status_code == 200
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as clock:
+        for ply, point in enumerate(["h8", "h9", "j10"]):
+            assert enter(api, game, ply, f"place {point}").status_code == 201
+        public = Client(HTTP_ACCEPT_LANGUAGE="en")
+        page = public.get(f"/t/{tournament.pk}/relay/")
+        assert page.status_code == 200 and f'data-game="{game.pk}"' in page.content.decode()
+        assert 'data-point="h8"' not in page.content.decode()  # not yet: ten minutes behind
+        organizer = Client(HTTP_ACCEPT_LANGUAGE="en")
+        organizer.force_login(boss)
+        assert 'data-point="j10"' in organizer.get(f"/t/{tournament.pk}/relay/boards/").content.decode()
+        clock.move_to(start + timedelta(minutes=10, seconds=1))
+        part = public.get(f"/t/{tournament.pk}/relay/boards/").content.decode()
+        assert all(f'data-point="{p}"' in part for p in ("h8", "h9", "j10")) and "10 min behind" in part
