@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -123,9 +124,10 @@ def _header(game: Game, record: Recorded) -> dict[str, str]:
     }
 
 
-def export_plain(game: Game) -> str:
-    """The plain record; the engine's analysis, when there is one for this record, as ``#`` comments after it."""
-    record = recorded(game)
+def export_plain(game: Game, record: Recorded | None = None) -> str:
+    """The plain record; the engine's analysis, when there is one for this record, as ``#`` comments after it
+    (``record``: another record of the game than its own, as a relay keeps it)."""
+    record = record or recorded(game)
     text = format_plain(_header(game, record), record.body)
     comments = analysis_comments(game)
     return text + "\n".join(comments) + "\n" if comments else text
@@ -154,11 +156,17 @@ def _rif_extra(game: Game, record: Recorded, header: dict[str, str]) -> dict[str
     }
 
 
-def export_rif(games: list[Game], now: datetime, tournament: RifTournament | None = None) -> str:
-    """The games as RenjuNet's ``.rif``, their players with native names, countries and cities."""
+def export_rif(
+    games: list[Game],
+    now: datetime,
+    tournament: RifTournament | None = None,
+    records: Mapping[int, Recorded] | None = None,
+) -> str:
+    """The games as RenjuNet's ``.rif``, their players with native names, countries and cities (``records``:
+    by game id, another record than the game's own, as a relay keeps it)."""
     entries = []
     for game in games:
-        record = recorded(game)
+        record = (records or {}).get(game.pk) or recorded(game)
         header = _header(game, record)
         entries.append(
             RifGame(

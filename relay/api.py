@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.decorators import action
@@ -14,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.access import drafts_hidden, require_organizer, visible_games
+from games.exports import export_plain, export_rif
 from games.models import Game
 from games.serializers import validated
 from relay import services
@@ -67,6 +70,25 @@ class RelayViewSet(viewsets.GenericViewSet[Game]):
     @extend_schema(responses=RelaySerializer)
     def retrieve(self, request: Request, pk: str) -> Response:
         return Response(services.relay_view(self.get_object(), request.user))
+
+    @extend_schema(responses={(200, "text/plain"): str, (200, "application/xml"): str})
+    @action(detail=True, methods=["get"])
+    def record(self, request: Request, pk: str) -> HttpResponse:
+        """The relayed record as the viewer may see it: the plain format, or RenjuNet's ``.rif``
+        (``?as=rif``) with the opening's swap and offered fifths; read back by the game importer."""
+        game = self.get_object()
+        relayed = services.recorded(game, request.user)
+        if request.query_params.get("as") == "rif":
+            body, content_type, ext = (
+                export_rif([game], timezone.now(), records={game.pk: relayed}),
+                "application/xml",
+                "rif",
+            )
+        else:
+            body, content_type, ext = export_plain(game, relayed), "text/plain", "txt"
+        response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="relay-{game.pk}.{ext}"'
+        return response
 
     @extend_schema(request=RelayEntrySerializer, responses={200: RelaySerializer, 201: RelaySerializer})
     @action(detail=True, methods=["post"])

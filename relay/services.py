@@ -19,9 +19,10 @@ from django.utils.translation import gettext as _
 
 from engine import EngineError
 from engine.protocols import Options
-from engine.records import replay_actions, replay_record
+from engine.records import format_actions, replay_actions, replay_record
 from games.access import may_rule
 from games.enums import GameMode, GameStatus
+from games.exports import Recorded
 from games.messages import translate
 from games.models import Game
 from games.services.base import GameError
@@ -247,3 +248,17 @@ def relay_view(game: Game, viewer: Any, now: datetime | None = None) -> dict[str
         "recorder": lease.holder.get_username() if live and lease is not None else None,
         "position": position(game, [m.text for m in moves]),
     }
+
+
+def recorded(game: Game, viewer: Any, now: datetime | None = None) -> Recorded:
+    """The relayed record as the viewer may see it, in the shape the game exports take (plain and .rif):
+    every action with the colour of who took it, the stones in board order."""
+    view = relay_view(game, viewer, now)
+    actions = [m["action"] for m in view["moves"]]
+    return Recorded(
+        body=format_actions(actions),
+        stones=" ".join(view["position"]["stones"]),
+        actions=actions,
+        times=[None for _a in actions],
+        colors=[m["color"] for m in view["moves"]],
+    )

@@ -6,12 +6,15 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.access import drafts_hidden, may_rule, visible_games
 from games.enums import GameMode
+from games.exports import export_rif
 from games.models import Game
 from relay.models import RelayMove
+from relay.services import recorded as relay_recorded
 from relay.services import relay_view
 from tournament.models import Tournament
 
@@ -83,6 +86,23 @@ def multiboard_context(request: HttpRequest, pk: int) -> dict[str, object]:
     span = 2 * MARGIN + CELL * (SIZE - 1)
     lines = [MARGIN + i * CELL for i in range(SIZE)]
     return {"tournament": tournament, "boards": _boards(tournament, request.user), "span": span, "lines": lines}
+
+
+def relayed_games_rif(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every relayed game of the tournament as RenjuNet's ``.rif``, as the viewer may see each (the public:
+    after the stage's delay), the opening's swaps and offered fifths included."""
+    tournament = get_object_or_404(drafts_hidden(Tournament.objects.all(), request.user), pk=pk)
+    games = list(
+        Game.objects.filter(match_game__match__tournament=tournament, is_public=True)
+        .filter(pk__in=RelayMove.objects.values("game_id"))
+        .select_related("player_one", "player_two", "black", "white")
+        .order_by("board_number", "pk")
+    )
+    records = {game.pk: relay_recorded(game, request.user) for game in games}
+    body = export_rif(games, timezone.now(), records=records)
+    response = HttpResponse(body, content_type="application/xml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="relay-{tournament.pk}.rif"'
+    return response
 
 
 def multiboard(request: HttpRequest, pk: int) -> HttpResponse:

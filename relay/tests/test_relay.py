@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 import time_machine
@@ -12,7 +13,8 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.models import Game
+from games.models import Game, Move
+from games.services import game_import
 from relay.models import Correction, LeaseChange, RelayMove
 from tournament.models import Stage
 from tournament.tests.browser import account
@@ -171,3 +173,40 @@ def test_the_multiboard_shows_each_relayed_board_after_the_delay_and_at_once_to_
         clock.move_to(start + timedelta(minutes=10, seconds=1))
         part = public.get(f"/t/{tournament.pk}/relay/boards/").content.decode()
         assert all(f'data-point="{p}"' in part for p in ("h8", "h9", "j10")) and "10 min behind" in part
+
+
+@pytest.mark.parametrize("fmt", ["rif", "txt"])
+def test_a_relayed_record_is_read_back_by_the_importer_with_every_step(fmt: str) -> None:
+    """The relay's .rif (RenjuNet's layout) and plain record, read back by the project's own importer: every
+    action of the opening — the swap kept, the two fifths offered, the one chosen — and every stone."""
+    game, _stage = board_game()
+    api = client(account("boss", "organizer"))
+    played = [*RIF, "place l12", "place g9"]
+    for ply, action in enumerate(played):
+        assert enter(api, game, ply, action).status_code == 201
+    answer = api.get(f"/api/relay/{game.pk}/record/", {"as": fmt} if fmt == "rif" else {})
+    assert answer.status_code == 200
+    text = answer.content.decode()
+    if fmt == "rif":
+        assert "<alt>g8 j11</alt>" in text or "g8 j11" in text  # the offered fifths are in the file
+    back = game_import(text=text)
+    assert list(Move.objects.filter(game=back).order_by("ply").values_list("text", flat=True)) == played
+    assert back.protocol == "rif" and back.rules == game.rules
+
+
+def test_the_rounds_relayed_games_in_one_rif_for_the_public_after_the_delay() -> None:
+    game, stage = board_game()
+    boss = account("boss", "organizer")
+    api = client(boss)
+    assert api.post("/api/relay/delay/", {"stage": stage.pk, "minutes": 5}, format="json").status_code == 200
+    start = timezone.now()
+    with time_machine.travel(start, tick=False) as clock:
+        for ply, action in enumerate(RIF):
+            assert enter(api, game, ply, action).status_code == 201
+        early = Client().get(f"/t/{stage.tournament_id}/relay/games.rif").content.decode()
+        moves = ElementTree.fromstring(early).find(".//game/move")
+        assert moves is not None and not moves.text  # the public file waits for the delay too
+        clock.move_to(start + timedelta(minutes=5, seconds=1))
+        text = Client().get(f"/t/{stage.tournament_id}/relay/games.rif").content.decode()
+    back = game_import(text=text)
+    assert list(Move.objects.filter(game=back).order_by("ply").values_list("text", flat=True)) == RIF

@@ -83,6 +83,7 @@ def test_a_recorder_enters_a_renju_opening_at_the_board_and_undoes_a_stone(
 
     deputy = open_page(browser, live_server.url, account("deputy", "organizer"), "en", viewport)
     deputy.goto(f"{live_server.url}/relay/{game.pk}/record/")
+    expect(deputy.locator("#status")).to_contain_text("7 entries recorded")  # the record has arrived
     stone(deputy, "k11", touch)
     expect(deputy.locator("#message")).to_contain_text("boss records this board")
     deputy.get_by_role("button", name="Take this board over").click()

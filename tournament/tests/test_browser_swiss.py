@@ -54,7 +54,7 @@ def test_the_swiss_page_fits_a_phone_and_says_why(live_server: Any, browser: Any
         play_round(stage, rng)
     page = open_page(browser, live_server.url, language=language, viewport=PHONE)
     page.goto(f"{live_server.url}/t/{stage.tournament_id}/")
-    page.wait_for_load_state("networkidle")
+    page.wait_for_load_state("load")  # (not "networkidle": the live parts poll every second)
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"the Swiss page scrolls sideways by {overflow}px at 390×844"
     table = page.locator("table.standings.swiss")
