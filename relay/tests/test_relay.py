@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 
 from games.models import Game, Move
 from games.services import game_import
-from relay.models import Correction, LeaseChange, RelayMove
+from relay.models import Correction, LeaseChange, RelayMove, StageDelay
 from tournament.models import Stage
 from tournament.tests.browser import account
 from tournament.tests.helpers import started
@@ -90,7 +90,7 @@ def test_a_forbidden_stone_is_recorded_as_played_with_its_foul() -> None:
 
 
 def test_one_writer_per_board_a_referee_takes_over_and_strangers_write_nothing() -> None:
-    game, _stage = board_game("seed")
+    game, stage = board_game("seed")
     first, second = account("boss", "organizer"), account("deputy", "organizer")
     assert enter(client(first), game, 0, "place h8").status_code == 201
     held = enter(client(second), game, 1, "place h9")
@@ -107,8 +107,11 @@ def test_one_writer_per_board_a_referee_takes_over_and_strangers_write_nothing()
     assert rival.status_code in (403, 404)  # another organizer's game: not theirs to record
     player = game.player_one.user or account("seated", "player")
     assert enter(client(player), game, 2, "place a1").status_code in (403, 404)
-    delay = client(account("rival2", "host")).post("/api/relay/delay/", {"stage": 1, "minutes": 0}, format="json")
-    assert delay.status_code in (403, 404)
+    delay = client(account("rival2", "host")).post(
+        "/api/relay/delay/", {"stage": stage.pk, "minutes": 0}, format="json"
+    )
+    assert delay.status_code in (403, 404)  # this stage's delay is its organizer's
+    assert not StageDelay.objects.filter(stage=stage).exists()
     assert RelayMove.objects.count() == before
 
 

@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 
 from games.models import Game, Player
 from tournament.double_elimination import bracket
+from tournament.double_elimination import format as double
 from tournament.errors import TournamentError
 from tournament.models import AuditLog, Entry, Match, Round, Tournament
 from tournament.services import draw_stage, pair_next_round, publish, register, start_stage, tournament_create
@@ -363,3 +364,28 @@ def test_every_public_sheet_of_a_finished_bracket_answers(client: Any) -> None:
         assert answer.status_code == 200, (name, args)
         if name in ("tournament", "tournament-standings-csv"):
             assert winner in answer.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_round_never_seats_a_player_on_two_boards_even_when_the_bracket_names_them_twice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A corrected result can leave one player in two ready matches (the matches played stand): the round
+    pairs the earlier one only, and the other waits."""
+    tournament = tournament_create(name="Twice", first_stage="double_elim")
+    for n in range(5):
+        register(tournament=tournament, player=Player.objects.create(name=f"T{n}"))
+    publish(tournament=tournament)
+    stage = tournament.stages.get()
+    draw_stage(stage=stage, seed=1)
+    start_stage(stage=stage)
+    twice = bracket.State(
+        players={"L2-1": (4, 3), "L2-2": (6, 4), "W3-1": (1, 2)},
+        winner={},
+        loser={},
+        ready=["W3-1", "L2-1", "L2-2"],
+        complete=False,
+    )
+    monkeypatch.setattr(double, "load", lambda _stage: (stage.groups.get(), [1, 2, 3, 4, 6], twice, set()))
+    plan = format_of(stage).plan_round(stage)
+    assert plan.boards == [[1, 2], [4, 3]] and [w["slot"] for w in plan.why] == ["W3-1", "L2-1"]

@@ -33,9 +33,10 @@ def watched(boards: list[Board]) -> set[tuple[int, int | None]]:
 REFERENCE = {(4, None), (29, 38), (20, 32)}
 
 
-@pytest.mark.xfail(
-    strict=True, reason="py4swiss 0.3.1 gives the bye to #29 (docs/upstream/py4swiss-bye-with-prohibited-pairs.md)"
-)
+UPSTREAM_BYE = "py4swiss 0.3.1 gives the bye to #29 (docs/upstream/py4swiss-bye-with-prohibited-pairs.md)"
+
+
+@pytest.mark.xfail(reason=UPSTREAM_BYE, strict=True)
 def test_the_rules_until_2026_give_the_bye_to_the_lowest_score_that_can_take_it() -> None:
     assert watched(pairer(RULES_2017).pair(trf.read(CASE))) == REFERENCE
 
