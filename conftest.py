@@ -259,6 +259,16 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+@pytest.fixture(autouse=True)
+def _close_browser_contexts(request: Any) -> Iterator[None]:
+    """Every browser context a test opened is closed after it: a page left open keeps polling the live
+    server (every one to three seconds) through the tests that follow, costing them CPU and noise."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
+
+
 @pytest.fixture
 def screenshot() -> Any:
     """Save a full-page screenshot as a test artefact (var/test-artifacts/<name>.png)."""
