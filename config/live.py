@@ -23,8 +23,8 @@ import logging
 import os
 import socket
 import threading
+import time
 from collections import Counter
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ParamSpec, TypeVar
@@ -38,6 +38,8 @@ from django.utils import timezone
 
 from config.arrivals import Publisher, redis_client
 from config.live_guard import CLOSE_ENDED, CLOSE_REFUSED, Admission, FrameGate, admit
+from config.live_reads import game_tournament, referees_of, render, with_database
+from relay.boards import delta
 
 logger = logging.getLogger(__name__)
 ACTS_FIRST_S = 2.0  # the longest a new socket waits for the moves queued before it
@@ -89,6 +91,7 @@ class Hub:
     acts_pending: int = 0  # moves sent on sockets (config.live_acts) received and not yet answered
     acts_quiet: asyncio.Event = field(default_factory=asyncio.Event)  # set while none is pending
     scoped: dict[str, set[str]] = field(default_factory=dict)  # player:12 -> the watched player:12@5, …
+    timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)  # a relay's next coming of age
     # the arrival of the oldest socket move still waiting here, in the web processes' ledger: a flag waits for it
     arrivals: Publisher = field(
         default_factory=lambda: Publisher(redis_client(), f"live:{socket.gethostname()}:{os.getpid()}")
@@ -152,8 +155,10 @@ class Hub:
         they were last sent is the one just before it."""
         kind, _sep, ident = topic.partition(":")
         if kind == "game" and ident.isdigit():
-            if self.kinds["tournament"]:
+            if self.kinds["tournament"] or self.kinds["relay"]:
                 asyncio.get_running_loop().create_task(self._follow_game(int(ident)))
+            if self.kinds["relaygame"]:  # a result entered: the relayed game shows it (and its sheet's record)
+                self.changed(f"relaygame:{ident}")
             if self.kinds["referee"]:
                 asyncio.get_running_loop().create_task(self._tell_referees(int(ident)))
         for scoped in self.scoped.get(topic, ()):  # player:12 changed: so did player:12@5
@@ -209,21 +214,36 @@ class Hub:
     async def _follow_game(self, game_id: int) -> None:
         """A game on a watched tournament's board changed: its boards list (moves, turn, clocks) did too."""
         if game_id not in self.tournament_of:
-            self.tournament_of[game_id] = await sync_to_async(_tournament_of, thread_sensitive=False)(game_id)
+            self.tournament_of[game_id] = await sync_to_async(game_tournament, thread_sensitive=False)(game_id)
         tournament = self.tournament_of[game_id]
         if tournament is not None:
             self.changed(f"tournament:{tournament}")
+            self.changed(f"relay:{tournament}")
 
     async def _tell_referees(self, game_id: int) -> None:
         """A game changed: the consoles of its referees watched here show it (looked up only while a
         referee's console is open, so a move costs nothing for them otherwise)."""
-        referees = await sync_to_async(_referees_of, thread_sensitive=False)(game_id)
+        referees = await sync_to_async(referees_of, thread_sensitive=False)(game_id)
         for referee in referees:
             self.changed(f"referee:{referee}")
 
+    def _timed(self, topic: str, text: str) -> None:
+        """A relay's state says when it next changes by itself (an entry coming of age after the delay): read
+        it again then, whether or not anything is announced meanwhile."""
+        if not topic.startswith(RELAY_TOPICS):
+            return
+        at = json.loads(text).get("refresh_at")
+        old = self.timers.pop(topic, None)
+        if old is not None:
+            old.cancel()
+        if at is not None and topic in self.watchers:
+            wait = max(0.0, at - time.time()) + 0.05
+            self.timers[topic] = asyncio.get_running_loop().call_later(wait, self.changed, topic)
+
     async def _refresh(self, topic: str) -> None:
-        # A tournament's page is read at most once a second, however many of its games move meanwhile.
-        spacing = 1.0 if topic.startswith("tournament:") else 0.0
+        # A tournament's page is read at most once a second, however many of its games move meanwhile; a
+        # multiboard at most twice a second.
+        spacing = 1.0 if topic.startswith("tournament:") else 0.5 if topic.startswith("relay:") else 0.0
         try:
             while True:
                 started = asyncio.get_running_loop().time()
@@ -232,13 +252,16 @@ class Hub:
                 for lang in sorted(langs):
                     text = await asyncio.get_running_loop().run_in_executor(_pool("live-reads", 1), render, topic, lang)
                     langs.discard(lang)
-                    if text is None or text == self._latest(topic, lang):
+                    previous = self._latest(topic, lang)
+                    if text is not None:
+                        self._timed(topic, text)
+                    if text is None or text == previous:
                         continue  # gone, or nothing new (a repeated announcement)
                     self.latest[(topic, lang)] = text
                     if topic.startswith("game:"):
                         self.shown[(topic, lang)] = json.loads(text)["game"]
                     targets = [w for w in self.watchers.get(topic, ()) if w.lang == lang]
-                    await _push_all(targets, text)
+                    await _push_all(targets, changes(topic, previous, text))
                 self._add_pending(topic)
                 if topic not in self.dirty:
                     return
@@ -284,9 +307,23 @@ class Hub:
                     if not self.scoped[base]:
                         del self.scoped[base]
                 self.pending.pop(watcher.topic, None)
+                timer = self.timers.pop(watcher.topic, None)
+                if timer is not None:
+                    timer.cancel()
                 for lang, _name in settings.LANGUAGES:  # not a walk over every topic's states
                     self.latest.pop((watcher.topic, lang), None)
                     self.shown.pop((watcher.topic, lang), None)
+
+
+RELAY_TOPICS = ("relay:", "relaygame:")
+
+
+def changes(topic: str, previous: str | None, text: str) -> str:
+    """What watchers already shown ``previous`` are sent: a multiboard's boards that changed (relay.boards.delta),
+    anything else whole. A new watcher is sent the whole state (Hub.welcome)."""
+    if previous is None or not topic.startswith("relay:"):
+        return text
+    return json.dumps({"topic": topic, **delta(json.loads(previous), json.loads(text))})
 
 
 # What a plain move changes in a game's state (games.live.move_delta), besides adding itself to the moves.
@@ -332,103 +369,6 @@ def hub() -> Hub:
         _hubs[loop] = Hub()
         _hubs[loop].acts_quiet.set()
     return _hubs[loop]
-
-
-def render(topic: str, lang: str) -> str | None:
-    """The state a watcher of ``topic`` sees, as the JSON text sent to it (None if it no longer exists).
-
-    Runs in the reads' thread (:func:`_pool`), so on one connection, besides the checks' and the moves'. Each keeps
-    its database connection as a request would, up to ``CONN_MAX_AGE`` and while it works: on PostgreSQL
-    a new connection per render is a new server process warming its caches (bench/open.py, docs/reliability.md)."""
-    return with_database(_render, topic, lang)
-
-
-def with_database(work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """``work(*args)`` in an executor thread, keeping the thread's connection as a request does: one broken
-    or older than ``CONN_MAX_AGE`` is closed before and after. ``LIVE_KEEP_CONNECTIONS=false``: closed
-    after every use (a server whose threads outlive its database, as the tests' in-process one)."""
-    from django.db import close_old_connections, connection
-
-    close_old_connections()
-    try:
-        return work(*args, **kwargs)
-    finally:
-        if settings.LIVE_KEEP_CONNECTIONS:
-            close_old_connections()
-        else:
-            connection.close()
-
-
-def _render(topic: str, lang: str) -> str | None:
-    from django.utils import translation
-
-    kind, _sep, ident = topic.partition(":")
-    with translation.override(lang):
-        if kind == "game":
-            from games.models import Game
-            from games.serializers import game_detail_data
-
-            game = (
-                Game.objects.filter(pk=int(ident))
-                .select_related("player_one", "player_two")
-                .prefetch_related("moves", "claims", "reports")
-                .first()
-            )
-            if game is None:
-                return None
-            return json.dumps({"topic": topic, "game": game_detail_data(game)}, cls=DjangoJSONEncoder)
-        if kind == "player":
-            from django.template.loader import render_to_string
-
-            from games.access import scope_of_link
-            from games.models import Player
-            from tournament.views import player_console_context
-
-            number, _at, origin = ident.partition("@")  # player:12@5: as a link of tournament 5 reaches it
-            player = Player.objects.filter(pk=int(number)).first()
-            if player is None:
-                return None
-            scope = scope_of_link(int(origin)) if origin else None
-            html = render_to_string(
-                "tournament/_player_console.html", {**player_console_context(player, scope), "live_fragment": True}
-            )
-            return json.dumps({"topic": topic, "fragments": {"console": html}})
-        if kind == "referee":
-            from django.contrib.auth import get_user_model
-            from django.template.loader import render_to_string
-
-            from tournament.views import referee_console_context
-
-            user = get_user_model().objects.filter(pk=int(ident)).first()
-            if user is None:
-                return None
-            html = render_to_string(
-                "tournament/_referee_console.html", {**referee_console_context(user), "live_fragment": True}
-            )
-            return json.dumps({"topic": topic, "fragments": {"console": html}})
-        if kind == "tournament":
-            from tournament.models import Tournament
-            from tournament.views import fragments
-
-            tournament = Tournament.objects.filter(pk=int(ident)).first()
-            if tournament is None:
-                return None
-            return json.dumps({"topic": topic, "fragments": fragments(tournament)})
-    return None
-
-
-def _referees_of(game_id: int) -> list[int]:
-    from games.models import Game
-
-    query = Game.referees.through.objects.filter(game_id=game_id).values_list("user_id", flat=True)
-    return with_database(lambda: list(query))
-
-
-def _tournament_of(game_id: int) -> int | None:
-    from tournament.models import MatchGame
-
-    query = MatchGame.objects.filter(game_id=game_id).values_list("match__tournament_id", flat=True)
-    return with_database(query.first)
 
 
 def admitted(scope: dict[str, Any], topic: str, lang: str) -> Admission | None:

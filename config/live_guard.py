@@ -111,7 +111,10 @@ def may_watch(user: Any, topic: str, game: Game | None = None) -> bool:
         return game is not None and can_see(user, game)
     if kind == "referee":  # a referee's console: only that referee's session
         return bool(user.is_authenticated and user.pk == ident and referees_any(user))
-    if kind == "tournament":
+    if kind == "relaygame":  # a relayed game's public view: whoever may see the game
+        game = Game.objects.filter(pk=ident).first()
+        return game is not None and can_see(user, game)
+    if kind in ("tournament", "relay"):  # a relay's multiboard: whoever may see the tournament
         tournament = Tournament.objects.filter(pk=ident).first()
         return tournament is not None and (
             tournament.status != Tournament.Status.DRAFT or may_organize(user, tournament)

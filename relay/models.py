@@ -17,6 +17,11 @@ class StageDelay(models.Model):
         "tournament.Stage", on_delete=models.CASCADE, related_name="relay_delay", verbose_name=_("stage")
     )
     minutes = models.PositiveSmallIntegerField(default=0, verbose_name=_("publish delay (minutes)"))
+    screen_live = models.BooleanField(
+        default=False,
+        verbose_name=_("projector live"),
+        help_text=_("the organizer's projector shows the boards at once (a spectators' room, away from the players)"),
+    )
 
     class Meta:
         verbose_name = _("publish delay")
@@ -112,3 +117,26 @@ class LeaseChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}: {self.previous_id} -> {self.holder_id}"
+
+
+class PushToken(models.Model):
+    """A key that may push records into one tournament's relayed games and do nothing else (a federation's
+    feed, a transcription desk). Only its digest is kept; the key is shown once, when it is made."""
+
+    tournament = models.ForeignKey(
+        "tournament.Tournament", on_delete=models.CASCADE, related_name="relay_tokens", verbose_name=_("tournament")
+    )
+    label = models.CharField(max_length=100, verbose_name=_("label"))
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("made by")
+    )
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("made at"))
+    revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("revoked at"))
+
+    class Meta:
+        verbose_name = _("relay push key")
+        verbose_name_plural = _("relay push keys")
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: {self.label}"

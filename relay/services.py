@@ -23,9 +23,11 @@ from engine.records import format_actions, replay_actions, replay_record
 from games.access import may_rule
 from games.enums import GameMode, GameStatus
 from games.exports import Recorded
+from games.live import changed
 from games.messages import translate
 from games.models import Game
 from games.services.base import GameError
+from relay.boards import Entry, next_change, sheet_stones, stones_of, visible
 from relay.models import Correction, Lease, LeaseChange, RelayMove, StageDelay
 from tournament.models import MatchGame, Stage
 
@@ -137,6 +139,7 @@ def relay_enter(
             game=game, ply=expected_ply + 1, clock=_clock(clock), entered_at=at, entered_by=user, **step
         )
     )
+    announce(game)
     return moves, True
 
 
@@ -161,18 +164,36 @@ def relay_replace(
     if not 1 <= from_ply <= len(moves):
         raise GameError("bad_ply", _("The record has no ply %(n)s.") % {"n": from_ply})
     _hold_lease(game, user, takeover, at)
+    rewrite(game, moves, from_ply, [" ".join(a.split()) for a in actions], user=user, at=at, reason=reason)
+    announce(game)
+    return record(game)
+
+
+def rewrite(
+    game: Game, moves: list[RelayMove], from_ply: int, added: list[str], *, user: Any, at: datetime, reason: str
+) -> None:
+    """The record from ``from_ply`` on replaced by ``added`` (each checked through the protocol and the rules),
+    kept as a correction: what was there, what replaced it, who, when, why."""
     kept = [m.text for m in moves[: from_ply - 1]]
-    added = [" ".join(a.split()) for a in actions]
     steps = _checked(game, kept + added)[len(kept) :]
     removed = [m.text for m in moves[from_ply - 1 :]]
     RelayMove.objects.filter(game=game, ply__gte=from_ply).delete()
     RelayMove.objects.bulk_create(
         RelayMove(game=game, ply=from_ply + i, entered_at=at, entered_by=user, **step) for i, step in enumerate(steps)
     )
-    Correction.objects.create(
-        game=game, from_ply=from_ply, removed=removed, added=added, reason=reason[:200], at=at, by=user
-    )
-    return record(game)
+    if removed:
+        Correction.objects.create(
+            game=game, from_ply=from_ply, removed=removed, added=added, reason=reason[:200], at=at, by=user
+        )
+
+
+def announce(game: Game) -> None:
+    """After the transaction commits, the live sockets watching the game's relay and its tournament's
+    multiboard are told (the public's view changes only once the delay has passed: config.live)."""
+    changed(f"relaygame:{game.pk}")
+    tournament = MatchGame.objects.filter(game=game).values_list("match__tournament_id", flat=True).first()
+    if tournament is not None:
+        changed(f"relay:{tournament}")
 
 
 def stage_of(game: Game) -> Stage | None:
@@ -190,10 +211,14 @@ def delay_of(game: Game) -> int:
 
 
 @transaction.atomic
-def set_delay(*, stage: Stage, minutes: int) -> StageDelay:
+def set_delay(*, stage: Stage, minutes: int, screen_live: bool = False) -> StageDelay:
+    """The stage's publish delay, and whether the organizer's projector shows its boards at once."""
     if type(minutes) is not int or not 0 <= minutes <= MAX_DELAY:
         raise GameError("bad_delay", _("The publish delay is 0 to %(n)s minutes.") % {"n": MAX_DELAY})
-    found, _created = StageDelay.objects.update_or_create(stage=stage, defaults={"minutes": minutes})
+    found, _created = StageDelay.objects.update_or_create(
+        stage=stage, defaults={"minutes": minutes, "screen_live": bool(screen_live)}
+    )
+    changed(f"relay:{stage.tournament_id}")
     return found
 
 
@@ -212,41 +237,78 @@ def position(game: Game, texts: list[str]) -> dict[str, Any]:
     }
 
 
+def _shown(move: RelayMove) -> dict[str, Any]:
+    """A relayed entry as the API shows it."""
+    return {
+        "ply": move.ply,
+        "action": move.text,
+        "seat": move.seat,
+        "color": move.color,
+        "move_number": move.move_number,
+        "foul": move.foul,
+        "clock": move.clock or {},
+    }
+
+
+def _sheet_move(number: int, point: str) -> dict[str, Any]:
+    """A stone of the result sheet's record, where it supersedes the relayed one (stones only: who held which
+    colour through the opening is the relayed record's to say)."""
+    color = "black" if number % 2 else "white"
+    return {
+        "ply": number,
+        "action": f"place {point}",
+        "seat": None,
+        "color": color,
+        "move_number": number,
+        "foul": "",
+        "clock": {},
+    }
+
+
+def _sheet_position(stones: list[str]) -> dict[str, Any]:
+    return {"stones": stones, "expects": "", "to_move": "", "offers": [], "offer_count": None}
+
+
 def relay_view(game: Game, viewer: Any, now: datetime | None = None) -> dict[str, Any]:
     """The record as ``viewer`` may see it: at once for the game's referees and organizers; for anyone else
     as it stood the stage's delay ago (the newest state older than the delay), with the corrections made by
-    then."""
+    then; ``refresh_at``: when that view next changes by itself. Once the game is over, a result sheet (or
+    the referee's record) with moves supersedes the live record (``settled``)."""
     now = now or timezone.now()
     delay = delay_of(game)
-    live = may_rule(viewer, game)
+    ruling = may_rule(viewer, game)
+    live = ruling or game.status in (GameStatus.FINISHED, GameStatus.CANCELLED)  # a game over: nothing to hide
     cutoff = now if live else now - timedelta(minutes=delay)
-    moves = [m for m in record(game) if m.entered_at <= cutoff]
-    moves = moves[: next((i for i, m in enumerate(moves) if m.ply != i + 1), len(moves))]  # no gap
-    corrections = Correction.objects.filter(game=game, at__lte=cutoff).order_by("at")
+    entries = record(game)
+    shown_plies = {e.ply for e in visible([Entry(m.ply, m.text, m.entered_at) for m in entries], cutoff)}
+    moves = [m for m in entries if m.ply in shown_plies]
+    corrections = list(Correction.objects.filter(game=game).order_by("at"))
+    coming = next_change(
+        [m.entered_at for m in entries] + [c.at for c in corrections], cutoff, timedelta(minutes=delay)
+    )
+    texts = [m.text for m in moves]
+    sheet = sheet_stones(game)
+    superseded = sheet is not None and sheet != stones_of(game, texts)
+    shown = [_shown(m) for m in moves]
+    if sheet is not None and superseded:
+        shown = [_sheet_move(n, point) for n, point in enumerate(sheet, start=1)]
     lease = Lease.objects.filter(game=game).select_related("holder").first()
     return {
         "game": game.pk,
         "delay_minutes": 0 if live else delay,
         "as_of": cutoff,
-        "ply": len(moves),
-        "moves": [
-            {
-                "ply": m.ply,
-                "action": m.text,
-                "seat": m.seat,
-                "color": m.color,
-                "move_number": m.move_number,
-                "foul": m.foul,
-                "clock": m.clock,
-            }
-            for m in moves
-        ],
+        "refresh_at": coming.timestamp() if coming is not None and not live else None,
+        "settled": superseded,
+        "result": game.result if game.status == GameStatus.FINISHED else "",
+        "ply": len(shown),
+        "moves": shown,
         "corrections": [
             {"from_ply": c.from_ply, "removed": c.removed, "added": c.added, "reason": c.reason, "at": c.at}
             for c in corrections
+            if c.at <= cutoff
         ],
-        "recorder": lease.holder.get_username() if live and lease is not None else None,
-        "position": position(game, [m.text for m in moves]),
+        "recorder": lease.holder.get_username() if ruling and lease is not None else None,
+        "position": _sheet_position(sheet) if sheet is not None and superseded else position(game, texts),
     }
 
 

@@ -6,19 +6,20 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.access import drafts_hidden, may_rule, visible_games
 from games.enums import GameMode
 from games.exports import export_rif
-from games.models import Game
-from relay.models import RelayMove
+from games.parsing import whole
+from relay.boards import board_states, relayed_games
 from relay.services import recorded as relay_recorded
-from relay.services import relay_view
 from tournament.models import Tournament
 
 CELL, MARGIN, SIZE = 12, 10, 15  # a small board: 15 lines, 12 px apart
+SCREEN_BOARDS = 18  # the projector's page: six boards across, three down, on a 1920×1080 screen
 
 
 @login_required
@@ -51,53 +52,48 @@ def recorder(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "relay/record.html", {"game": game, "config": config})
 
 
-def _boards(tournament: Tournament, viewer: object) -> list[dict[str, object]]:
-    """Every relayed game of the tournament as the viewer may see it (the public: after the stage's delay):
-    the players, the board, its stones placed on a small board, the last one marked."""
-    games = (
-        Game.objects.filter(match_game__match__tournament=tournament, is_public=True)
-        .filter(pk__in=RelayMove.objects.values("game_id"))
-        .select_related("player_one", "player_two")
-        .order_by("board_number", "pk")
-    )
-    boards = []
-    for game in games:
-        view = relay_view(game, viewer)
-        stones = []
-        for number, point in enumerate(view["position"]["stones"], start=1):
-            col, row = "abcdefghijklmno".index(point[0]), int(point[1:]) - 1
-            x, y = MARGIN + col * CELL, MARGIN + (SIZE - 1 - row) * CELL
-            stones.append({"x": x, "y": y, "colour": "black" if number % 2 else "white", "point": point})
-        boards.append(
-            {
-                "game": game,
-                "stones": stones,
-                "last": stones[-1] if stones else None,
-                "ply": view["ply"],
-                "corrections": len(view["corrections"]),
-                "delay": view["delay_minutes"],
-            }
-        )
-    return boards
+def _dots(stones: list[str]) -> list[dict[str, object]]:
+    dots: list[dict[str, object]] = []
+    for number, point in enumerate(stones, start=1):
+        col, row = "abcdefghijklmno".index(point[0]), int(point[1:]) - 1
+        x, y = MARGIN + col * CELL, MARGIN + (SIZE - 1 - row) * CELL
+        dots.append({"x": x, "y": y, "colour": "black" if number % 2 else "white", "point": point})
+    return dots
 
 
-def multiboard_context(request: HttpRequest, pk: int) -> dict[str, object]:
+def multiboard_context(request: HttpRequest, pk: int, screen: bool = False, seconds: int = 20) -> dict[str, object]:
+    """The tournament's relayed boards as the viewer may see them (board_states), each with its stones placed
+    on a small board for the first paint; the page follows the public's socket unless it shows some board
+    at once (a referee's, the organizer's: they poll)."""
     tournament = get_object_or_404(drafts_hidden(Tournament.objects.all(), request.user), pk=pk)
+    state = board_states(tournament, request.user, screen=screen)
+    boards = [{**b, "dots": _dots(b["stones"]), "last": _dots(b["stones"])[-1:]} for b in state["boards"]]
     span = 2 * MARGIN + CELL * (SIZE - 1)
     lines = [MARGIN + i * CELL for i in range(SIZE)]
-    return {"tournament": tournament, "boards": _boards(tournament, request.user), "span": span, "lines": lines}
+    return {
+        "tournament": tournament,
+        "boards": boards,
+        "span": span,
+        "lines": lines,
+        "screen": screen,
+        "topic": "" if state["live"] else f"relay:{tournament.pk}",
+        "config": {
+            "tournament": tournament.pk,
+            "api": reverse("relay-boards", args=[tournament.pk]) + ("?screen=1" if screen else ""),
+            "topic": "" if state["live"] else f"relay:{tournament.pk}",
+            "geometry": {"cell": CELL, "margin": MARGIN, "size": SIZE},
+            "board_label": _("Board %(n)s"),
+            "boards": state["boards"],
+            "screen": {"per_page": SCREEN_BOARDS, "seconds": seconds} if screen else None,
+        },
+    }
 
 
 def relayed_games_rif(request: HttpRequest, pk: int) -> HttpResponse:
     """Every relayed game of the tournament as RenjuNet's ``.rif``, as the viewer may see each (the public:
     after the stage's delay), the opening's swaps and offered fifths included."""
     tournament = get_object_or_404(drafts_hidden(Tournament.objects.all(), request.user), pk=pk)
-    games = list(
-        Game.objects.filter(match_game__match__tournament=tournament, is_public=True)
-        .filter(pk__in=RelayMove.objects.values("game_id"))
-        .select_related("player_one", "player_two", "black", "white")
-        .order_by("board_number", "pk")
-    )
+    games = list(relayed_games(tournament).select_related("black", "white"))
     records = {game.pk: relay_recorded(game, request.user) for game in games}
     body = export_rif(games, timezone.now(), records=records)
     response = HttpResponse(body, content_type="application/xml; charset=utf-8")
@@ -110,6 +106,34 @@ def multiboard(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "relay/multiboard.html", multiboard_context(request, pk))
 
 
-def multiboard_part(request: HttpRequest, pk: int) -> HttpResponse:
-    """The boards alone, fetched by the page every second (a 304 when nothing changed)."""
-    return render(request, "relay/_multiboard.html", multiboard_context(request, pk))
+def screen(request: HttpRequest, pk: int) -> HttpResponse:
+    """The hall's projector: sixteen boards to a 1920×1080 screen, in turn when there are more (``?seconds=``
+    each page, 20 by default), at the public's delay; on a session that runs the tournament, at once for a
+    stage whose organizer set its screen live (a spectators' room)."""
+    seconds = whole(request.GET.get("seconds", ""), 3)
+    seconds = seconds if seconds and 5 <= seconds <= 600 else 20
+    return render(request, "relay/screen.html", multiboard_context(request, pk, screen=True, seconds=seconds))
+
+
+def watch(request: HttpRequest, pk: int) -> HttpResponse:
+    """One relayed game for spectators: the board, the record with the table clock's readings, the corrections,
+    live (the public after the stage's delay); engine analysis only on the game's page once it has ended."""
+    game = get_object_or_404(
+        visible_games(request.user).filter(mode=GameMode.OVER_THE_BOARD).select_related("player_one", "player_two"),
+        pk=pk,
+    )
+    live = may_rule(request.user, game)
+    config = {
+        "game": game.pk,
+        "topic": "" if live else f"relaygame:{game.pk}",
+        "labels": {
+            "board_label": _("Board"),
+            "behind": _("%(m)s min behind"),
+            "recorded": _("%(n)s entries recorded."),
+            "settled": _("The result sheet's record, which settles the game."),
+            "correction": _("Corrected from ply %(n)s: %(reason)s"),
+            "black": _("Black"),
+            "white": _("White"),
+        },
+    }
+    return render(request, "relay/watch.html", {"game": game, "config": config})

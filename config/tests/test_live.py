@@ -219,7 +219,7 @@ def test_a_render_keeps_its_threads_database_connection_as_a_request_would(setti
 
     settings.LIVE_KEEP_CONNECTIONS = True  # the default
 
-    from config.live import render
+    from config.live_reads import render
 
     one, two = Player.objects.create(name="Keep One"), Player.objects.create(name="Keep Two")
     game = game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick")

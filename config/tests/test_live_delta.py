@@ -12,7 +12,8 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 
 import games.live
-from config.live import _render, with_move
+from config.live import with_move
+from config.live_reads import _render
 from config.tests.sockets import shown_ply
 from games.models import Game, Player
 from games.services import game_act, game_create, game_offer_draw

@@ -170,12 +170,15 @@ def test_the_multiboard_shows_each_relayed_board_after_the_delay_and_at_once_to_
         page = public.get(f"/t/{tournament.pk}/relay/")
         assert page.status_code == 200 and f'data-game="{game.pk}"' in page.content.decode()
         assert 'data-point="h8"' not in page.content.decode()  # not yet: ten minutes behind
+        assert public.get(f"/api/relay/boards/{tournament.pk}/").json()["boards"][0]["stones"] == []
         organizer = Client(HTTP_ACCEPT_LANGUAGE="en")
         organizer.force_login(boss)
-        assert 'data-point="j10"' in organizer.get(f"/t/{tournament.pk}/relay/boards/").content.decode()
+        assert 'data-point="j10"' in organizer.get(f"/t/{tournament.pk}/relay/").content.decode()
         clock.move_to(start + timedelta(minutes=10, seconds=1))
-        part = public.get(f"/t/{tournament.pk}/relay/boards/").content.decode()
-        assert all(f'data-point="{p}"' in part for p in ("h8", "h9", "j10")) and "10 min behind" in part
+        html = public.get(f"/t/{tournament.pk}/relay/").content.decode()
+        assert all(f'data-point="{p}"' in html for p in ("h8", "h9", "j10")) and "10 min behind" in html
+        board = public.get(f"/api/relay/boards/{tournament.pk}/").json()["boards"][0]
+        assert (board["stones"], board["ply"], board["game"]) == (["h8", "h9", "j10"], 3, game.pk)
 
 
 @pytest.mark.parametrize("fmt", ["rif", "txt"])
