@@ -227,18 +227,20 @@ class Hub:
         for referee in referees:
             self.changed(f"referee:{referee}")
 
-    def _timed(self, topic: str, text: str) -> None:
-        """A relay's state says when it next changes by itself (an entry coming of age after the delay): read
-        it again then, whether or not anything is announced meanwhile."""
+    def _timed(self, topic: str, text: str) -> str:
+        """A relay's state says when it next changes by itself (``refresh_at``: an entry coming of age after the
+        delay): read it again then, whether or not anything is announced meanwhile. The state without it."""
         if not topic.startswith(RELAY_TOPICS):
-            return
-        at = json.loads(text).get("refresh_at")
+            return text
+        state = json.loads(text)
+        at = state.pop("refresh_at", None)
         old = self.timers.pop(topic, None)
         if old is not None:
             old.cancel()
         if at is not None and topic in self.watchers:
             wait = max(0.0, at - time.time()) + 0.05
             self.timers[topic] = asyncio.get_running_loop().call_later(wait, self.changed, topic)
+        return json.dumps(state)
 
     async def _refresh(self, topic: str) -> None:
         # A tournament's page is read at most once a second, however many of its games move meanwhile; a
@@ -254,7 +256,7 @@ class Hub:
                     langs.discard(lang)
                     previous = self._latest(topic, lang)
                     if text is not None:
-                        self._timed(topic, text)
+                        text = self._timed(topic, text)
                     if text is None or text == previous:
                         continue  # gone, or nothing new (a repeated announcement)
                     self.latest[(topic, lang)] = text

@@ -141,4 +141,5 @@ def _render_relay(topic: str, kind: str, ident: int) -> str | None:
         return None
     view = relay_view(game, public)
     view.pop("as_of")  # the moment of the read: the same record read twice is the same state
-    return json.dumps({"topic": topic, "relay": view, "refresh_at": view["refresh_at"]}, cls=DjangoJSONEncoder)
+    refresh_at = view.pop("refresh_at")
+    return json.dumps({"topic": topic, "relay": view, "refresh_at": refresh_at}, cls=DjangoJSONEncoder)

@@ -4,7 +4,9 @@ config.live_acts (the ``sockets`` fixture, config/tests/conftest.py)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
+import time
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
@@ -45,6 +47,27 @@ def in_a_thread(work: Coroutine[Any, Any, T]) -> T:
     if not done:
         raise TimeoutError("the coroutine did not finish within 60 s")
     return done[0]
+
+
+async def _receive(url: str, count: int, timeout: float, out: list[Any]) -> None:
+    import websockets
+
+    async with websockets.connect(url) as ws:
+        while len(out) < count:
+            message = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+            out.append((time.monotonic(), message))  # when it arrived, not when the wait for it began
+
+
+def listen(url: str, count: int, timeout: float = 5.0) -> tuple[threading.Thread, list[Any]]:
+    """Receive ``count`` messages in a thread; ``got`` fills as they arrive, as (arrival, message)."""
+    got: list[Any] = []
+
+    def run() -> None:
+        asyncio.run(_receive(url, count, timeout, got))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, got
 
 
 class SocketServer:

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from config.tests.sockets import SocketServer, hub_listening, in_a_thread, shown_ply
+from config.tests.sockets import SocketServer, hub_listening, in_a_thread, listen, shown_ply
 from devtools.processes import wait_until
 from games.models import Game, Player
 from games.services import game_act, game_create
@@ -27,26 +26,6 @@ pytestmark = [pytest.mark.pg_django, pytest.mark.redis, pytest.mark.django_db(tr
 def public_game() -> tuple[Game, Player, Player]:
     one, two = Player.objects.create(name="One"), Player.objects.create(name="Two")
     return game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick"), one, two
-
-
-async def _receive(url: str, count: int, timeout: float, out: list[Any]) -> None:
-    import websockets
-
-    async with websockets.connect(url) as ws:
-        while len(out) < count:
-            out.append((time.monotonic(), json.loads(await asyncio.wait_for(ws.recv(), timeout))))
-
-
-def listen(url: str, count: int, timeout: float = 5.0) -> tuple[threading.Thread, list[Any]]:
-    """Receive ``count`` messages in a thread; ``got`` fills as they arrive, as (arrival, message)."""
-    got: list[Any] = []
-
-    def run() -> None:
-        asyncio.run(_receive(url, count, timeout, got))
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    return thread, got
 
 
 def test_a_watcher_gets_the_state_then_each_move_within_a_second(sockets: SocketServer) -> None:
