@@ -169,7 +169,8 @@ def rif_of(games: list[tuple[Game, list[str]]]) -> str:
         f"<actions>{plain(actions).strip()}</actions></game>"
         for i, (g, actions) in enumerate(games, start=1)
     )
-    return f'<database><players>{people}</players><rules><rule id="1" name="renju"/></rules><games>{body}</games></database>'
+    rules = '<rules><rule id="1" name="renju"/></rules>'
+    return f"<database><players>{people}</players>{rules}<games>{body}</games></database>"
 
 
 def test_a_rounds_records_typed_after_it_are_uploaded_all_or_nothing() -> None:
