@@ -47,6 +47,10 @@ def recorder(request: HttpRequest, pk: int) -> HttpResponse:
         "takeover": _("Take this board over"),
         "recorded": _("%(n)s entries recorded."),
         "other": _("Other step"),
+        "correct_from": _("Correct from ply %(n)s"),
+        "reason": _("Why (everyone sees it)"),
+        "remove_from": _("Remove from here, then enter again"),
+        "cancel": _("Cancel"),
     }
     config = {"game": game.pk, "labels": labels}
     return render(request, "relay/record.html", {"game": game, "config": config})

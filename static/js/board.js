@@ -29,6 +29,7 @@
     this.size = options.size || 15;
     this.onPoint = options.onPoint || function () {};
     this.labels = options.labels || {};
+    this.turned = !!options.turned;  // turned half a circle: the board as seen from white's side of the table
     this.cell = 40;
     this.margin = 36;
     this.cursor = { col: 7, row: 7 };
@@ -55,8 +56,11 @@
   }
 
   Board.prototype.xy = function (col, row) {
+    if (this.turned) { col = this.size - 1 - col; row = this.size - 1 - row; }
     return { x: this.margin + col * this.cell, y: this.margin + (this.size - 1 - row) * this.cell };
   };
+
+  Board.prototype.turn = function (turned) { this.turned = !!turned; this.draw(); };
 
   Board.prototype.pointAt = function (event) {
     var pt = this.svg.createSVGPoint();
@@ -65,13 +69,15 @@
     var col = Math.round((local.x - this.margin) / this.cell);
     var row = this.size - 1 - Math.round((local.y - this.margin) / this.cell);
     if (col < 0 || row < 0 || col >= this.size || row >= this.size) return null;
+    if (this.turned) { col = this.size - 1 - col; row = this.size - 1 - row; }
     return { col: col, row: row };
   };
 
   Board.prototype.key = function (event) {
     var moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
     if (moves[event.key]) {
-      var d = moves[event.key];
+      var d = moves[event.key], sign = this.turned ? -1 : 1;
+      d = [d[0] * sign, d[1] * sign];
       this.cursor = { col: Math.min(this.size - 1, Math.max(0, this.cursor.col + d[0])),
                       row: Math.min(this.size - 1, Math.max(0, this.cursor.row + d[1])) };
       event.preventDefault();
@@ -112,8 +118,9 @@
       var a = this.xy(i, 0), b = this.xy(i, size - 1), c = this.xy(0, i), d = this.xy(size - 1, i);
       svg.appendChild(el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "grid" }));
       svg.appendChild(el("line", { x1: c.x, y1: c.y, x2: d.x, y2: d.y, class: "grid" }));
-      svg.appendChild(el("text", { x: a.x, y: a.y + 26, class: "coord" }, LETTERS[i].toUpperCase()));
-      svg.appendChild(el("text", { x: c.x - 24, y: c.y + 5, class: "coord" }, String(i + 1)));
+      var below = this.turned ? -18 : 26, beside = this.turned ? 24 : -24;  // letters by row 1, numbers by column a
+      svg.appendChild(el("text", { x: a.x, y: a.y + below, class: "coord" }, LETTERS[i].toUpperCase()));
+      svg.appendChild(el("text", { x: c.x + beside, y: c.y + 5, class: "coord" }, String(i + 1)));
     }
     var mid = Math.floor(size / 2);
     [[3, 3], [3, size - 4], [size - 4, 3], [size - 4, size - 4], [mid, mid]].forEach(function (p) {

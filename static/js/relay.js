@@ -2,16 +2,36 @@
  * sends each entry naming the ply it expects, so a tap sent twice records one stone and a stale screen is
  * told to reload. Stones on a touch screen: the first tap shows the stone, a second tap on it records it.
  * The opening's steps (swap, the fifths offered, the choice) as the protocol asks for them; an undo; a
- * takeover when another recorder holds the board. No engine, no hints. */
+ * takeover when another recorder holds the board; a correction from any ply (tap its entry: a reason, then
+ * the record from there is removed, kept as a correction, and entered again). The board turns to the
+ * recorder's side of the table (remembered on this device); the table clock's readings may be typed and go
+ * with the next stone. No engine, no hints. */
 (function () {
   "use strict";
   var config = JSON.parse(document.getElementById("relay-config").textContent);
   var L = config.labels;
   var url = "/api/relay/" + config.game + "/";
-  var data = null, preview = null, selected = [], busy = false, takeover = false;
+  var data = null, preview = null, selected = [], busy = false, takeover = false, fixing = null;
   var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
-  var board = new window.GomokuBoard(document.getElementById("board"), { labels: L, onPoint: tapped });
+  var turnKey = "relay-turned-" + config.game, turned = false;
+  try { turned = window.localStorage.getItem(turnKey) === "1"; } catch (e) { /* private mode: not kept */ }
+  var board = new window.GomokuBoard(document.getElementById("board"), { labels: L, onPoint: tapped, turned: turned });
   var $ = function (id) { return document.getElementById(id); };
+
+  $("turn").addEventListener("click", function () {
+    turned = !turned;
+    try { window.localStorage.setItem(turnKey, turned ? "1" : "0"); } catch (e) { /* not kept */ }
+    board.turn(turned);
+    $("turn").setAttribute("aria-pressed", turned ? "true" : "false");
+  });
+  $("turn").setAttribute("aria-pressed", turned ? "true" : "false");
+
+  /* The table clock's readings, typed as m:ss (or minutes), sent with the next stone and then cleared. */
+  function reading(id) {
+    var text = $(id).value.trim(), m = /^(\d{1,3})(?::(\d{1,2}))?$/.exec(text);
+    if (!m) return undefined;
+    return (parseInt(m[1], 10) * 60 + (m[2] ? parseInt(m[2], 10) : 0)) * 1000;
+  }
 
   function csrf() {
     var m = /(?:^|;\s*)csrftoken=([^;]+)/.exec(document.cookie);
@@ -40,7 +60,11 @@
     }).then(function (r) {
       return r.json().then(function (answer) {
         busy = false;
-        if (r.ok) { data = answer; preview = null; selected = []; takeover = false; draw(); return; }
+        if (r.ok) {
+          data = answer; preview = null; selected = []; takeover = false; fixing = null;
+          $("clock-black").value = ""; $("clock-white").value = "";
+          draw(); return;
+        }
         $("message").textContent = answer.message || "";
         preview = null;  // refused: the next tap shows its stone again before recording it
         draw();
@@ -50,7 +74,13 @@
     }, function () { busy = false; });
   }
 
-  function enter(action) { return send("enter", { ply: data.ply, action: action }); }
+  function enter(action) {
+    var body = { ply: data.ply, action: action }, clock = {}, black = reading("clock-black"), white = reading("clock-white");
+    if (black !== undefined) clock.black_ms = black;
+    if (white !== undefined) clock.white_ms = white;
+    if (Object.keys(clock).length) body.clock = clock;
+    return send("enter", body);
+  }
 
   function tapped(point) {
     if (!data) return;
@@ -121,10 +151,32 @@
     list.innerHTML = "";
     data.moves.forEach(function (m) {
       var li = document.createElement("li");
-      li.textContent = m.action + (m.foul ? " ×" : "");
+      var entry = button(m.action + (m.foul ? " ×" : ""), function () { fixing = m.ply; draw(); }, "entry");
+      entry.setAttribute("aria-label", fmt(L.correct_from, { n: m.ply }) + ": " + m.action);
+      li.appendChild(entry);
       list.appendChild(li);
     });
     drawControls();
+    drawFix();
+  }
+
+  /* A correction from ply k: the record from there is removed (kept as a correction everyone sees, with its
+   * reason) and the recorder enters it again. */
+  function drawFix() {
+    var box = $("fix");
+    box.innerHTML = "";
+    box.hidden = fixing === null;
+    if (fixing === null) return;
+    var title = document.createElement("p");
+    title.textContent = fmt(L.correct_from, { n: fixing });
+    var reason = document.createElement("input");
+    reason.id = "fix-reason"; reason.setAttribute("aria-label", L.reason); reason.placeholder = L.reason;
+    var go = button(L.remove_from, function () {
+      if (!reason.value.trim()) { reason.focus(); return; }
+      send("replace", { from_ply: fixing, actions: [], reason: reason.value.trim() });
+    }, "fix");
+    box.appendChild(title); box.appendChild(reason); box.appendChild(go);
+    box.appendChild(button(L.cancel, function () { fixing = null; draw(); }));
   }
 
   load();
