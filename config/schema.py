@@ -50,6 +50,8 @@ ERRORS: dict[str, tuple[str, list[str]]] = {
             "bad_clock",
             "bad_ply",
             "bad_delay",
+            "label_required",
+            "unmatched_record",
         ],
     ),
     "401": ("Not signed in, or the token is unknown or expired.", ["not_authenticated", "authentication_failed"]),
@@ -68,7 +70,7 @@ ERRORS: dict[str, tuple[str, list[str]]] = {
     ),
     "404": (
         "No such object (or one you may not see).",
-        ["not_found", "no_game", "no_match", "no_stage", "no_entry", "no_group", "no_appeal", "no_call"],
+        ["not_found", "no_game", "no_match", "no_stage", "no_entry", "no_group", "no_appeal", "no_call", "no_key"],
     ),
     "409": (
         "The state has moved on: a stale ply, a game over or over the board, a stage already under way.",
@@ -98,6 +100,7 @@ ERRORS: dict[str, tuple[str, list[str]]] = {
             "conflict",
             "lease_held",
             "online_game",
+            "recorded_at_board",
         ],
     ),
     "413": ("The request body is too large.", ["too_large"]),

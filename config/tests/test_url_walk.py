@@ -203,6 +203,15 @@ class World:
 
         return Invitation.objects.get_or_create(tournament=self.draft, player=self.me)[0]
 
+    def push_key(self) -> Any:
+        """A relay push key of the played tournament (relay.feeds), made by its organizer."""
+        from relay.models import PushToken
+
+        organizer = self.users["organizer"]
+        return PushToken.objects.get_or_create(
+            tournament=self.played, label="feed", defaults={"digest": "0" * 64, "created_by": organizer}
+        )[0]
+
     def my_entry(self) -> Any:
         return self.played.entries.get(player=self.me)
 
@@ -262,7 +271,8 @@ CASES: dict[str, Case] = {
     "tournament": ("get", t("/t/{t}/"), NONE, same(200)),
     "page-standings": ("get", t("/t/{t}/standings/"), NONE, same(200)),
     "relay-multiboard": ("get", t("/t/{t}/relay/"), NONE, same(200)),
-    "relay-multiboard-part": ("get", t("/t/{t}/relay/boards/"), NONE, same(200)),
+    "relay-screen": ("get", t("/t/{t}/relay/screen/"), NONE, same(200)),
+    "relay-game": ("get", lambda w: f"/relay/{w.game('otb').pk}/", NONE, same(200)),
     "relay-games-rif": ("get", t("/t/{t}/relay/games.rif"), NONE, same(200)),
     "page-schedule": ("get", t("/t/{t}/schedule/"), NONE, same(200)),
     "tournament-call-sheet": ("get", t("/t/{t}/call-sheet/"), NONE, same(200)),
@@ -513,6 +523,31 @@ CASES: dict[str, Case] = {
         lambda w: f"/api/relay/{w.played_game.pk}/replace/",
         lambda w: {"from_ply": 1, "actions": [], "reason": "a wrong stone"},
         matrix(401, 403, {403, 404}, {403, 404}, 400),  # the organizer's: nothing recorded yet to replace
+    ),
+    "relay-boards": ("get", lambda w: f"/api/relay/boards/{w.played.pk}/?screen=1", NONE, same(200)),
+    "relay-push": (  # a push key only: no session, no user token, whoever holds them (relay/tests/test_relay_feeds.py)
+        "post",
+        lambda w: f"/api/relay/{w.played_game.pk}/push/",
+        lambda w: {"record": "{place h8}"},
+        same(401),
+    ),
+    "relay-upload": (
+        "post",
+        lambda w: "/api/relay/upload/",
+        lambda w: {"tournament": w.played.pk, "records": [{"game": w.played_game.pk, "record": "{place h8}"}]},
+        matrix(401, 403, 403, 403, 200),
+    ),
+    "relay-keys": (
+        "post",
+        lambda w: "/api/relay/keys/",
+        lambda w: {"tournament": w.played.pk, "name": "the federation's feed"},
+        matrix(401, 403, 403, 403, 201),
+    ),
+    "relay-revoke-key": (
+        "post",
+        lambda w: f"/api/relay/keys/{w.push_key().pk}/revoke/",
+        NONE,
+        matrix(401, 403, 403, 403, 200),
     ),
     "relay-delay": (
         "post",
