@@ -9,6 +9,7 @@ from xml.etree import ElementTree
 
 import pytest
 import time_machine
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -16,7 +17,8 @@ from rest_framework.test import APIClient
 from games.models import Game, Move
 from games.services import game_import
 from relay.models import Correction, LeaseChange, RelayMove, StageDelay
-from tournament.models import Stage
+from tournament.demo_tournament import DEMO_NAME
+from tournament.models import Stage, Tournament
 from tournament.tests.browser import account
 from tournament.tests.helpers import started
 
@@ -216,3 +218,13 @@ def test_the_rounds_relayed_games_in_one_rif_for_the_public_after_the_delay() ->
         text = Client().get(f"/t/{stage.tournament_id}/relay/games.rif").content.decode()
     back = game_import(text=text)
     assert list(Move.objects.filter(game=back).order_by("ply").values_list("text", flat=True)) == RIF
+
+
+def test_the_demo_relays_four_boards_of_its_tournament_once() -> None:
+    call_command("load_demo", verbosity=0)
+    call_command("load_demo", verbosity=0)  # idempotent: the boards relayed are left as they are
+    tournament = Tournament.objects.get(name=DEMO_NAME)
+    boards = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/api/relay/boards/{tournament.pk}/").json()["boards"]
+    assert len(boards) == 4 and all(3 <= len(b["stones"]) <= 6 for b in boards)
+    page = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/t/{tournament.pk}/").content.decode()
+    assert f"/t/{tournament.pk}/relay/" in page  # the tournament's page links its live boards

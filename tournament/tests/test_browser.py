@@ -19,6 +19,7 @@ from playwright.sync_api import Page, expect
 from devtools.catalogues import english_strings
 from games.models import Game, Player
 from games.services import game_create
+from relay.models import RelayMove
 from tournament import services
 from tournament.demo_tournament import DEMO_DOUBLE_NAME, DEMO_NAME, DEMO_TEAMS_NAME
 from tournament.models import Tournament
@@ -187,6 +188,8 @@ def test_every_page_renders_in_the_browser_in_every_language_with_nothing_left_i
         Game.objects.filter(match_game__match__tournament=tournament, status="finished").exclude(record_text="").first()
     )
     assert game is not None
+    relayed = RelayMove.objects.filter(game__match_game__match__tournament=tournament).first()
+    assert relayed is not None  # the demo relays some boards
     english = set() if language == "en" else english_strings(translation.to_locale(language))
     errors: list[str] = []
     left: dict[str, list[str]] = {}
@@ -202,10 +205,15 @@ def test_every_page_renders_in_the_browser_in_every_language_with_nothing_left_i
         "result-sheets": f"/t/{tournament.pk}/result-sheets/",
         "ratings": "/ratings/",
         "login": "/accounts/login/",
+        "relay": f"/t/{tournament.pk}/relay/",
+        "relay-screen": f"/t/{tournament.pk}/relay/screen/",
+        "relay-game": f"/relay/{relayed.game_id}/",
     }
     for name, path in pages.items():
         public.goto(live_server.url + path)
         expect(public.locator("html")).to_have_attribute("lang", language)
+        if name == "relay-game":
+            expect(public.locator("svg.board-svg .stone")).not_to_have_count(0)  # drawn from the API
         if name == "game":
             expect(public.locator("#status")).not_to_be_empty()  # the page has drawn the game from the API
             expect(public.locator("svg.board-svg .stone")).not_to_have_count(0)

@@ -1,4 +1,5 @@
-"""Load the demo accounts (and, as later issues add them, a demo tournament).
+"""Load the demo accounts, the demo tournament (its first boards relayed live), the team event and the
+double elimination.
 
 Idempotent: running it twice leaves one copy of everything. Passwords are
 demo credentials for a local machine and are printed by ``make run``.
@@ -12,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from relay.demo import load_demo_relay
 from tournament.demo import DEMO_PASSWORD, demo_accounts
 from tournament.demo_tournament import load_demo_double_elimination, load_demo_team_event, load_demo_tournament
 from tournament.roles import ORGANIZER, sync_roles
@@ -36,6 +38,8 @@ class Command(BaseCommand):
         self.stdout.write(f"demo data: {created} accounts created, {len(demo_accounts())} in all")
         tournament = load_demo_tournament()
         self.stdout.write(f"demo tournament: {tournament.name} (#{tournament.pk})")
+        relayed = load_demo_relay(tournament)
+        self.stdout.write(f"demo relay: {relayed} boards at /t/{tournament.pk}/relay/")
         teams = load_demo_team_event()
         self.stdout.write(f"demo team event: {teams.name} (#{teams.pk})")
         double = load_demo_double_elimination()
