@@ -1,17 +1,17 @@
-"""The relay in the organizer's panel: the delays are set here; the record, its corrections and the leases
-are read here, and changed only through the relay's API (every change kept)."""
+"""The relay in the organizer's panel: the delays are set here; the record, its corrections, the leases and
+the push keys are read here, and changed only through the relay's API (every change kept)."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from relay.models import Correction, Lease, LeaseChange, RelayMove, StageDelay
+from relay.models import Correction, Lease, LeaseChange, PushToken, RelayMove, StageDelay
 from tournament.admin import ReadOnlyAdmin
 
 
 @admin.register(StageDelay)
 class StageDelayAdmin(admin.ModelAdmin[StageDelay]):
-    list_display = ["stage", "minutes"]
+    list_display = ["stage", "minutes", "screen_live"]
 
 
 @admin.register(RelayMove)
@@ -33,3 +33,11 @@ class LeaseAdmin(ReadOnlyAdmin):
 @admin.register(LeaseChange)
 class LeaseChangeAdmin(ReadOnlyAdmin):
     list_display = ["game", "previous", "holder", "at"]
+
+
+@admin.register(PushToken)
+class PushTokenAdmin(ReadOnlyAdmin):
+    """Push keys are made and revoked through the API (the key is shown once, only its digest is kept)."""
+
+    list_display = ["tournament", "label", "created_by", "created_at", "revoked_at"]
+    exclude = ["digest"]

@@ -9,11 +9,13 @@ from xml.etree import ElementTree
 
 import pytest
 import time_machine
+from django.contrib.auth.models import AnonymousUser
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from config.live_guard import may_watch
 from games.models import Game, Move
 from games.services import game_import
 from relay.models import Correction, LeaseChange, RelayMove, StageDelay
@@ -228,3 +230,14 @@ def test_the_demo_relays_four_boards_of_its_tournament_once() -> None:
     assert len(boards) == 4 and all(3 <= len(b["stones"]) <= 6 for b in boards)
     page = Client(HTTP_ACCEPT_LANGUAGE="en").get(f"/t/{tournament.pk}/").content.decode()
     assert f"/t/{tournament.pk}/relay/" in page  # the tournament's page links its live boards
+
+
+def test_the_relays_socket_topics_answer_whoever_may_see_the_tournament_or_the_game() -> None:
+    game, stage = board_game("seed")
+    public = AnonymousUser()
+    assert may_watch(public, f"relay:{stage.tournament_id}") and may_watch(public, f"relaygame:{game.pk}")
+    Tournament.objects.filter(pk=stage.tournament_id).update(status=Tournament.Status.DRAFT)
+    Game.objects.filter(pk=game.pk).update(is_public=False)
+    assert not may_watch(public, f"relay:{stage.tournament_id}")
+    assert not may_watch(public, f"relaygame:{game.pk}")
+    assert not may_watch(public, "relay:x") and not may_watch(public, "relaygame:")

@@ -159,7 +159,7 @@ def test_a_board_recorded_at_the_table_takes_no_pushes() -> None:
 
 
 def rif_of(games: list[tuple[Game, list[str]]]) -> str:
-    players = {}
+    players: dict[str, int] = {}
     for game, _actions in games:
         players[game.player_one.name] = len(players) + 1
         players[game.player_two.name] = len(players) + 1
