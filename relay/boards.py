@@ -36,6 +36,7 @@ class Entry:
     ply: int
     text: str
     at: datetime
+    clock: tuple[tuple[str, int], ...] = ()  # the table clock's readings typed with it
 
 
 def relayed_games(tournament: Tournament) -> QuerySet[Game]:
@@ -95,8 +96,8 @@ def _delays(games: list[Game]) -> dict[int, tuple[int, bool]]:
 def _entries(games: list[Game]) -> dict[int, list[Entry]]:
     found: dict[int, list[Entry]] = {game.pk: [] for game in games}
     rows = RelayMove.objects.filter(game__in=games).order_by("game_id", "ply")
-    for game_id, ply, text, at in rows.values_list("game_id", "ply", "text", "entered_at"):
-        found[game_id].append(Entry(ply, text, at))
+    for game_id, ply, text, at, clock in rows.values_list("game_id", "ply", "text", "entered_at", "clock"):
+        found[game_id].append(Entry(ply, text, at, tuple(sorted((clock or {}).items()))))
     return found
 
 
@@ -130,7 +131,8 @@ def board_states(
         any_live = any_live or (live and not over)
         delay = timedelta(minutes=0 if live else minutes)
         cutoff = now - delay
-        shown = [e.text for e in visible(entries[game.pk], cutoff)]
+        seen = visible(entries[game.pk], cutoff)
+        shown = [e.text for e in seen]
         fixes = sum(1 for at in corrections[game.pk] if at <= cutoff)
         coming = next_change([e.at for e in entries[game.pk]] + corrections[game.pk], cutoff, delay)
         if coming is not None:
@@ -139,7 +141,8 @@ def board_states(
         superseded = sheet is not None and sheet != stones
         minutes_behind = int(delay.total_seconds() // 60)
         shown_stones = sheet if sheet is not None and superseded else stones
-        boards.append(_board(game, shown_stones, len(shown), fixes, minutes_behind, superseded))
+        board = _board(game, shown_stones, len(shown), fixes, minutes_behind, superseded)
+        boards.append({**board, "clock": "" if superseded else table_clock(seen)})
     refresh_at = min(due).timestamp() if due else None
     return {"boards": boards, "refresh_at": refresh_at, "live": any_live}
 
@@ -147,6 +150,8 @@ def board_states(
 def _board(game: Game, stones: list[str], count: int, fixes: int, delay: int, superseded: bool) -> dict[str, Any]:
     """One board as shown: ``stones`` (the relayed record's, or the result sheet's where it supersedes it)."""
     parts = [ngettext("%(n)s entry", "%(n)s entries", count) % {"n": count}]
+    if stones:
+        parts.insert(0, _("move %(n)s") % {"n": len(stones)})
     if superseded:
         parts.append(_("the result sheet's record"))
     elif delay:
@@ -164,6 +169,20 @@ def _board(game: Game, stones: list[str], count: int, fixes: int, delay: int, su
         "result": str(result),
         "href": reverse("relay-game", args=[game.pk]),
     }
+
+
+def _mmss(ms: int) -> str:
+    seconds = ms // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def table_clock(entries: list[Entry]) -> str:
+    """The table clock as last typed: black's and white's time left (``4:31 · 4:02``), either left out when
+    never typed."""
+    last: dict[str, int] = {}
+    for entry in entries:
+        last.update(dict(entry.clock))
+    return " · ".join(_mmss(last[k]) if k in last else "–" for k in ("black_ms", "white_ms")) if last else ""
 
 
 def delta(previous: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:

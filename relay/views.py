@@ -11,10 +11,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.access import drafts_hidden, may_rule, visible_games
-from games.enums import GameMode
+from games.enums import GameMode, GameStatus
 from games.exports import export_rif
+from games.models import Game
 from games.parsing import whole
 from relay.boards import board_states, relayed_games
+from relay.models import Lease
 from relay.services import recorded as relay_recorded
 from tournament.models import Tournament
 
@@ -53,7 +55,18 @@ def recorder(request: HttpRequest, pk: int) -> HttpResponse:
         "cancel": _("Cancel"),
     }
     config = {"game": game.pk, "labels": labels}
-    return render(request, "relay/record.html", {"game": game, "config": config})
+    return render(request, "relay/record.html", {"game": game, "config": config, "boards": _my_boards(request, game)})
+
+
+def _my_boards(request: HttpRequest, game: Game) -> list[Game]:
+    """The boards this recorder holds (up to four, this one among them), to switch between at the table."""
+    held = (
+        Lease.objects.filter(holder_id=request.user.pk, game__status__in=GameStatus.active())
+        .exclude(game=game)
+        .select_related("game__player_one", "game__player_two")
+        .order_by("game__board_number", "game_id")[:3]
+    )
+    return sorted([game, *(lease.game for lease in held)], key=lambda g: (g.board_number or 0, g.pk))
 
 
 def _dots(stones: list[str]) -> list[dict[str, object]]:
@@ -127,6 +140,8 @@ def watch(request: HttpRequest, pk: int) -> HttpResponse:
         pk=pk,
     )
     live = may_rule(request.user, game)
+    recording = live and game.status in GameStatus.active()
+    record_url = reverse("relay-recorder", args=[game.pk]) if recording else ""
     config = {
         "game": game.pk,
         "topic": "" if live else f"relaygame:{game.pk}",
@@ -140,4 +155,4 @@ def watch(request: HttpRequest, pk: int) -> HttpResponse:
             "white": _("White"),
         },
     }
-    return render(request, "relay/watch.html", {"game": game, "config": config})
+    return render(request, "relay/watch.html", {"game": game, "config": config, "record_url": record_url})

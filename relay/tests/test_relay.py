@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from config.live_guard import may_watch
 from games.models import Game, Move
-from games.services import game_import
+from games.services import game_import, game_rule
 from relay.models import Correction, LeaseChange, RelayMove, StageDelay
 from tournament.demo_tournament import DEMO_NAME
 from tournament.models import Stage, Tournament
@@ -241,3 +241,42 @@ def test_the_relays_socket_topics_answer_whoever_may_see_the_tournament_or_the_g
     assert not may_watch(public, f"relay:{stage.tournament_id}")
     assert not may_watch(public, f"relaygame:{game.pk}")
     assert not may_watch(public, "relay:x") and not may_watch(public, "relaygame:")
+
+
+def test_a_board_shows_its_move_number_and_the_table_clock_as_last_typed() -> None:
+    game, stage = board_game("seed")
+    api = client(account("boss", "organizer"))
+    assert enter(api, game, 0, "place h8", clock={"black_ms": 300_000}).status_code == 201
+    assert enter(api, game, 1, "place h9", clock={"white_ms": 271_000}).status_code == 201
+    assert enter(api, game, 2, "place j10").status_code == 201
+    board = client().get(f"/api/relay/boards/{stage.tournament_id}/").json()["boards"][0]
+    assert board["clock"] == "5:00 · 4:31" and board["meta"].startswith("move 3 · 3 entries")
+
+
+def test_a_recorder_switches_between_the_boards_they_hold() -> None:
+    tournament, stage = started(8, preset="renju-rif", boards=4)
+    games = list(Game.objects.filter(match_game__match__group__stage=stage).exclude(board_number=None).order_by("pk"))
+    boss = account("boss", "organizer")
+    api = client(boss)
+    for game in games[:2]:
+        assert enter(api, game, 0, "place h8").status_code == 201
+    page = Client(HTTP_ACCEPT_LANGUAGE="en")
+    page.force_login(boss)
+    html = page.get(f"/relay/{games[0].pk}/record/").content.decode()
+    assert f'href="/relay/{games[1].pk}/record/"' in html and 'aria-current="page"' in html
+    watch = page.get(f"/relay/{games[2].pk}/").content.decode()
+    assert f'href="/relay/{games[2].pk}/record/"' in watch  # a referee or organizer may start recording here
+    assert f"/relay/{games[2].pk}/record/" not in Client().get(f"/relay/{games[2].pk}/").content.decode()
+
+
+def test_a_relayed_rounds_rif_holds_each_result_read_back_equal() -> None:
+    game, stage = board_game()
+    boss = account("boss", "organizer")
+    api = client(boss)
+    for ply, action in enumerate(RIF):
+        assert enter(api, game, ply, action).status_code == 201
+    game_rule(game_id=game.pk, result="white", reason="resignation", actor=boss)
+    text = Client().get(f"/t/{stage.tournament_id}/relay/games.rif").content.decode()
+    back = game_import(text=text)
+    assert list(Move.objects.filter(game=back).order_by("ply").values_list("text", flat=True)) == RIF
+    assert (back.result, back.result_reason, back.status) == ("white", "resignation", "finished")

@@ -64,7 +64,7 @@
     a.appendChild(svg);
     li.appendChild(a);
     var p = document.createElement("p");
-    ["board-no", "players", "result", "muted meta"].forEach(function (cls) {
+    ["board-no", "players", "result", "clock", "muted meta"].forEach(function (cls) {
       var span = document.createElement(cls === "board-no" ? "strong" : "span");
       span.className = cls;
       p.appendChild(span);
@@ -82,6 +82,7 @@
     li.querySelector(".board-no").textContent = b.board ? fmt(config.board_label, { n: b.board }) : "";
     li.querySelector(".players").textContent = b.players;
     li.querySelector(".result").textContent = b.result;
+    li.querySelector(".clock").textContent = b.clock;
     li.querySelector(".meta").textContent = b.meta;
   }
 
