@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "tournament",
     "ratings",
     "relay",
+    "fairplay",
 ]
 
 MIDDLEWARE = [
@@ -185,6 +186,7 @@ CLOCK_FREEZE_MS = env_int("CLOCK_FREEZE_MS", 3_000)
 CLOCK_FREEZE_RECHECK_MS = env_int("CLOCK_FREEZE_RECHECK_MS", 250)
 CLOCK_HEARTBEAT_S = 1.0
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "fairplay-sweep": {"task": "fairplay.sweep", "schedule": 300.0, "options": {"expires": 240}},
     "sweep-overdue-clocks": {
         "task": "games.sweep_overdue",
         "schedule": CLOCK_SWEEP_SECONDS,
@@ -209,6 +211,9 @@ CELERY_TASK_ROUTES = {
     # Searches hold a CPU: their own queue and worker, apart from the clock's threads.
     "games.computer_move": {"queue": "computer"},
     "games.analyse_game": {"queue": "computer"},
+    # Fair-play screening: a niced worker of its own, never a core the games need (fairplay/tasks.py).
+    "fairplay.screen_game": {"queue": "fairplay"},
+    "fairplay.sweep": {"queue": "fairplay"},
 }
 # Back on a restarted broker within a second, not kombu's 2, 4, 6 … 30 s (config/celery_consumer.py).
 CELERY_WORKER_CONSUMER = "config.celery_consumer:Consumer"

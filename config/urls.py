@@ -42,6 +42,7 @@ urlpatterns = [
     path("t/<int:pk>/games.<str:fmt>", pages.records_export, name="tournament-records"),
     *[path("", include(module)) for module in format_urls()],  # each format's own pages
     path("", include("relay.urls")),
+    path("", include("fairplay.urls")),
     path("g/<int:pk>/", game_views.game_page, name="game"),
     path("g/<int:pk>/claim/", game_views.claim_tool, name="game-claim"),
     path("g/<int:pk>/call-arbiter/", game_views.call_arbiter, name="game-call-arbiter"),

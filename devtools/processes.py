@@ -179,10 +179,12 @@ def celery_worker(
     concurrency: int = 8,
     hostname: str = "worker@%h",
     queues: str = "celery,clock",
+    nice: int = 0,
 ) -> Service:
     """A worker; clock tasks travel on their own ``clock`` queue (clocks.md §6.6).
 
-    Threads by default: clock tasks wait on the database, not the CPU, and a
+    ``nice``: run at that lower priority (the fair-play screening's worker: it never takes a core a game
+    needs). Threads by default: clock tasks wait on the database, not the CPU, and a
     burst of deadlines (a round starting) is settled in parallel (bench/load.py:
     with a prefork pool of 4 a burst of 200 deadlines took 2-4 s, with 8 threads
     about 1 s).
@@ -190,6 +192,7 @@ def celery_worker(
     return Service(
         "celery-worker",
         [
+            *(["nice", "-n", str(nice)] if nice else []),
             sys.executable,
             "-m",
             "celery",

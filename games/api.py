@@ -449,7 +449,11 @@ class GameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         if not (organizes_any(request.user) or referees_any(request.user)):
             raise services.GameError("not_allowed", _("Only referees and organizers can analyse a position."), 403)
         data = self._input(PositionInputSerializer)
-        return Response(position_analysis(moves=data["moves"], rules=data["rules"], engine=data.get("engine")))
+        return Response(
+            position_analysis(
+                moves=data["moves"], rules=data["rules"], engine=data.get("engine"), requester=request.user
+            )
+        )
 
     @extend_schema(request=ImportInputSerializer, responses={201: GameDetailSerializer})
     @action(detail=False, methods=["post"], url_path="import")

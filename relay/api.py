@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, viewsets
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
@@ -60,18 +61,18 @@ class RelayDelaySerializer(serializers.Serializer[Any]):
 
 
 class RelayPushSerializer(serializers.Serializer[Any]):
-    record = serializers.CharField(max_length=200_000, help_text="the game's record so far: plain or .rif")
+    record = serializers.CharField(max_length=100_000, help_text="the game's record so far: plain or .rif")
 
 
 class RelayUploadItemSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField()
-    record = serializers.CharField(max_length=200_000)
+    record = serializers.CharField(max_length=100_000)
 
 
 class RelayUploadSerializer(serializers.Serializer[Any]):
     tournament = serializers.IntegerField()
     rif = serializers.CharField(
-        required=False, allow_blank=True, max_length=2_000_000, help_text="a .rif database or a plain record"
+        required=False, allow_blank=True, max_length=1_000_000, help_text="a .rif database or a plain record"
     )
     records = RelayUploadItemSerializer(many=True, required=False, help_text="records named by game id")
 
@@ -111,6 +112,21 @@ class PushKeyAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request: Request) -> str:
         return feeds.KEYWORD
+
+
+class PushKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    """The push key in the OpenAPI schema: ``Authorization: Relay <key>``."""
+
+    target_class = PushKeyAuthentication
+    name = "relayPushKey"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "Relay <key>: a push key of the game's tournament (POST /api/relay/keys/)",
+        }
 
 
 class HoldsPushKey(BasePermission):

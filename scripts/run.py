@@ -115,7 +115,12 @@ def servers(env: dict[str, str], var: Path, logs: Path) -> list[Service]:
         out.append(celery_worker(env, log=logs / f"celery-{name[:-3]}.log", hostname=name))
     # The computer opponent and game analysis: searches hold a CPU, so processes, apart from the clock's threads.
     # Outside Gomocup engines on a queue and worker of their own: a bad one never delays the built-in's turns.
-    for queue, workers in (("computer", "COMPUTER_WORKERS"), ("engines", "ENGINE_WORKERS")):
+    # Fair-play screening after each online game: the same, niced, so a game's move always comes first.
+    for queue, workers, nice in (
+        ("computer", "COMPUTER_WORKERS", 0),
+        ("engines", "ENGINE_WORKERS", 0),
+        ("fairplay", "FAIRPLAY_WORKERS", 15),
+    ):
         concurrency = int(env.get(workers, "1"))
         out.append(
             celery_worker(
@@ -125,6 +130,7 @@ def servers(env: dict[str, str], var: Path, logs: Path) -> list[Service]:
                 concurrency=concurrency,
                 hostname=f"{queue}@%h",
                 queues=queue,
+                nice=nice,
             )
         )
     out.append(celery_beat(env, var / "celerybeat-schedule", log=logs / "celery-beat.log"))

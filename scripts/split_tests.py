@@ -24,7 +24,13 @@ ROOT = Path(__file__).resolve().parent.parent
 BROWSER = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tournament" / "tests").glob("test_browser*.py"))
 FUZZ = "config/tests/test_fuzz.py"
 GROUPS = {
-    "tournament": ["tournament/tests", "relay/tests", FUZZ, *(f"--deselect={path}" for path in BROWSER)],
+    "tournament": [
+        "tournament/tests",
+        "relay/tests",
+        "fairplay/tests",
+        FUZZ,
+        *(f"--deselect={path}" for path in BROWSER),
+    ],
     "browser-engine-games-ratings-config": [
         *BROWSER,
         "engine/tests",

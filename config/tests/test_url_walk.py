@@ -203,6 +203,12 @@ class World:
 
         return Invitation.objects.get_or_create(tournament=self.draft, player=self.me)[0]
 
+    def fair_case(self) -> Any:
+        """A fair-play case about the player in the played tournament (fairplay), open."""
+        from fairplay.models import Case
+
+        return Case.objects.get_or_create(player=self.me, tournament=self.played, defaults={"z": 4.0})[0]
+
     def push_key(self) -> Any:
         """A relay push key of the played tournament (relay.feeds), made by its organizer."""
         from relay.models import PushToken
@@ -272,6 +278,27 @@ CASES: dict[str, Case] = {
     "page-standings": ("get", t("/t/{t}/standings/"), NONE, same(200)),
     "relay-multiboard": ("get", t("/t/{t}/relay/"), NONE, same(200)),
     "relay-screen": ("get", t("/t/{t}/relay/screen/"), NONE, same(200)),
+    "fairplay-queue": ("get", lambda w: "/fairplay/", NONE, matrix(302, 404, 404, 200, 200)),
+    "fairplay-mine": ("get", lambda w: "/fairplay/mine/", NONE, matrix(302, 200, 200, 200, 200)),
+    "fairplay-case": ("get", lambda w: f"/fairplay/case/{w.fair_case().pk}/", NONE, matrix(302, 404, 404, 404, 200)),
+    "fairplay-decide": (
+        "post",
+        lambda w: f"/fairplay/case/{w.fair_case().pk}/decide/",
+        lambda w: {"outcome": "warning"},
+        matrix(302, 404, 404, 404, 302),
+    ),
+    "fairplay-hear": (
+        "post",
+        lambda w: f"/fairplay/case/{w.fair_case().pk}/hear/",
+        lambda w: {"outcome": "warning"},
+        matrix(302, 404, 404, 404, 302),  # the organizer's: no appeal to hear (told so on the case's page)
+    ),
+    "fairplay-appeal": (  # the case's own player only; not decided yet (told so on their page)
+        "post",
+        lambda w: f"/fairplay/case/{w.fair_case().pk}/appeal/",
+        lambda w: {"text": "I was at the club"},
+        matrix(302, 302, 404, 404, 404),
+    ),
     "relay-game": ("get", lambda w: f"/relay/{w.game('otb').pk}/", NONE, same(200)),
     "relay-games-rif": ("get", t("/t/{t}/relay/games.rif"), NONE, same(200)),
     "page-schedule": ("get", t("/t/{t}/schedule/"), NONE, same(200)),

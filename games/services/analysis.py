@@ -21,6 +21,7 @@ from dataclasses import asdict
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -32,6 +33,7 @@ from games.enums import EventKind, GameStatus
 from games.exports import game_moves, record_digest
 from games.messages import translate
 from games.models import Analysis, Engine, Game
+from games.selectors import game_state
 from games.services.base import GameError, log_event
 from games.services.computer import practice_engine
 from games.services.engines import engine_failed, engine_spec
@@ -134,14 +136,38 @@ def _engine_moves(engine: Engine, stones: str, game: Game) -> tuple[list[dict[st
     return suggestions, ""
 
 
-def position_analysis(*, moves: str, rules: str = "renju", engine: Engine | int | None = None) -> dict[str, Any]:
+def _position(board: Board) -> frozenset[tuple[str, int]]:
+    """A position as its stones and their colours (the order they came in does not matter)."""
+    return frozenset((str(m.point), n % 2) for n, m in enumerate(board.move_stack) if m.point is not None)
+
+
+def refuse_live_position(board: Board, requester: Any) -> None:
+    """No analysis of a position that stands now in a game the requester is playing (fair play): whatever
+    order the stones are given in."""
+    player = getattr(requester, "player", None) if getattr(requester, "is_authenticated", False) else None
+    if player is None or board.stone_count == 0:
+        return
+    wanted = _position(board)
+    playing = Game.objects.filter(status__in=GameStatus.active(), ply__gt=0).filter(
+        Q(player_one=player) | Q(player_two=player)
+    )
+    for game in playing:
+        if _position(game_state(game).board) == wanted:
+            raise GameError("live_position", _("This position stands in a game you are playing."), 403)
+
+
+def position_analysis(
+    *, moves: str, rules: str = "renju", engine: Engine | int | None = None, requester: Any = None
+) -> dict[str, Any]:
     """For a referee or organizer: the forced wins of both sides in a position, and a suggested move (the
-    built-in engine's at level 4, or a registered ``engine``'s within its level-5 budget)."""
+    built-in engine's at level 4, or a registered ``engine``'s within its level-5 budget); never a position
+    that stands in a game the requester plays (:func:`refuse_live_position`)."""
     try:
         rule_set = find_rules(rules)
         board = Board.replay(parse_moves(moves))
     except (EngineError, ValueError) as exc:
         raise GameError("bad_position", translate(exc)) from None
+    refuse_live_position(board, requester)
     if rule_set.outcome(board) is not None:
         raise GameError("game_over", _("The game is already over in this position."))
     outside = analysis_engine(engine, rules)

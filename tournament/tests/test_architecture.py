@@ -20,7 +20,7 @@ from tournament.tests.formats import FORMATS_FINAL, RoundsThenFinal
 from tournament.tests.helpers import every_template, parse
 
 ROOT = Path(__file__).resolve().parents[2]
-FIRST_PARTY = ("tournament", "games", "ratings", "relay", "config")
+FIRST_PARTY = ("tournament", "games", "ratings", "relay", "fairplay", "config")
 STAGE_KINDS = set(Stage.Kind.values)
 
 
@@ -117,7 +117,7 @@ def test_no_module_outside_the_formats_tests_a_stage_kind() -> None:
     assert templates == set()
 
 
-@pytest.mark.parametrize("package", ["tournament", "games", "ratings", "relay"])
+@pytest.mark.parametrize("package", ["tournament", "games", "ratings", "relay", "fairplay"])
 def test_modules_import_each_other_at_the_top(package: str) -> None:
     """No first-party import inside a function anywhere in the app, except the app's ``ready`` (where Django
     wants the wiring done)."""

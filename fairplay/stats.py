@@ -1,0 +1,204 @@
+"""A player's screened moves against a null model: how often an honest player of that strength matches the
+engine's choice, and how much winning chance one gives up, in positions as hard as these (no Django).
+
+The method is Regan's (the expected agreement of an honest player of the rating, on the moves that were real
+choices, and a z-score of the observed against it), in a simple form: the null model is a table, for each
+strength band and each position's difficulty (how many candidates were near-equal: one, two, three, four,
+five or six, seven or more), of the chance that an honest player's move was the engine's choice and of the
+mean and variance of the chance given up. It is fitted on honest games (fairplay.synthetic: the computer's
+own levels with human-like noise; where they exist, over-the-board games entered as records) and stored in
+``fairplay/calibration.json`` with the screening's settings; ``manage.py fairplay_calibrate`` refits it.
+
+- ``z_match``: (matches − Σp) / √Σp(1−p), over the real choices;
+- ``z_loss``: (Σmean − the chance given up) / √Σvariance: positive when the player gives up less than an
+  honest player of the band would;
+- ``z``: the two together, (z_match + z_loss) / √(2 + 2ρ), ρ their correlation in the honest games: under the
+  null model, standard normal. A case is opened above ``THRESHOLD`` (one honest player-event in 1,000);
+  between ``UNCLEAR`` and it the result is "unclear" and opens nothing.
+
+Think times are reported beside, never in ``z``: their correlation with the position's difficulty (honest
+players slow down on hard moves and answer forced ones fast) and their regularity (coefficient of variation).
+What the numbers cannot show is said in docs/fair-play.md.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fairplay.screening import MoveScreen
+
+BUCKETS = (1, 2, 3, 4, 6)  # near-equal candidates: 1, 2, 3, 4, 5–6, and 7 or more
+THRESHOLD = 3.09  # one-sided: one honest player-event in 1,000 above it
+UNCLEAR = 2.0
+CALIBRATION = Path(__file__).resolve().parent / "calibration.json"
+VARIANCE_FLOOR = 1e-4
+
+
+def bucket(near_equal: int) -> int:
+    for n, top in enumerate(BUCKETS):
+        if near_equal <= top:
+            return n
+    return len(BUCKETS)
+
+
+@dataclass
+class Band:
+    """One strength band's honest play, per difficulty bucket."""
+
+    name: str
+    low: int  # the lowest rating of the band
+    match: list[float]
+    loss_mean: list[float]
+    loss_var: list[float]
+    moves: int = 0  # real choices it was fitted on
+
+
+@dataclass
+class Calibration:
+    settings: dict[str, Any]
+    bands: list[Band]
+    rho: float
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    def band_for(self, rating: float | None) -> Band:
+        """The band of a rating (the lowest band below every band's floor, and without a rating)."""
+        ordered = sorted(self.bands, key=lambda b: b.low)
+        found = ordered[0]
+        for band in ordered:
+            if rating is not None and rating >= band.low:
+                found = band
+        return found
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Calibration:
+        return cls(
+            settings=data["settings"],
+            bands=[Band(**b) for b in data["bands"]],
+            rho=data["rho"],
+            summary=data.get("summary", {}),
+        )
+
+    def save(self, path: Path = CALIBRATION) -> None:
+        path.write_text(json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def load(path: Path = CALIBRATION) -> Calibration:
+    return Calibration.from_dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+@dataclass
+class Stats:
+    choices: int  # real choices counted
+    forced: int  # moves shown but not counted
+    matched: int
+    expected_match: float
+    z_match: float
+    loss: float  # winning chance given up, summed over the real choices
+    expected_loss: float
+    z_loss: float
+    z: float
+    think_corr: float | None  # think time against difficulty (Spearman); honest play: positive
+    think_cv: float | None  # think times' spread / their mean; an engine's relay: low
+
+    @property
+    def verdict(self) -> str:
+        """``case`` (above the threshold: a case for the referees), ``unclear``, or ``clear``."""
+        return "case" if self.z > THRESHOLD else "unclear" if self.z > UNCLEAR else "clear"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "verdict": self.verdict}
+
+
+def _ranks(values: Sequence[float]) -> list[float]:
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2
+        i = j + 1
+    return ranks
+
+
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    if len(xs) < 5 or len(set(xs)) < 2 or len(set(ys)) < 2:
+        return None
+    return statistics.correlation(_ranks(xs), _ranks(ys))
+
+
+def difficulty(move: MoveScreen) -> int:
+    """How hard the position was: 0 for a forced move, else its near-equal candidates."""
+    return 0 if move.forced else move.near_equal
+
+
+def judge(moves: Iterable[MoveScreen], band: Band, rho: float) -> Stats:
+    """One player's moves (one game or an event's) against the band's honest play."""
+    moves = list(moves)
+    counted = [m for m in moves if m.counted]
+    matched = sum(1 for m in counted if m.matched)
+    p = [band.match[bucket(m.near_equal)] for m in counted]
+    mean = [band.loss_mean[bucket(m.near_equal)] for m in counted]
+    var = [max(VARIANCE_FLOOR, band.loss_var[bucket(m.near_equal)]) for m in counted]
+    expected, spread = sum(p), math.sqrt(sum(q * (1 - q) for q in p))
+    loss = sum(m.loss for m in counted)
+    z_match = (matched - expected) / spread if spread > 0 else 0.0
+    z_loss = (sum(mean) - loss) / math.sqrt(sum(var)) if var else 0.0
+    z = (z_match + z_loss) / math.sqrt(2 + 2 * rho) if counted else 0.0
+    timed = [m for m in moves if m.think_ms is not None]
+    times = [float(m.think_ms or 0) for m in timed]
+    cv = statistics.pstdev(times) / statistics.mean(times) if len(times) >= 5 and statistics.mean(times) > 0 else None
+    return Stats(
+        choices=len(counted),
+        forced=len(moves) - len(counted),
+        matched=matched,
+        expected_match=round(expected, 3),
+        z_match=round(z_match, 3),
+        loss=round(loss, 4),
+        expected_loss=round(sum(mean), 4),
+        z_loss=round(z_loss, 3),
+        z=round(z, 3),
+        think_corr=None if (c := spearman([difficulty(m) for m in timed], times)) is None else round(c, 3),
+        think_cv=None if cv is None else round(cv, 3),
+    )
+
+
+def fit_band(name: str, low: int, games: Iterable[list[MoveScreen]]) -> Band:
+    """The band's table from honest players' moves (each list: one player's moves in one game)."""
+    width = len(BUCKETS) + 1
+    hits, seen = [0] * width, [0] * width
+    losses: list[list[float]] = [[] for _ in range(width)]
+    for moves in games:
+        for m in moves:
+            if m.counted:
+                b = bucket(m.near_equal)
+                seen[b] += 1
+                hits[b] += m.matched
+                losses[b].append(m.loss)
+    return Band(
+        name=name,
+        low=low,
+        match=[round((hits[b] + 1) / (seen[b] + 2), 4) for b in range(width)],  # a Laplace prior: never 0 or 1
+        loss_mean=[round(statistics.mean(x), 5) if x else 0.05 for x in losses],
+        loss_var=[round(max(VARIANCE_FLOOR, statistics.pvariance(x)), 6) if len(x) > 1 else 0.01 for x in losses],
+        moves=sum(seen),
+    )
+
+
+def fit_rho(bands: dict[str, tuple[Band, list[list[MoveScreen]]]]) -> float:
+    """The correlation of z_match and z_loss over honest player-games (0 when it cannot be measured)."""
+    pairs = [(s.z_match, s.z_loss) for band, games in bands.values() for g in games if (s := judge(g, band, 0)).choices]
+    if len(pairs) < 10:
+        return 0.0
+    return round(statistics.correlation([a for a, _b in pairs], [b for _a, b in pairs]), 4)

@@ -1,0 +1,59 @@
+"""Fair play in the background, on a queue and a worker of its own at low priority (scripts/run.py: the
+``fairplay`` worker runs niced), so screening never takes a core from the games being played.
+
+- ``fairplay.screen_game``: one finished online game of a tournament, both players, once it has committed;
+- ``fairplay.sweep``: every few minutes, the finished online games of tournaments not screened yet (a
+  publish lost with the broker down, a worker stopped) and the assessments past their keeping date.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from datetime import timedelta
+from typing import Any
+
+from celery import current_app, shared_task
+from django.db import transaction
+from django.utils import timezone
+
+from fairplay import services
+from fairplay.models import Screening
+from games.enums import GameMode, GameStatus
+from games.models import Game
+
+SWEEP_BATCH = 50
+
+
+def after_game(game: Game, correction: bool, actor: Any) -> None:
+    """A game ended (games.services.finish): a finished online game is screened once this commits."""
+    if correction or game.mode != GameMode.ONLINE:
+        return
+    game_id = game.pk
+
+    def publish() -> None:  # by name, as the ratings do: a failed publish is caught by the sweep
+        with contextlib.suppress(Exception):
+            current_app.tasks["fairplay.screen_game"].apply_async((game_id,), retry=False)
+
+    transaction.on_commit(publish)
+
+
+@shared_task(name="fairplay.screen_game", ignore_result=True)
+def screen_game(game_id: int) -> int:
+    return len(services.screen_game(game_id))
+
+
+@shared_task(name="fairplay.sweep", ignore_result=True)
+def sweep() -> int:
+    """Screen what was missed (finished online games of tournaments, older than a minute, not screened)."""
+    settled = timezone.now() - timedelta(minutes=1)
+    missed = (
+        Game.objects.filter(
+            mode=GameMode.ONLINE, status=GameStatus.FINISHED, finished_at__lt=settled, match_game__isnull=False
+        )
+        .exclude(pk__in=Screening.objects.values("game_id"))
+        .order_by("finished_at")
+        .values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    done = sum(len(services.screen_game(pk)) for pk in missed)
+    services.purge_expired()
+    return done

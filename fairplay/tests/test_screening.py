@@ -1,0 +1,99 @@
+"""The screening and its null model, on positions given in coordinates and on synthetic games (no database):
+which moves are forced, the same numbers on a rerun, honest players scoring z ≈ N(0, 1) on games the
+calibration never saw, and a full-assistance cheater flagged."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from engine.rules import find_rules
+from fairplay.calibrate import RULES, honest_games, split
+from fairplay.screening import screen
+from fairplay.stats import THRESHOLD, Band, judge, load
+from fairplay.synthetic import PROFILES, Cheater, Honest, play, strong_engine
+
+# White to move (stone 12): Black threatens k8, a double four (h8 i8 j8 k8 open, k8–k11 closed by k12). Only
+# k8 stops it: after g8, l8 or k7 Black still has a forced win by fours.
+ONLY_DEFENCE = ["h8", "k12", "i8", "a1", "j8", "o1", "k9", "a15", "k10", "o15", "k11", "k8"]
+# Black has a five to stop (h8–k8, g8 taken): White's l8 is the only move.
+BLOCK = ["h8", "g8", "i8", "a1", "j8", "a3", "k8", "l8"]
+# Black to move with a VCF (k8 l8 k7 k6 k11, renju.net's example): any sensible move is part of a won game.
+WON = ["h8", "g8", "i8", "a1", "j8", "a3", "k9", "a5", "k10", "o15", "k8"]
+
+
+def kinds(stones: list[str], rules: str = "freestyle", fixed: int = 1) -> dict[int, str]:
+    return {m.number: m.forced for m in screen(stones, rules, fixed=fixed)}
+
+
+def test_the_only_defence_against_a_vcf_is_forced_and_not_counted() -> None:
+    found = kinds(ONLY_DEFENCE)
+    assert found[12] == "only"
+    assert found[1] == "opening"
+
+
+def test_blocking_a_five_and_playing_on_in_a_won_position_are_forced() -> None:
+    assert kinds(BLOCK)[8] == "block"
+    assert kinds(WON, "renju")[11] == "won"
+
+
+def test_the_opening_rules_stones_are_not_counted() -> None:
+    found = kinds(["h8", "h9", "j10", "g7", "j8", "k8", "g9", "f10"], fixed=5)
+    assert [found[n] for n in range(1, 6)] == ["opening"] * 5
+    assert found[6] == "" or found[6] in ("won", "block", "only", "lost")
+
+
+def test_a_real_choice_has_a_rank_a_loss_and_near_equal_candidates() -> None:
+    moves = screen(["h8", "h9", "j10", "g7", "j8", "k8", "g9", "f10", "a1"], "freestyle")
+    last = moves[-1]
+    assert last.point == "a1" and last.forced == "" and last.rank > 1 and last.loss > 0  # a stone thrown away
+    for m in (m for m in moves if m.counted):
+        assert 1 <= m.rank <= m.candidates and 1 <= m.near_equal <= m.candidates and 0 <= m.loss <= 1
+        assert (m.loss == 0) == (m.rank == 1)  # the engine's choice gives up nothing, any other move something
+
+
+def test_a_rerun_gives_identical_numbers() -> None:
+    rules = find_rules(RULES)
+    stones, times = play(Honest(PROFILES["club"], rules, 11), Honest(PROFILES["club"], rules, 12), rules)
+    assert screen(stones, RULES, times) == screen(stones, RULES, times)
+    band = load().band_for(1700)
+    first = judge([m for m in screen(stones, RULES, times) if m.color == "black"], band, 0.5)
+    assert first == judge([m for m in screen(stones, RULES, times) if m.color == "black"], band, 0.5)
+
+
+def test_forced_moves_do_not_move_the_score() -> None:
+    band = Band("club", 1500, [0.5] * 6, [0.05] * 6, [0.01] * 6)
+    moves = screen(BLOCK, "freestyle")
+    only_forced = [m for m in moves if m.forced]
+    assert judge(only_forced, band, 0.5).choices == 0 and judge(only_forced, band, 0.5).z == 0
+
+
+@pytest.mark.slow
+def test_honest_players_the_calibration_never_saw_score_a_standard_normal_z() -> None:
+    """Held-out honest games (seeds the shipped calibration was not fitted on) against the repository's
+    calibration: mean within 0.35 of 0, spread within 0.7–1.35 (80 player-games)."""
+    calibration = load()
+    bands = {b.name: b for b in calibration.bands}
+    zs = [
+        judge(side, bands["club"], calibration.rho).z
+        for game in honest_games(PROFILES["club"], 40, seed=90_001)
+        for side in game.sides()
+        if any(m.counted for m in side)
+    ]
+    assert abs(statistics.mean(zs)) < 0.35, statistics.mean(zs)
+    assert 0.7 < statistics.pstdev(zs) < 1.35, statistics.pstdev(zs)
+
+
+@pytest.mark.slow
+def test_a_player_with_full_engine_assistance_over_three_games_is_flagged() -> None:
+    rules = find_rules(RULES)
+    calibration = load()
+    club = calibration.band_for(1700)
+    moves = []
+    for n in range(3):
+        cheater = Cheater(PROFILES["club"], rules, 70 + n, strong_engine(rules, n), fraction=1.0)
+        stones, times = play(cheater, Honest(PROFILES["club"], rules, 170 + n), rules)
+        moves += split(screen(stones, RULES, times)).black
+    stats = judge(moves, club, calibration.rho)
+    assert stats.z > THRESHOLD and stats.verdict == "case", stats
