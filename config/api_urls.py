@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 
 from config.api import WhoAmIView
 from config.security import ObtainToken
+from fairplay.api import FairplayViewSet
 from games.api import EngineViewSet, GameViewSet, PlayerViewSet
 from ratings.api import RatingListViewSet
 from relay.api import RelayViewSet
@@ -23,6 +24,7 @@ for prefix, viewset, basename in format_api_routes():  # each format's own route
     router.register(prefix, viewset, basename=basename)
 router.register("ratings", RatingListViewSet, basename="rating-list")
 router.register("relay", RelayViewSet, basename="relay")
+router.register("fairplay", FairplayViewSet, basename="fairplay")
 
 urlpatterns = [
     path("auth/token/", ObtainToken.as_view(), name="api-token"),

@@ -127,3 +127,21 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reporter_id} reports {self.reported_id} in {self.game_id}"
+
+
+class FocusLoss(models.Model):
+    """The game page lost the focus during this player's own turn (another window, another tab): counted
+    beside the game's screening for the referees, never a judgement by itself."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="focus_losses")
+    player = models.ForeignKey("games.Player", on_delete=models.CASCADE, related_name="focus_losses")
+    ply = models.PositiveIntegerField(verbose_name=_("ply"))
+    at = models.DateTimeField(default=timezone.now, verbose_name=_("at"))
+
+    class Meta:
+        verbose_name = _("focus lost")
+        verbose_name_plural = _("focus lost")
+        constraints = [models.UniqueConstraint(fields=["game", "player", "ply"], name="one_focus_loss_per_turn")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}/{self.player_id} at {self.ply}"

@@ -27,13 +27,14 @@ from django.utils.translation import gettext as _
 
 from engine.protocols import Options
 from engine.records import replay_actions
-from fairplay.models import Appeal, Case, Decision, Report, Screening
+from fairplay.models import Appeal, Case, Decision, FocusLoss, Report, Screening
 from fairplay.screening import MoveScreen, Settings, screen
 from fairplay.stats import THRESHOLD, Calibration, judge, load
 from games.access import may_organize
 from games.enums import GameMode, GameStatus, ResultReason
 from games.exports import recorded
 from games.models import Game, Player
+from games.selectors import position_view
 from games.services import GameError, game_override
 from tournament.models import MatchGame, Tournament
 
@@ -301,6 +302,19 @@ def report(*, game_id: int, reporter: Player, note: str = "") -> Report:
     return found
 
 
+def focus_lost(*, game_id: int, player: Player, ply: int) -> bool:
+    """The game page of ``player`` lost the focus at ``ply``: kept once a turn, and only during the player's
+    own turn of a running online game (anything else is ignored: the page cannot be trusted to say more)."""
+    game = Game.objects.filter(pk=game_id, mode=GameMode.ONLINE, status__in=GameStatus.active()).first()
+    if game is None or player.pk not in (game.player_one_id, game.player_two_id) or game.ply != ply:
+        return False
+    seat = 1 if player.pk == game.player_one_id else 2
+    if position_view(game)["actor"] != seat:
+        return False
+    _found, created = FocusLoss.objects.get_or_create(game=game, player=player, ply=ply)
+    return created
+
+
 def reporter_weight(reporter: Player) -> float:
     """How much a reporter's reports weigh: their reports upheld (a case with an outcome other than no action)
     against those that were not, with one of each to start."""
@@ -319,6 +333,7 @@ def forget_player(player: Player) -> int:
     deleted = 0
     for query in (
         Screening.objects.filter(player=player),
+        FocusLoss.objects.filter(player=player),
         Case.objects.filter(player=player),
         Report.objects.filter(reporter=player),
         Report.objects.filter(reported=player),

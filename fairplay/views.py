@@ -9,13 +9,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from fairplay import services
-from fairplay.models import Case, Decision, Screening
+from fairplay.models import Case, Decision, FocusLoss, Screening
 from fairplay.stats import THRESHOLD, UNCLEAR
 from games.access import referees_any
 from games.services import GameError
@@ -84,8 +85,20 @@ def _case_or_404(request: HttpRequest, pk: int) -> Case:
 def case_page(request: HttpRequest, pk: int) -> HttpResponse:
     case = _case_or_404(request, pk)
     screenings = Screening.objects.filter(player=case.player, tournament=case.tournament).select_related("game")
+    focus = dict(
+        FocusLoss.objects.filter(player=case.player, game__in=screenings.values("game_id"))
+        .values("game_id")
+        .annotate(n=Count("pk"))
+        .values_list("game_id", "n")
+    )
     games = [
-        {"screening": s, "percentile": percentile(s.z), "charts": charts(s.moves), "stats": s.stats}
+        {
+            "screening": s,
+            "percentile": percentile(s.z),
+            "charts": charts(s.moves),
+            "stats": s.stats,
+            "focus": focus.get(s.game_id, 0),
+        }
         for s in screenings.order_by("game_id")
     ]
     decisions = list(Decision.objects.filter(case=case).select_related("referee"))

@@ -551,6 +551,18 @@ CASES: dict[str, Case] = {
         lambda w: {"from_ply": 1, "actions": [], "reason": "a wrong stone"},
         matrix(401, 403, {403, 404}, {403, 404}, 400),  # the organizer's: nothing recorded yet to replace
     ),
+    "fairplay-report": (  # an over-the-board game: nobody's to report here (fairplay/tests/test_cases.py)
+        "post",
+        lambda w: "/api/fairplay/report/",
+        lambda w: {"game": w.played_game.pk, "note": "too fast"},
+        matrix(401, 403, 403, 403, 403),
+    ),
+    "fairplay-focus": (  # the players' pages; not their turn in a running online game: not kept
+        "post",
+        lambda w: "/api/fairplay/focus/",
+        lambda w: {"game": w.played_game.pk, "ply": 0},
+        matrix(401, 200, 200, 403, 403),
+    ),
     "relay-boards": ("get", lambda w: f"/api/relay/boards/{w.played.pk}/?screen=1", NONE, same(200)),
     "relay-push": (  # a push key only: no session, no user token, whoever holds them (relay/tests/test_relay_feeds.py)
         "post",

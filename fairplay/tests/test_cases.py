@@ -13,7 +13,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from fairplay import services
-from fairplay.models import Case, Screening
+from fairplay.models import Case, FocusLoss, Screening
 from fairplay.screening import SETTINGS
 from fairplay.tests.helpers import opened_case, played, referee_of, round_one
 from games.models import Game, Player
@@ -161,3 +161,18 @@ def test_assessments_are_deleted_with_the_players_data_and_after_their_time() ->
     player = Player.objects.get(pk=case.player_id)
     assert services.forget_player(player) >= 2
     assert not Case.objects.filter(player=player).exists() and not Screening.objects.filter(player=player).exists()
+
+
+def test_the_page_losing_the_focus_counts_only_on_the_players_own_turn_once() -> None:
+    _tournament, games = round_one()
+    game = games[0]
+    assert game.black is not None and game.white is not None and game.black.user is not None
+    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    api.force_authenticate(game.black.user)
+    assert api.post("/api/fairplay/focus/", {"game": game.pk, "ply": 0}, format="json").json() == {"kept": True}
+    assert api.post("/api/fairplay/focus/", {"game": game.pk, "ply": 0}, format="json").json() == {"kept": False}
+    assert not services.focus_lost(game_id=game.pk, player=game.white, ply=0)  # not white's turn
+    assert not services.focus_lost(game_id=game.pk, player=game.black, ply=3)  # not the game's ply
+    assert FocusLoss.objects.filter(game=game).count() == 1
+    reported = api.post("/api/fairplay/report/", {"game": game.pk}, format="json")
+    assert reported.status_code == 409 and reported.json()["code"] == "game_not_over"

@@ -149,6 +149,16 @@
     load();
   }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) tick(); });
+  /* Fair play: the page tells the server when it loses the focus during this player's own turn (as lichess
+   * does); the referees see the count beside the game's screening, never a judgement by itself. */
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden || !mySeatActs() || data.status === "finished" || data.status === "cancelled") return;
+    fetch("/api/fairplay/focus/", {
+      method: "POST", credentials: "same-origin", keepalive: true,
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+      body: JSON.stringify({ game: config.game, ply: data.ply })
+    }).catch(function () { /* a signal, not a duty */ });
+  });
 
   function mySeatActs() { return data && data.mode === "online" && config.seat !== null && data.position.actor === config.seat; }
 
