@@ -223,6 +223,14 @@ def computer_worker(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_p
 
 
 @pytest.fixture
+def fairplay_worker(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_path: Path) -> Iterator[Service]:
+    """A real worker on the ``fairplay`` queue (prefork, as ``make run`` starts it), against this test's database."""
+    yield from _queue_worker(
+        celery_app_on_redis, redis_server.url, tmp_path / "fairplay.log", "fairplay-test", "fairplay", "prefork"
+    )
+
+
+@pytest.fixture
 def default_worker(redis_server: EmbeddedRedis, celery_app_on_redis: Any, tmp_path: Path) -> Iterator[Service]:
     """A real worker on the default ``celery`` queue (the rating lists' task), against this test's database."""
     yield from _queue_worker(
