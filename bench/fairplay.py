@@ -20,8 +20,9 @@ assistance above, half above).
 
 Last line: ``fairplay: fp_rate=… detect_full_1game=… detect_full_3games=… detect_half_3games=…
 detect_fifth_9games=… detect_critical2_9games=… honest_z_mean=… honest_z_sd=… cpu_s_per_game=…``.
-Run: ``.venv/bin/python bench/fairplay.py [--honest 100] [--cheaters 40] [--events 2000] [--jobs 2]
-[--engine CMD]``.
+Run: ``.venv/bin/python bench/fairplay.py [--honest 60] [--cheaters 24] [--events 2000] [--jobs 2]
+[--engine CMD]`` (about 15 minutes on two cores: a game's screening searches each real choice as the computer's
+top level does).
 """
 
 from __future__ import annotations
@@ -93,8 +94,8 @@ def rate(zs: list[float], threshold: float = THRESHOLD) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--honest", type=int, default=100, help="held-out honest games per band")
-    parser.add_argument("--cheaters", type=int, default=40, help="cheater games per kind")
+    parser.add_argument("--honest", type=int, default=60, help="held-out honest games per band")
+    parser.add_argument("--cheaters", type=int, default=24, help="cheater games per kind")
     parser.add_argument("--events", type=int, default=2000, help="events of each kind and length")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--engine", default="", help="a Gomocup engine's command for the cheaters (Rapfi …)")

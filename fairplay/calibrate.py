@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from engine.rules import find_rules
@@ -33,16 +34,22 @@ def split(moves: list[MoveScreen]) -> Screened:
     return Screened([m for m in moves if m.color == "black"], [m for m in moves if m.color == "white"])
 
 
-def honest_games(profile: Profile, count: int, seed: int, settings: Settings = SETTINGS) -> list[Screened]:
-    """``count`` games between honest players of ``profile``, screened."""
+def honest_game(profile: Profile, seed: int, settings: Settings = SETTINGS) -> Screened:
+    """One game between honest players of ``profile`` (seeds ``seed`` and ``seed + 1``), screened."""
     rules = find_rules(RULES)
-    found = []
-    for n in range(count):
-        black = Honest(profile, rules, seed * 100_003 + 2 * n)
-        white = Honest(profile, rules, seed * 100_003 + 2 * n + 1)
-        stones, times = play(black, white, rules)
-        found.append(split(screen(stones, RULES, times, settings=settings)))
-    return found
+    stones, times = play(Honest(profile, rules, seed), Honest(profile, rules, seed + 1), rules)
+    return split(screen(stones, RULES, times, settings=settings))
+
+
+def honest_games(
+    profile: Profile, count: int, seed: int, settings: Settings = SETTINGS, jobs: int = 1
+) -> list[Screened]:
+    """``count`` games between honest players of ``profile``, screened (in ``jobs`` processes)."""
+    seeds = [seed * 100_003 + 2 * n for n in range(count)]
+    if jobs <= 1:
+        return [honest_game(profile, s, settings) for s in seeds]
+    with ProcessPoolExecutor(jobs) as pool:
+        return list(pool.map(honest_game, [profile] * count, seeds, [settings] * count))
 
 
 def fit(games: dict[str, list[Screened]], settings: Settings = SETTINGS) -> Calibration:
@@ -66,13 +73,16 @@ def z_scores(calibration: Calibration, games: dict[str, list[Screened]]) -> list
     ]
 
 
-def calibrate(per_band: int, seed: int = 1, held_out: int = 0, bands: Iterable[str] = tuple(PROFILES)) -> Calibration:
+def calibrate(
+    per_band: int, seed: int = 1, held_out: int = 0, bands: Iterable[str] = tuple(PROFILES), jobs: int = 1
+) -> Calibration:
     """Fit on ``per_band`` honest games a band; with ``held_out``, measure the honest z on as many more."""
     chosen = list(bands)
-    calibration = fit({name: honest_games(PROFILES[name], per_band, seed) for name in chosen})
+    calibration = fit({name: honest_games(PROFILES[name], per_band, seed, jobs=jobs) for name in chosen})
     summary: dict[str, object] = {"games_per_band": per_band, "rules": RULES}
     if held_out:
-        zs = z_scores(calibration, {name: honest_games(PROFILES[name], held_out, seed + 7_919) for name in chosen})
+        later = {name: honest_games(PROFILES[name], held_out, seed + 7_919, jobs=jobs) for name in chosen}
+        zs = z_scores(calibration, later)
         summary.update(
             held_out_games=held_out, z_mean=round(statistics.mean(zs), 3), z_sd=round(statistics.pstdev(zs), 3)
         )

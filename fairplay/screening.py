@@ -12,7 +12,8 @@ choice**:
 
 Forced moves are shown but not counted. For a real choice, the engine's candidates (the ``candidates`` best
 points by the one-ply score, and the move played) are searched at fixed settings (alpha-beta, ``depth``
-plies, ``nodes`` nodes, single-threaded, so the result depends on nothing but the position): the move's
+plies, ``nodes`` nodes — the computer's top level's search — single-threaded, so the result depends on
+nothing but the position): the move's
 ``rank`` among them (1: the engine's choice; ties share a rank), the winning chance it gave up against the
 best (``loss``, the search's score mapped to a chance by a logistic of ``scale``), and how many candidates
 were within ``margin`` of the best (``near_equal``: an easy position has one, a hard one many). The think
@@ -44,8 +45,8 @@ class Settings:
 
     engine: str = "builtin alpha-beta"
     version: str = "2026.12"
-    depth: int = 4
-    nodes: int = 4_000
+    depth: int = 7  # the computer's top level's search: what a player who asks an engine is shown
+    nodes: int = 60_000
     candidates: int = 10
     vcf_depth: int = 12
     vcf_nodes: int = 4_000
