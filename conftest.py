@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import kombu.pools
 import pytest
 
 from devtools.postgres import ThrowawayPostgres
@@ -29,6 +30,11 @@ def reset_celery_connections(app: Any) -> None:
     if app._pool is not None:
         app._pool.force_close_all()
         app._pool = None
+    # The producers' pools are kept apart (on app.amqp, and in kombu's own groups, by broker URL) over the
+    # connections just closed: once a task was published (a game's end queues its fair-play screening) every
+    # later publish and ping would acquire from a closed pool. They go too.
+    app.amqp._producer_pool = None
+    kombu.pools.reset()
     app._backend_cache = None
     app._local.__dict__.pop("backend", None)
 
