@@ -57,7 +57,8 @@ def test_the_public_multiboard_socket_gets_each_entry_as_it_comes_of_age_and_onl
     assert delta["delta"] is True and [b["game"] for b in delta["boards"]] == [two.pk]  # the board that changed
     assert delta["boards"][0]["stones"] == ["h8", "j10"] and "order" not in delta
     wall = time.time() - (time.monotonic() - arrived)  # the arrival on the wall clock
-    assert due_at - 0.5 <= wall <= due_at + 1.0, f"came {wall - due_at:+.2f} s from its coming of age"
+    # never before its time; soon after (the bench measures the p99 under load: bench/relay.py)
+    assert due_at - 0.5 <= wall <= due_at + 2.0, f"came {wall - due_at:+.2f} s from its coming of age"
 
 
 def test_the_public_game_socket_waits_for_the_delay_and_the_organizers_api_does_not(sockets: SocketServer) -> None:
@@ -77,4 +78,4 @@ def test_the_public_game_socket_waits_for_the_delay_and_the_organizers_api_does_
     arrived, message = got[1]
     assert message["relay"]["ply"] == 2 and message["relay"]["delay_minutes"] == 1
     wall = time.time() - (time.monotonic() - arrived)
-    assert due_at - 0.5 <= wall <= due_at + 1.0
+    assert due_at - 0.5 <= wall <= due_at + 2.0
