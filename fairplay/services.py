@@ -113,6 +113,20 @@ def screen_game(game_id: int) -> list[Screening]:
     return found
 
 
+def unscreened(limit: int) -> list[int]:
+    """Finished online games of tournaments, ended over a minute ago, with no screening yet (a publish lost
+    with the broker down, a worker stopped): the oldest first."""
+    settled = timezone.now() - timedelta(minutes=1)
+    return list(
+        Game.objects.filter(
+            mode=GameMode.ONLINE, status=GameStatus.FINISHED, finished_at__lt=settled, match_game__isnull=False
+        )
+        .exclude(pk__in=Screening.objects.values("game_id"))
+        .order_by("finished_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
 def event_moves(player: Player, tournament: Tournament | None) -> list[MoveScreen]:
     screenings = Screening.objects.filter(player=player, tournament=tournament).order_by("game_id")
     return [MoveScreen.from_dict(m) for s in screenings for m in s.moves]

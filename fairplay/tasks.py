@@ -9,16 +9,13 @@
 from __future__ import annotations
 
 import contextlib
-from datetime import timedelta
 from typing import Any
 
 from celery import current_app, shared_task
 from django.db import transaction
-from django.utils import timezone
 
 from fairplay import services
-from fairplay.models import Screening
-from games.enums import GameMode, GameStatus
+from games.enums import GameMode
 from games.models import Game
 
 SWEEP_BATCH = 50
@@ -44,16 +41,7 @@ def screen_game(game_id: int) -> int:
 
 @shared_task(name="fairplay.sweep", ignore_result=True)
 def sweep() -> int:
-    """Screen what was missed (finished online games of tournaments, older than a minute, not screened)."""
-    settled = timezone.now() - timedelta(minutes=1)
-    missed = (
-        Game.objects.filter(
-            mode=GameMode.ONLINE, status=GameStatus.FINISHED, finished_at__lt=settled, match_game__isnull=False
-        )
-        .exclude(pk__in=Screening.objects.values("game_id"))
-        .order_by("finished_at")
-        .values_list("pk", flat=True)[:SWEEP_BATCH]
-    )
-    done = sum(len(services.screen_game(pk)) for pk in missed)
+    """Screen what was missed, and delete what is past its keeping time (fairplay.services)."""
+    done = sum(len(services.screen_game(pk)) for pk in services.unscreened(SWEEP_BATCH))
     services.purge_expired()
     return done

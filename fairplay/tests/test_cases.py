@@ -5,11 +5,13 @@ analysis, and nobody seeing a case that is not theirs to see."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from fairplay import services
@@ -17,7 +19,7 @@ from fairplay.models import Case, FocusLoss, Screening
 from fairplay.screening import SETTINGS
 from fairplay.tests.helpers import opened_case, played, referee_of, round_one
 from games.models import Game, Player
-from games.services import GameError, game_act
+from games.services import GameError, game_act, game_create, game_resign
 from games.tests.factories import UserFactory
 from tournament.swiss.selectors import standings
 from tournament.tests.browser import account
@@ -46,6 +48,12 @@ def test_a_game_over_the_board_or_outside_a_tournament_is_not_screened() -> None
     tournament, _stage = started(4, preset="seed")
     otb = Game.objects.filter(match_game__match__tournament=tournament).first()
     assert otb is not None and services.screen_game(otb.pk) == []
+    one, two = Player.objects.create(name="Casual One"), Player.objects.create(name="Casual Two")
+    casual = game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick")
+    game_act(game_id=casual.pk, player=one, action="place h8", expected_ply=0)
+    game_resign(game_id=casual.pk, player=two)
+    assert Game.objects.get(pk=casual.pk).status == "finished"
+    assert services.screen_game(casual.pk) == [] and not Screening.objects.filter(game=casual).exists()
 
 
 def test_two_referees_who_agree_decide_and_annulled_games_change_the_standings() -> None:
@@ -54,7 +62,10 @@ def test_two_referees_who_agree_decide_and_annulled_games_change_the_standings()
     case = opened_case(tournament, game)
     stage = tournament.stages.get(order=1)
     before = scores(stage)
-    first, second, player_user = referee_of(tournament, "ref1"), referee_of(tournament, "ref2"), UserFactory()
+    first, second, stranger = referee_of(tournament, "ref1"), referee_of(tournament, "ref2"), UserFactory()
+    with pytest.raises(GameError) as refused:
+        services.decide(case_id=case.pk, user=stranger, outcome="annulled")  # not a referee of this event
+    assert refused.value.code == "no_case" and not case.decisions.exists()
 
     services.decide(case_id=case.pk, user=first, outcome="annulled", note="matches the engine on every move")
     case.refresh_from_db()
@@ -73,7 +84,6 @@ def test_two_referees_who_agree_decide_and_annulled_games_change_the_standings()
     after = scores(stage)
     assert game.black is not None and game.white is not None
     assert after[game.black.name] < before[game.black.name] and after[game.white.name] > before[game.white.name]
-    assert player_user.pk != case.player.user_id
 
 
 def test_the_player_appeals_and_a_referee_who_did_not_decide_hears_it() -> None:
@@ -176,3 +186,12 @@ def test_the_page_losing_the_focus_counts_only_on_the_players_own_turn_once() ->
     assert FocusLoss.objects.filter(game=game).count() == 1
     reported = api.post("/api/fairplay/report/", {"game": game.pk}, format="json")
     assert reported.status_code == 409 and reported.json()["code"] == "game_not_over"
+
+
+def test_the_sweep_finds_a_finished_game_whose_screening_was_missed() -> None:
+    _tournament, games = round_one()
+    game = played(games[0])
+    Game.objects.filter(pk=game.pk).update(finished_at=timezone.now() - timedelta(minutes=5))
+    assert services.unscreened(10) == [game.pk]
+    services.screen_game(game.pk)
+    assert services.unscreened(10) == []

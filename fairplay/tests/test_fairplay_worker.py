@@ -4,29 +4,20 @@ transaction has committed, and the worker stores both players' screenings."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
+from devtools.processes import wait_until
 from fairplay.models import Screening
 from fairplay.tests.helpers import played, round_one
 
 pytestmark = [pytest.mark.pg_django, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
 
 
-def wait_for(check: Any, timeout: float) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return True
-        time.sleep(0.1)
-    return False
-
-
 def test_a_games_end_has_it_screened_by_the_fairplay_worker(fairplay_worker: Any) -> None:
     _tournament, games = round_one()
     game = played(games[0])  # resigned: the follower publishes fairplay.screen_game on commit
-    assert wait_for(lambda: Screening.objects.filter(game=game).count() == 2, 60)
+    wait_until(lambda: Screening.objects.filter(game=game).count() == 2, 60, "both players' screenings")
     black = Screening.objects.get(game=game, player=game.black)
     assert black.moves and black.moves[0]["forced"] == "opening" and "z" in black.stats

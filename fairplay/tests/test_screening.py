@@ -41,7 +41,7 @@ def test_blocking_a_five_and_playing_on_in_a_won_position_are_forced() -> None:
 def test_the_opening_rules_stones_are_not_counted() -> None:
     found = kinds(["h8", "h9", "j10", "g7", "j8", "k8", "g9", "f10"], fixed=5)
     assert [found[n] for n in range(1, 6)] == ["opening"] * 5
-    assert found[6] == "" or found[6] in ("won", "block", "only", "lost")
+    assert found[6] != "opening"  # the first stone after the opening rule is judged
 
 
 def test_a_real_choice_has_a_rank_a_loss_and_near_equal_candidates() -> None:

@@ -280,3 +280,23 @@ def test_a_relayed_rounds_rif_holds_each_result_read_back_equal() -> None:
     back = game_import(text=text)
     assert list(Move.objects.filter(game=back).order_by("ply").values_list("text", flat=True)) == RIF
     assert (back.result, back.result_reason, back.status) == ("white", "resignation", "finished")
+
+
+def test_the_live_projector_is_the_organizers_alone_a_rival_organizer_waits_for_the_delay() -> None:
+    game, stage = board_game("seed")
+    boss = account("boss", "organizer")
+    api = client(boss)
+    assert (
+        api.post(
+            "/api/relay/delay/", {"stage": stage.pk, "minutes": 10, "screen_live": True}, format="json"
+        ).status_code
+        == 200
+    )
+    assert enter(api, game, 0, "place h8").status_code == 201
+    screen = f"/api/relay/boards/{stage.tournament_id}/?screen=1"
+    assert api.get(screen).json()["boards"][0]["stones"] == ["h8"]  # the organizer's projector: at once
+    rival = client(account("rival", "host"))
+    assert rival.get(screen).json()["boards"][0]["stones"] == []  # another tournament's organizer: the delay
+    assert client().get(screen).json()["boards"][0]["stones"] == []
+    refused = rival.post("/api/relay/delay/", {"stage": stage.pk, "minutes": 0, "screen_live": True}, format="json")
+    assert refused.status_code in (403, 404) and StageDelay.objects.get(stage=stage).minutes == 10
