@@ -72,6 +72,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from backlog import make_backlog, screened, waiting  # noqa: E402
 from seats import SeatClosed, SocketSeat, pushed_ply  # noqa: E402
 from stack import Stack, descendants, make_players, percentile, process_tree, run_async, server_roots  # noqa: E402
 
@@ -742,7 +743,8 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
     at_start = [ms for at, ms in tally.latencies if at < start]
     left_open = Game.objects.filter(pk__in=result["games"], status__in=GameStatus.active()).count()
     moves = result["moves_in_window"]
-    cpu = result["cpu"]
+    # the fair-play worker's screening is not the moves' cost: reported apart (--screening)
+    cpu = {name: ms for name, ms in result["cpu"].items() if name != "fairplay"}
     cpu_per_move = sum(cpu.values()) / max(1, moves)
     return {
         "moves_per_s": moves / seconds,
@@ -780,13 +782,22 @@ def figures(result: dict[str, Any], noop_cpu_ms: float, seconds: float) -> dict[
 
 def one_run(stack: Stack, args: argparse.Namespace, run: int) -> dict[str, Any]:
     tournament, tokens = make_round(args.players, run)
+    backlog = make_backlog(args.screening, run) if args.screening else None
+    queued = waiting() if backlog is not None else 0
     token_list = list(tokens.values())
     done, spent, noop_p99 = run_async(noop_phase(stack, token_list, concurrency=64, seconds=10))
     noop_cpu = spent / max(1, done)
-    result = run_async(
-        the_round(stack, tournament, tokens, args.spectators, args.seconds, seed=run, moves_by=args.moves)
-    )
+    if backlog is not None:
+        stack.start_fairplay()  # the worker screens the backlog through the whole round, niced as make run's
+    try:
+        result = run_async(
+            the_round(stack, tournament, tokens, args.spectators, args.seconds, seed=run, moves_by=args.moves)
+        )
+    finally:
+        stack.stop_fairplay()
     out = figures(result, noop_cpu, args.seconds)
+    if backlog is not None:
+        out.update(queued=queued, screened=screened(backlog), fairplay_cpu_s=result["cpu"].get("fairplay", 0) / 1000)
     out.update(
         games=len(result["games"]), held=result["held"], noop_cpu_ms=noop_cpu, noop_per_s=done / 10, noop_p99=noop_p99
     )
@@ -835,7 +846,13 @@ def measure(args: argparse.Namespace, nodes: int) -> list[dict[str, Any]]:
                 f"max={r['client_lag_max']:.0f} ms; cpu ms/move={r['cpu_ms_per_move']:.1f} {r['cpu_split']}; "
                 f"noop: {r['noop_per_s']:.0f}/s p99={r['noop_p99']:.0f} ms cpu={r['noop_cpu_ms']:.2f} ms; "
                 f"queries: move={r['queries_move']} noop={r['queries_noop']}; other endings {r['other_endings']}; "
-                f"left running={r['left_open']}",
+                f"left running={r['left_open']}"
+                + (
+                    f"; screening: {r['queued']} queued, {r['screened']} games screened during the round, "
+                    f"fair-play worker {r['fairplay_cpu_s']:.1f} CPU-s in the window (niced)"
+                    if "screened" in r
+                    else ""
+                ),
                 flush=True,
             )
     finally:
@@ -858,6 +875,11 @@ def summary(results: list[dict[str, Any]], spectators: int) -> str:
         f"charged_p99_ms={median('charged_p99'):.0f} time_losses={sum(r['time_losses'] for r in results)} "
         f"errors_5xx={sum(r['errors_5xx'] for r in results)} cpu_ms_per_move={median('cpu_ms_per_move'):.1f} "
         f"noop_ratio={median('noop_ratio'):.1f}"
+        + (
+            f" screened={sum(r['screened'] for r in results)} fairplay_cpu_s={median('fairplay_cpu_s'):.1f}"
+            if "screened" in results[0]
+            else ""
+        )
     )
 
 
@@ -879,6 +901,14 @@ def main() -> int:
         default="socket",
         help="how the players send their moves: on the game's socket, as the game page does (LIVE_MOVES, on by "
         "default; by HTTP when the socket is closed, fails or answers busy), or always by HTTP (LIVE_MOVES off)",
+    )
+    parser.add_argument(
+        "--screening",
+        type=int,
+        default=0,
+        metavar="N",
+        help="N finished games of another tournament queued for fair-play screening, and make run's niced fair-play "
+        "worker screening them through the round (bench/backlog.py)",
     )
     args = parser.parse_args()
     if args.drills:

@@ -75,6 +75,7 @@ class Stack:
         self.lives: list[Service | None] = [None] * count
         self.workers: list[Service | None] = [None] * count
         self.beat: Service | None = None
+        self.fairplay: Service | None = None  # the fair-play screening's worker, when a bench starts it
         self.beats: list[Service] = []  # beats started beyond the one (a mistake the lease makes harmless)
         self.proxy: Service | None = None
         self.throttle_moves = throttle_moves
@@ -160,7 +161,16 @@ class Stack:
 
     def stop(self) -> None:
         self._watching.clear()
-        for service in (self.proxy, *self.lives, *self.webs, *self.workers, self.beat, *self.beats, self.redis):
+        for service in (
+            self.proxy,
+            *self.lives,
+            *self.webs,
+            *self.workers,
+            self.fairplay,
+            self.beat,
+            *self.beats,
+            self.redis,
+        ):
             if service is not None:
                 service.stop()
         from django.db import connections
@@ -228,6 +238,26 @@ class Stack:
             return any(name in next(iter(r)) for r in replies)
 
         wait_until(answers, 60, "the celery worker")
+
+    def start_fairplay(self) -> None:
+        """The fair-play screening's worker as ``make run`` starts it (scripts/run.py): its own queue, prefork,
+        ``FAIRPLAY_WORKERS`` processes (1), niced 15."""
+        concurrency = int(self.env.get("FAIRPLAY_WORKERS", "1"))
+        log = self.workdir / "fairplay-worker.log"
+        self.fairplay = celery_worker(
+            self.env,
+            log=log,
+            pool="prefork",
+            concurrency=concurrency,
+            hostname="fairplay@%h",
+            queues="fairplay",
+            nice=15,
+        ).start()
+
+    def stop_fairplay(self) -> None:
+        if self.fairplay is not None:
+            self.fairplay.stop()
+            self.fairplay = None
 
     def start_beat(self, extra: bool = False) -> Service:
         """The beat; ``extra``: one more, as if started by mistake (it must stand by: config.celery_consumer)."""
@@ -338,7 +368,12 @@ def descendants(root: int, tree: dict[int, list[int]] | None = None) -> list[int
 
 def server_roots(stack: Stack) -> dict[str, int]:
     """The top process of each part of the stack that runs: web, live, worker, beat, redis, and db (PostgreSQL)."""
-    parts: dict[str, Service | None] = {"beat": stack.beat, "redis": stack.redis, "proxy": stack.proxy}
+    parts: dict[str, Service | None] = {
+        "beat": stack.beat,
+        "redis": stack.redis,
+        "proxy": stack.proxy,
+        "fairplay": stack.fairplay,
+    }
     for kind, services in (("web", stack.webs), ("live", stack.lives), ("worker", stack.workers)):
         parts.update({kind if n == 0 else f"{kind}{n}": s for n, s in enumerate(services)})
     parts.update({f"beat{n + 1}": s for n, s in enumerate(stack.beats)})

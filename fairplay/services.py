@@ -78,9 +78,12 @@ def stones_and_times(game: Game) -> tuple[list[str], list[int | None], int]:
     return stones, times, fixed
 
 
-@transaction.atomic
 def screen_game(game_id: int) -> list[Screening]:
-    """Screen both players of a finished online game of a tournament; judge each player's event."""
+    """Screen both players of a finished online game of a tournament; judge each player's event.
+
+    The search (seconds of CPU) runs outside any transaction and only its result is written in one: on SQLite
+    a transaction holds the database's write lock from its start (IMMEDIATE), so a screening inside one held
+    every move of every game meanwhile (``bench/open.py --screening``: move p50 4 s in a 100-game round)."""
     game = Game.objects.select_related("black", "white").filter(pk=game_id).first()
     if game is None:
         return []
@@ -91,25 +94,26 @@ def screen_game(game_id: int) -> list[Screening]:
     stones, times, fixed = stones_and_times(game)
     moves = screen(stones, game.rules, times, fixed, Settings(**model.settings))
     found = []
-    for color, player in (("black", game.black), ("white", game.white)):
-        mine = [m for m in moves if m.color == color]
-        band = model.band_for(player.rating)
-        stats = judge(mine, band, model.rho)
-        screening, _new = Screening.objects.update_or_create(
-            game=game,
-            player=player,
-            defaults={
-                "tournament": tournament,
-                "color": color,
-                "band": band.name,
-                "settings": model.settings,
-                "moves": [m.to_dict() for m in mine],
-                "stats": stats.to_dict(),
-                "z": stats.z,
-            },
-        )
-        found.append(screening)
-        review_event(player, tournament)
+    with transaction.atomic():
+        for color, player in (("black", game.black), ("white", game.white)):
+            mine = [m for m in moves if m.color == color]
+            band = model.band_for(player.rating)
+            stats = judge(mine, band, model.rho)
+            screening, _new = Screening.objects.update_or_create(
+                game=game,
+                player=player,
+                defaults={
+                    "tournament": tournament,
+                    "color": color,
+                    "band": band.name,
+                    "settings": model.settings,
+                    "moves": [m.to_dict() for m in mine],
+                    "stats": stats.to_dict(),
+                    "z": stats.z,
+                },
+            )
+            found.append(screening)
+            review_event(player, tournament)
     return found
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
@@ -42,6 +43,24 @@ def test_a_finished_online_game_is_screened_for_both_players_with_its_settings()
     assert black.settings == SETTINGS.to_dict() and len(black.moves) == 4
     assert black.moves[0]["forced"] == "opening" and all(isinstance(m["think_ms"], int) for m in black.moves)
     assert services.screen_game(game.pk) and Screening.objects.filter(game=game).count() == 2  # once per player
+
+
+def test_the_search_holds_no_transaction_while_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On SQLite a transaction holds the write lock from its start: a screening's seconds inside one would hold
+    every move of every game (bench/open.py --screening found it)."""
+    _tournament, games = round_one()
+    game = played(games[0])
+    outer = len(connection.atomic_blocks)  # the test's own transaction
+    depths: list[int] = []
+    real = services.screen
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        depths.append(len(connection.atomic_blocks))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(services, "screen", watched)
+    assert len(services.screen_game(game.pk)) == 2
+    assert depths == [outer]
 
 
 def test_a_game_over_the_board_or_outside_a_tournament_is_not_screened() -> None:
