@@ -16,8 +16,10 @@ plies, ``nodes`` nodes — the computer's top level's search — single-threaded
 nothing but the position): the move's
 ``rank`` among them (1: the engine's choice; ties share a rank), the winning chance it gave up against the
 best (``loss``, the search's score mapped to a chance by a logistic of ``scale``), and how many candidates
-were within ``margin`` of the best (``near_equal``: an easy position has one, a hard one many). The think
-time is stored beside it, for the statistics (fairplay.stats).
+were within ``margin`` of the best (``near_equal``: an easy position has one, a hard one many), and the move's
+rank at each depth the search finished (``depth_ranks``: a move the engine prefers only at its deepest search
+is shown to the referees; it is not in the statistics). The think time is stored beside it, for the statistics
+(fairplay.stats).
 
 The same record at the same settings gives the same screening, move for move (tested).
 """
@@ -71,6 +73,7 @@ class MoveScreen:
     near_equal: int = 0
     loss: float = 0.0  # winning chance given up against the engine's best, 0 to 1
     think_ms: int | None = None
+    depth_ranks: tuple[int, ...] = ()  # the move's rank at each depth the search finished (1, 2, … plies)
 
     @property
     def counted(self) -> bool:
@@ -85,7 +88,7 @@ class MoveScreen:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MoveScreen:
-        return cls(**data)
+        return cls(**{**data, "depth_ranks": tuple(data.get("depth_ranks", ()))})
 
 
 def chance(score: int, scale: float) -> float:
@@ -155,6 +158,7 @@ def _screen_move(
     if best <= -DECIDED:
         return forced("lost")
     mine = scores.get(played, min(scores.values()))
+    depth_ranks = tuple(_rank(found, played) for found in result.by_depth)
     top = chance(best, settings.scale)
     chances = {i: chance(s, settings.scale) for i, s in scores.items()}
     return MoveScreen(
@@ -162,12 +166,19 @@ def _screen_move(
         str(point),
         color,
         "",
-        rank=1 + sum(1 for s in scores.values() if s > mine),
+        rank=_rank(scores, played),
         candidates=len(scores),
         near_equal=sum(1 for c in chances.values() if top - c <= settings.margin),
         loss=round(max(0.0, top - chances.get(played, chance(mine, settings.scale))), 6),
         think_ms=think,
+        depth_ranks=depth_ranks,
     )
+
+
+def _rank(scores: dict[int, int], played: int) -> int:
+    """The played move's rank among the searched candidates (1: the engine's choice; ties share a rank)."""
+    mine = scores.get(played, min(scores.values()))
+    return 1 + sum(1 for s in scores.values() if s > mine)
 
 
 def _defences(board: Board, rules: Rules, roots: list[int], settings: Settings) -> set[int] | None:

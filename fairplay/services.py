@@ -29,13 +29,14 @@ from engine.protocols import Options
 from engine.records import replay_actions
 from fairplay.models import Appeal, Case, Decision, FocusLoss, Report, Screening
 from fairplay.screening import MoveScreen, Settings, screen
-from fairplay.stats import THRESHOLD, Calibration, judge, load
+from fairplay.stats import THRESHOLD, Calibration, judge, load, time_class
 from games.access import may_organize
 from games.enums import GameMode, GameStatus, ResultReason
 from games.exports import recorded
 from games.models import Game, Player
 from games.selectors import position_view
 from games.services import GameError, game_override
+from games.time_control import find_time_control
 from tournament.models import MatchGame, Tournament
 
 FAIRPLAY_TEAM = "fairplay"  # a site-wide group whose members may review every case
@@ -53,6 +54,18 @@ def calibration() -> Calibration:
 def tournament_of(game: Game) -> Tournament | None:
     link = MatchGame.objects.filter(game=game).select_related("match__tournament").first()
     return link.match.tournament if link is not None else None
+
+
+def time_class_of(spec: Any) -> str:
+    """The class (fast, rapid, classical; "" untimed or unknown) of a game's or a tournament's time control."""
+    try:
+        tc = find_time_control(spec or None)
+    except (ValueError, TypeError):  # a bad time control (ClockError is a ValueError)
+        return ""
+    if not tc.timed:
+        return ""
+    overtime = tc.ot_stones * (tc.ot_move_ms or 0)
+    return time_class((tc.main_ms or 0) / 1000, tc.increment_ms / 1000, (tc.move_ms or 0) / 1000, overtime / 1000)
 
 
 def screenable(game: Game, tournament: Tournament | None) -> bool:
@@ -97,7 +110,7 @@ def screen_game(game_id: int) -> list[Screening]:
     with transaction.atomic():
         for color, player in (("black", game.black), ("white", game.white)):
             mine = [m for m in moves if m.color == color]
-            band = model.band_for(player.rating)
+            band = model.band_for(player.rating, time_class_of(game.time_control))
             stats = judge(mine, band, model.rho)
             screening, _new = Screening.objects.update_or_create(
                 game=game,
@@ -105,7 +118,7 @@ def screen_game(game_id: int) -> list[Screening]:
                 defaults={
                     "tournament": tournament,
                     "color": color,
-                    "band": band.name,
+                    "band": band.label,
                     "settings": model.settings,
                     "moves": [m.to_dict() for m in mine],
                     "stats": stats.to_dict(),
@@ -140,7 +153,8 @@ def review_event(player: Player, tournament: Tournament | None) -> Case | None:
     """The player's screenings in the event judged together: a case opened above the threshold (or the open
     case brought up to date); below it, nothing."""
     model = calibration()
-    stats = judge(event_moves(player, tournament), model.band_for(player.rating), model.rho)
+    event_class = time_class_of(tournament.time_control) if tournament is not None else ""
+    stats = judge(event_moves(player, tournament), model.band_for(player.rating, event_class), model.rho)
     case = Case.objects.select_for_update().filter(player=player, tournament=tournament).first()
     if case is None and stats.z > THRESHOLD:
         case = Case.objects.create(player=player, tournament=tournament, z=stats.z, stats=stats.to_dict())
@@ -333,16 +347,36 @@ def focus_lost(*, game_id: int, player: Player, ply: int) -> bool:
     return created
 
 
-def reporter_weight(reporter: Player) -> float:
-    """How much a reporter's reports weigh: their reports upheld (a case with an outcome other than no action)
-    against those that were not, with one of each to start."""
-    upheld = dismissed = 0
+def reporter_record(reporter: Player) -> tuple[int, int]:
+    """How the reporter's reports ended: (upheld, judged). A report is judged once the case about its player in
+    its game's event has an outcome, and upheld unless that outcome was no action."""
+    upheld = judged = 0
     for found in Report.objects.filter(reporter=reporter).select_related("game"):
-        case = Case.objects.filter(player=found.reported, status__in=[Case.Status.DECIDED, Case.Status.CLOSED]).first()
+        case = (
+            Case.objects.filter(player_id=found.reported_id, tournament=tournament_of(found.game))
+            .exclude(outcome="")
+            .first()
+        )
         if case is not None:
+            judged += 1
             upheld += case.outcome != Case.Outcome.NO_ACTION
-            dismissed += case.outcome == Case.Outcome.NO_ACTION
-    return (upheld + 1) / (upheld + dismissed + 2)
+    return upheld, judged
+
+
+def reporter_weight(upheld: int, judged: int) -> float:
+    """A report's weight from its reporter's record, one upheld and one not to start: a new reporter's report
+    weighs ½, one from a reporter whose reports were upheld weighs more, one whose were not, less."""
+    return (upheld + 1) / (judged + 2)
+
+
+def reports_about(case: Case) -> list[dict[str, Any]]:
+    """The reports about the case's player in its event, each with its reporter's record and weight."""
+    found = Report.objects.filter(reported_id=case.player_id, game__match_game__match__tournament=case.tournament)
+    rows = []
+    for one in found.select_related("reporter").order_by("at"):
+        upheld, judged = reporter_record(one.reporter)
+        rows.append({"report": one, "upheld": upheld, "judged": judged, "weight": reporter_weight(upheld, judged)})
+    return rows
 
 
 @transaction.atomic

@@ -35,6 +35,8 @@ from fairplay.screening import MoveScreen
 
 BUCKETS = (1, 2, 3, 4, 6)  # near-equal candidates: 1, 2, 3, 4, 5–6, and 7 or more
 THRESHOLD = 3.09  # one-sided: one honest player-event in 1,000 above it
+TIME_CLASSES = {"fast": 15 * 60, "rapid": 60 * 60}  # a player's time for a 30-move game below these seconds
+MIN_CLASS_MOVES = 300  # a time control's own row is fitted only on at least this many real choices
 UNCLEAR = 2.0
 CALIBRATION = Path(__file__).resolve().parent / "calibration.json"
 VARIANCE_FLOOR = 1e-4
@@ -57,6 +59,11 @@ class Band:
     loss_mean: list[float]
     loss_var: list[float]
     moves: int = 0  # real choices it was fitted on
+    time_class: str = ""  # "": every time control; else fast, rapid or classical (real games of that class)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} · {self.time_class}" if self.time_class else self.name
 
 
 @dataclass
@@ -66,14 +73,17 @@ class Calibration:
     rho: float
     summary: dict[str, Any] = field(default_factory=dict)
 
-    def band_for(self, rating: float | None) -> Band:
-        """The band of a rating (the lowest band below every band's floor, and without a rating)."""
-        ordered = sorted(self.bands, key=lambda b: b.low)
+    def band_for(self, rating: float | None, time_class: str = "") -> Band:
+        """The band of a rating (the lowest band below every band's floor, and without a rating), in its row for
+        the time control's class where the calibration has one (fitted on real games of that class), else its
+        row for every time control."""
+        ordered = sorted((b for b in self.bands if not b.time_class), key=lambda b: b.low)
         found = ordered[0]
         for band in ordered:
             if rating is not None and rating >= band.low:
                 found = band
-        return found
+        own = [b for b in self.bands if time_class and b.name == found.name and b.time_class == time_class]
+        return own[0] if own else found
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -89,6 +99,16 @@ class Calibration:
 
     def save(self, path: Path = CALIBRATION) -> None:
         path.write_text(json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def time_class(main_s: float, increment_s: float, move_s: float, overtime_s: float) -> str:
+    """The class of a time control by a player's time for a 30-move game: ``fast`` below 15 minutes (the
+    seed's quick play: 5 minutes and 8 stones at 30 s), ``rapid`` below an hour, else ``classical``; ``""``
+    untimed. ``move_s`` counts only without a main time (a limit per move is then the whole budget)."""
+    budget = main_s + 30 * increment_s + overtime_s + (30 * move_s if not main_s else 0)
+    if budget <= 0:
+        return ""
+    return next((name for name, below in TIME_CLASSES.items() if budget < below), "classical")
 
 
 def load(path: Path = CALIBRATION) -> Calibration:

@@ -71,7 +71,38 @@ def charts(moves: list[dict[str, Any]]) -> dict[str, Any]:
         }
         for m in moves
     ]
-    return {"bars": bars, "dots": dots, "w": CHART_W, "h": CHART_H, "seconds": round(top / 1000)}
+    return {
+        "bars": bars,
+        "dots": dots,
+        "cells": depth_cells(moves, step),
+        "w": CHART_W,
+        "h": CHART_H,
+        "seconds": round(top / 1000),
+    }
+
+
+def depth_cells(moves: list[dict[str, Any]], step: float) -> list[dict[str, Any]]:
+    """The rank of each move at each depth of the search, a cell each (the deepest at the top): ``first`` the
+    engine's choice at that depth, ``near`` its second or third, ``other`` further down; forced moves greyed."""
+    depths = max([1, *(len(m.get("depth_ranks") or ()) for m in moves)])
+    high = CHART_H / depths
+    cells = []
+    for n, m in enumerate(moves):
+        ranks = m.get("depth_ranks") or ()
+        for depth in range(1, depths + 1):
+            rank = ranks[depth - 1] if depth <= len(ranks) else 0
+            kind = "forced" if m["forced"] else "first" if rank == 1 else "near" if rank in (2, 3) else "other"
+            cells.append(
+                {
+                    "x": round(n * step, 1),
+                    "y": round((depths - depth) * high, 1),
+                    "w": max(1.0, round(step - 1, 1)),
+                    "h": round(max(1.0, high - 1), 1),
+                    "kind": kind,
+                    "label": f"{m['number']}. {m['point']}: {depth} → {rank or '–'}",
+                }
+            )
+    return cells
 
 
 def _case_or_404(request: HttpRequest, pk: int) -> Case:
@@ -102,6 +133,7 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
         for s in screenings.order_by("game_id")
     ]
     decisions = list(Decision.objects.filter(case=case).select_related("referee"))
+    reports = services.reports_about(case)
     deciders = {d.referee_id for d in decisions if d.stage == "first"}
     context = {
         "case": case,
@@ -113,6 +145,8 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
         "threshold": THRESHOLD,
         "unclear": UNCLEAR,
         "event_percentile": percentile(case.z),
+        "reports": reports,
+        "reports_weight": round(sum(r["weight"] for r in reports), 2),
     }
     return render(request, "fairplay/case.html", context)
 

@@ -35,6 +35,7 @@ class Result:
     depth: int
     nodes: int
     scores: dict[int, int] = field(default_factory=dict)  # root move -> score at the last finished depth
+    by_depth: list[dict[int, int]] = field(default_factory=list)  # the root moves' scores at each finished depth
 
 
 @dataclass
@@ -64,6 +65,7 @@ class AlphaBeta:
         self._deadline = None if self.seconds is None else clock() + self.seconds
         moves = root_moves if root_moves is not None else self.candidates(0)
         best = Result(moves[0] if moves else None, 0, 0, 0)
+        finished: list[dict[int, int]] = []
         for depth in range(1, self.max_depth + 1):
             try:
                 scores: dict[int, int] = {}
@@ -78,7 +80,8 @@ class AlphaBeta:
                     scores[move] = score
                     alpha = max(alpha, score)
                 move = max(ordered, key=lambda m: scores[m])
-                best = Result(move, scores[move], depth, self.visited, scores)
+                finished.append(scores)
+                best = Result(move, scores[move], depth, self.visited, scores, finished)
                 if abs(scores[move]) >= WIN - 100:
                     break  # a forced win or loss is known: deeper will not change it
             except OutOfTime:

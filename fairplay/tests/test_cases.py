@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from celery import current_app
 from django.contrib.auth.models import Group
 from django.db import connection
 from django.test import Client
@@ -17,11 +18,15 @@ from rest_framework.test import APIClient
 
 from fairplay import services
 from fairplay.models import Case, FocusLoss, Screening
-from fairplay.screening import SETTINGS
+from fairplay.screening import SETTINGS, screen
 from fairplay.tests.helpers import opened_case, played, referee_of, round_one
 from games.models import Game, Player
 from games.services import GameError, game_act, game_create, game_resign
 from games.tests.factories import UserFactory
+from ratings.models import RatedGame
+from ratings.tasks import rate_and_recompute
+from tournament import services as tournament_services
+from tournament.models import Tournament
 from tournament.swiss.selectors import standings
 from tournament.tests.browser import account
 from tournament.tests.helpers import started
@@ -52,13 +57,12 @@ def test_the_search_holds_no_transaction_while_it_runs(monkeypatch: pytest.Monke
     game = played(games[0])
     outer = len(connection.atomic_blocks)  # the test's own transaction
     depths: list[int] = []
-    real = services.screen
 
     def watched(*args: Any, **kwargs: Any) -> Any:
         depths.append(len(connection.atomic_blocks))
-        return real(*args, **kwargs)
+        return screen(*args, **kwargs)
 
-    monkeypatch.setattr(services, "screen", watched)
+    monkeypatch.setattr("fairplay.services.screen", watched)
     assert len(services.screen_game(game.pk)) == 2
     assert depths == [outer]
 
@@ -103,6 +107,45 @@ def test_two_referees_who_agree_decide_and_annulled_games_change_the_standings()
     after = scores(stage)
     assert game.black is not None and game.white is not None
     assert after[game.black.name] < before[game.black.name] and after[game.white.name] > before[game.white.name]
+
+
+def test_games_annulled_after_the_event_ended_re_derive_its_standings_and_ratings(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Decisions often come after the event: the annulment goes through the finished tournament's corrections,
+    the standings follow and the rating lists are told (their task re-rates the event's games)."""
+    tournament, games = round_one()
+    Tournament.objects.filter(pk=tournament.pk).update(rated=True)
+    stage = tournament.stages.get(order=1)
+    first_game = played(games[0])
+    played(games[1])
+    for _round in range(2):  # rounds 2 and 3: the event ends
+        tournament_services.pair_next_round(stage=stage)
+        for game in Game.objects.filter(match_game__match__tournament=tournament).exclude(status="finished"):
+            played(game)
+    assert tournament_services.advance(stage=stage) is None  # the only stage: the event ends
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    assert rate_and_recompute(tournament.pk) == 2  # the gomoku lists: WHR and Elo
+    assert RatedGame.objects.get(game=first_game).result == "B"
+    before = scores(stage)
+    case = opened_case(tournament, first_game)
+    published: list[Any] = []
+    task = current_app.tasks["ratings.rate_and_recompute"]
+    monkeypatch.setattr(task, "apply_async", lambda args, **_kw: published.append(args))
+    with django_capture_on_commit_callbacks(execute=True):
+        for name in ("ref1", "ref2"):
+            services.decide(case_id=case.pk, user=referee_of(tournament, name), outcome="annulled")
+    first_game.refresh_from_db()
+    assert (first_game.result, first_game.result_reason) == ("white", "referee")
+    assert published and published[-1] == (tournament.pk,)  # the lists told of the correction
+    rate_and_recompute(tournament.pk)
+    assert RatedGame.objects.get(game=first_game).result == "W"
+    after = scores(stage)
+    assert first_game.black is not None and first_game.white is not None
+    assert after[first_game.black.name] == before[first_game.black.name] - 1
+    assert after[first_game.white.name] == before[first_game.white.name] + 1
+    assert Tournament.objects.get(pk=tournament.pk).status == "finished"
 
 
 def test_the_player_appeals_and_a_referee_who_did_not_decide_hears_it() -> None:
@@ -164,6 +207,30 @@ def test_a_player_reports_an_opponent_of_their_own_game_a_few_times_a_day() -> N
     with pytest.raises(GameError) as foreign:
         services.report(game_id=other.pk, reporter=reporter)  # not their game
     assert foreign.value.code == "not_your_game"
+
+
+def test_a_reporters_record_weighs_their_reports_on_the_case_page() -> None:
+    tournament, games = round_one()
+    upheld_game, dismissed_game = played(games[0]), played(games[1])
+    upheld_case, dismissed_case = opened_case(tournament, upheld_game), opened_case(tournament, dismissed_game)
+    assert upheld_game.white_id is not None and dismissed_game.white_id is not None
+    sharp = Player.objects.get(pk=upheld_game.white_id)
+    wrong = Player.objects.get(pk=dismissed_game.white_id)
+    services.report(game_id=upheld_game.pk, reporter=sharp, note="flat times")
+    services.report(game_id=dismissed_game.pk, reporter=wrong)
+    assert [r["weight"] for r in services.reports_about(upheld_case)] == [0.5]  # no record yet
+    referees = referee_of(tournament, "ref1"), referee_of(tournament, "ref2")
+    for referee in referees:
+        services.decide(case_id=upheld_case.pk, user=referee, outcome="warning")
+        services.decide(case_id=dismissed_case.pk, user=referee, outcome="no_action")
+    assert services.reporter_record(sharp) == (1, 1) and services.reporter_record(wrong) == (0, 1)
+    assert [round(r["weight"], 3) for r in services.reports_about(upheld_case)] == [0.667]
+    assert [round(r["weight"], 3) for r in services.reports_about(dismissed_case)] == [0.333]
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(referees[0])
+    page = client.get(f"/fairplay/case/{upheld_case.pk}/").content.decode()
+    assert f"{sharp.name}, after game #{upheld_game.pk} (weight 0.67: 1 of their 1 judged reports upheld)" in page
+    assert "flat times" in page and wrong.name not in page
 
 
 def test_the_analysis_refuses_a_position_standing_in_a_game_the_requester_plays() -> None:

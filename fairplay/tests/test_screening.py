@@ -51,6 +51,8 @@ def test_a_real_choice_has_a_rank_a_loss_and_near_equal_candidates() -> None:
     for m in (m for m in moves if m.counted):
         assert 1 <= m.rank <= m.candidates and 1 <= m.near_equal <= m.candidates and 0 <= m.loss <= 1
         assert (m.loss == 0) == (m.rank == 1)  # the engine's choice gives up nothing, any other move something
+        assert len(m.depth_ranks) == 7 and m.depth_ranks[-1] == m.rank  # each depth searched; the last is the rank
+    assert all(r > 1 for r in last.depth_ranks)  # the thrown-away stone is never the engine's choice, at any depth
 
 
 def test_a_rerun_gives_identical_numbers() -> None:
