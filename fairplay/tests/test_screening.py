@@ -4,13 +4,14 @@ calibration never saw, and a full-assistance cheater flagged."""
 
 from __future__ import annotations
 
+import math
 import statistics
 
 import pytest
 
 from engine.rules import find_rules
 from fairplay.calibrate import RULES, honest_games, split
-from fairplay.screening import Settings, screen
+from fairplay.screening import MoveScreen, Settings, screen
 from fairplay.stats import THRESHOLD, Band, judge, load
 from fairplay.synthetic import PROFILES, Cheater, Honest, play, strong_engine
 
@@ -73,6 +74,20 @@ def test_forced_moves_do_not_move_the_score() -> None:
     moves = screen(BLOCK, "freestyle")
     only_forced = [m for m in moves if m.forced]
     assert judge(only_forced, band, 0.5).choices == 0 and judge(only_forced, band, 0.5).z == 0
+
+
+def test_the_z_scores_are_regans_sums_worked_by_hand() -> None:
+    """Four real choices in easy positions (one near-equal candidate) against a band where an honest player
+    matches half the time and gives up 0.05 on average (variance 0.01): three matches and 0.1 given up."""
+    band = Band("club", 1500, [0.5] * 6, [0.05] * 6, [0.01] * 6)
+    moves = [MoveScreen(n, "h8", "black", "", rank=1, candidates=5, near_equal=1, loss=0.0) for n in (3, 5, 7)]
+    moves.append(MoveScreen(9, "j9", "black", "", rank=2, candidates=5, near_equal=1, loss=0.1))
+    moves.append(MoveScreen(11, "k9", "black", "block", think_ms=900))  # forced: shown, not counted
+    stats = judge(moves, band, rho=0.5)
+    # z_match = (3 - 4 * 0.5) / sqrt(4 * 0.5 * 0.5) = 1; z_loss = (4 * 0.05 - 0.1) / sqrt(4 * 0.01) = 0.5
+    assert (stats.choices, stats.forced, stats.matched, stats.expected_match) == (4, 1, 3, 2.0)
+    assert (stats.z_match, stats.z_loss) == (1.0, 0.5)
+    assert stats.z == round(1.5 / math.sqrt(3), 3) and stats.verdict == "clear"
 
 
 @pytest.mark.slow
