@@ -17,13 +17,16 @@ from django.db import transaction
 from fairplay import services
 from games.enums import GameMode
 from games.models import Game
+from tournament.models import MatchGame
 
 SWEEP_BATCH = 50
 
 
 def after_game(game: Game, correction: bool, actor: Any) -> None:
-    """A game ended (games.services.finish): a finished online game is screened once this commits."""
-    if correction or game.mode != GameMode.ONLINE:
+    """A game ended (games.services.finish): a finished online game of a tournament is screened once this
+    commits. Nothing is sent for any other game (a practice or casual game is never screened): a publish costs
+    the finishing request its broker's round trip, and seconds of retries when the broker is down."""
+    if correction or game.mode != GameMode.ONLINE or not MatchGame.objects.filter(game_id=game.pk).exists():
         return
     game_id = game.pk
 

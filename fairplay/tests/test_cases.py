@@ -79,6 +79,23 @@ def test_a_game_over_the_board_or_outside_a_tournament_is_not_screened() -> None
     assert services.screen_game(casual.pk) == [] and not Screening.objects.filter(game=casual).exists()
 
 
+def test_only_a_tournaments_online_game_ending_sends_a_screening(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    sent: list[Any] = []
+    monkeypatch.setattr(current_app.tasks["fairplay.screen_game"], "apply_async", lambda a, **_k: sent.append(a))
+    _tournament, games = round_one()
+    one, two = Player.objects.create(name="Casual One"), Player.objects.create(name="Casual Two")
+    casual = game_create(player_one=one, player_two=two, rules="freestyle", time_control="quick")
+    with django_capture_on_commit_callbacks(execute=True):
+        game_act(game_id=casual.pk, player=one, action="place h8", expected_ply=0)
+        game_resign(game_id=casual.pk, player=two)
+    assert sent == []  # never screened: nothing sent (a publish costs the request the broker's round trip)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = played(games[0])
+    assert sent == [(game.pk,)]
+
+
 def test_two_referees_who_agree_decide_and_annulled_games_change_the_standings() -> None:
     tournament, games = round_one()
     game = played(games[0])
