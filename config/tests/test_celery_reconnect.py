@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from celery.beat import PersistentScheduler
 from celery.worker.consumer import Consumer as CeleryConsumer
+from kombu.exceptions import OperationalError
 
+from config.broker import Transport
 from config.celery import app
 from config.celery_consumer import BeatScheduler, Consumer, quick
+from devtools.processes import free_port
 
 
 class Connection:
@@ -43,3 +47,21 @@ def test_the_worker_and_beat_use_them() -> None:
     assert app.conf.worker_consumer == "config.celery_consumer:Consumer"
     assert app.conf.beat_scheduler == "config.celery_consumer:BeatScheduler"
     assert issubclass(Consumer, CeleryConsumer) and issubclass(BeatScheduler, PersistentScheduler)
+
+
+def test_a_publish_with_the_broker_down_fails_at_once_instead_of_holding_the_request(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A task sent after a commit (a game's end, a clock deadline) with the broker down: one attempt, then the
+    error the sender catches (its sweep sends it again), not kombu's three attempts over 6 s."""
+    attempts: list[int] = []
+    real = Transport.establish_connection
+
+    def counted(self: Transport) -> Any:
+        attempts.append(1)
+        return real(self)
+
+    monkeypatch.setattr(Transport, "establish_connection", counted)
+    with app.connection_for_write(f"redis://127.0.0.1:{free_port()}/0") as down, pytest.raises(OperationalError):
+        app.tasks["fairplay.screen_game"].apply_async((1,), retry=False, connection=down)
+    assert attempts == [1]
