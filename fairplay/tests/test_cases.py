@@ -268,6 +268,29 @@ def test_the_analysis_refuses_a_position_standing_in_a_game_the_requester_plays(
     assert other.status_code == 200
 
 
+def test_a_live_games_record_imported_as_finished_is_not_analysed_for_its_player() -> None:
+    """An organizer who plays in an online event imports the live game's stones and one more as a finished
+    game naming themselves: its analysis would read the live position. Refused; any other record is not."""
+    _tournament, games = round_one()
+    game = games[0]
+    assert game.black is not None and game.white is not None
+    for ply, point in enumerate(["h8", "h9", "j10", "g7"]):
+        mover = game.black if ply % 2 == 0 else game.white
+        game_act(game_id=game.pk, player=mover, action=f"place {point}", expected_ply=ply)
+    user = game.white.user
+    assert user is not None
+    user.groups.add(Group.objects.get(name="organizer"))
+    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    api.force_authenticate(user)
+    for stones, expected in (("h8 h9 j10 g7 a1", 403), ("h8 h9 j10 g8 a1", 202)):
+        text = f'[Black "{game.black.name}"]\n[White "{game.white.name}"]\n[Rule "freestyle"]\n'
+        imported = api.post("/api/games/import/", {"text": f'{text}[Result "1-0"]\n\n{stones}\n'}, format="json")
+        assert imported.status_code == 201, imported.json()
+        asked = api.post(f"/api/games/{imported.json()['id']}/analysis/", {}, format="json")
+        assert asked.status_code == expected, asked.json()
+        assert expected == 202 or asked.json()["code"] == "live_position"
+
+
 def test_assessments_are_deleted_with_the_players_data_and_after_their_time() -> None:
     tournament, games = round_one()
     case = opened_case(tournament, played(games[0]))

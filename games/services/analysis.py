@@ -57,8 +57,10 @@ def analysis_request(
     else a new one queued."""
     if game.status != GameStatus.FINISHED:
         raise GameError("not_finished", _("Only a finished game can be analysed."), 409)
+    stones = game_moves(game)
+    refuse_live_position(Board.replay(parse_moves(stones)), actor, passing=True)
     outside = analysis_engine(engine, game.rules)
-    digest = record_digest(game_moves(game), game.rules)
+    digest = record_digest(stones, game.rules)
     with transaction.atomic():
         analysis, created = Analysis.objects.select_for_update().get_or_create(
             game=game, defaults={"record": digest, "limits": asdict(LIMITS), "engine": outside}
@@ -141,18 +143,31 @@ def _position(board: Board) -> frozenset[tuple[str, int]]:
     return frozenset((str(m.point), n % 2) for n, m in enumerate(board.move_stack) if m.point is not None)
 
 
-def refuse_live_position(board: Board, requester: Any) -> None:
+def _positions(board: Board) -> set[frozenset[tuple[str, int]]]:
+    """Every position a record passes through, each as :func:`_position` gives it."""
+    stones: set[tuple[str, int]] = set()
+    found = set()
+    for n, m in enumerate(board.move_stack):
+        if m.point is not None:
+            stones.add((str(m.point), n % 2))
+            found.add(frozenset(stones))
+    return found
+
+
+def refuse_live_position(board: Board, requester: Any, passing: bool = False) -> None:
     """No analysis of a position that stands now in a game the requester is playing (fair play): whatever
-    order the stones are given in."""
+    order the stones are given in. ``passing``: nor of a record that passes through one (a game's analysis
+    reads every position of its record: a live game's record with a stone more, imported as finished, would
+    tell its player what the live position holds)."""
     player = getattr(requester, "player", None) if getattr(requester, "is_authenticated", False) else None
     if player is None or board.stone_count == 0:
         return
-    wanted = _position(board)
+    wanted = _positions(board) if passing else {_position(board)}
     playing = Game.objects.filter(status__in=GameStatus.active(), ply__gt=0).filter(
         Q(player_one=player) | Q(player_two=player)
     )
     for game in playing:
-        if _position(game_state(game).board) == wanted:
+        if _position(game_state(game).board) in wanted:
             raise GameError("live_position", _("This position stands in a game you are playing."), 403)
 
 
