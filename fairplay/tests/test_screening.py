@@ -14,6 +14,7 @@ from fairplay.calibrate import RULES, honest_games, split
 from fairplay.screening import MoveScreen, Settings, screen
 from fairplay.stats import THRESHOLD, Band, judge, load
 from fairplay.synthetic import PROFILES, Cheater, Honest, play, strong_engine
+from fairplay.views import depth_cells
 
 # White to move (stone 12): Black threatens k8, a double four (h8 i8 j8 k8 open, k8–k11 closed by k12). Only
 # k8 stops it: after g8, l8 or k7 Black still has a forced win by fours.
@@ -119,3 +120,14 @@ def test_a_player_with_full_engine_assistance_over_two_games_is_flagged() -> Non
         moves += split(screen(stones, RULES, times)).black
     stats = judge(moves, club, calibration.rho)
     assert stats.z > THRESHOLD and stats.verdict == "case", stats
+
+
+def test_the_rank_by_depth_chart_has_a_cell_per_move_and_depth_the_deepest_at_the_top() -> None:
+    found = MoveScreen(9, "j9", "black", "", rank=1, candidates=5, near_equal=2, loss=0.0, depth_ranks=(4, 2, 1))
+    forced = MoveScreen(11, "k9", "black", "block")
+    cells = depth_cells([found.to_dict(), forced.to_dict()], step=10)
+    assert len(cells) == 6  # two moves, three depths
+    column = sorted((c for c in cells if c["x"] == 0), key=lambda c: c["y"])
+    assert [c["kind"] for c in column] == ["first", "near", "other"]  # depth 3, 2, 1 from the top
+    assert {c["kind"] for c in cells if c["x"] == 10} == {"forced"}
+
