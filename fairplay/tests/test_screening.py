@@ -130,4 +130,3 @@ def test_the_rank_by_depth_chart_has_a_cell_per_move_and_depth_the_deepest_at_th
     column = sorted((c for c in cells if c["x"] == 0), key=lambda c: c["y"])
     assert [c["kind"] for c in column] == ["first", "near", "other"]  # depth 3, 2, 1 from the top
     assert {c["kind"] for c in cells if c["x"] == 10} == {"forced"}
-
