@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from stack import make_players
-
-QUICK = {"preset": "quick"}
+from stack import online_swiss
 
 
 def make_backlog(count: int, run: int) -> Any:
@@ -32,19 +30,7 @@ def make_backlog(count: int, run: int) -> Any:
 
     rules = find_rules("freestyle")
     try:
-        tournament = services.tournament_create(
-            name=f"Screened {run}",
-            preset="swiss",
-            stage_options={"rounds": 1},
-            mode="online",
-            time_control=QUICK,
-            rules="freestyle",
-            protocol="none",
-            boards=count + 1,
-        )
-        for player, _token in make_players(2 * count, f"screened{run}-"):
-            services.register(tournament=tournament, player=player)
-        services.publish(tournament=tournament)
+        tournament, _tokens = online_swiss(f"Screened {run}", 2 * count, 1, f"screened{run}-")
         stage = services.start_stage(stage=services.draw_stage(stage=tournament.stages.get(order=1), seed=run))
         services.pair_next_round(stage=stage)
         games = Game.objects.filter(match_game__match__tournament=tournament).select_related("black", "white")

@@ -74,7 +74,15 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from backlog import make_backlog, screened, waiting  # noqa: E402
 from seats import SeatClosed, SocketSeat, pushed_ply  # noqa: E402
-from stack import Stack, descendants, make_players, percentile, process_tree, run_async, server_roots  # noqa: E402
+from stack import (  # noqa: E402
+    Stack,
+    descendants,
+    online_swiss,
+    percentile,
+    process_tree,
+    run_async,
+    server_roots,
+)
 
 from devtools.processes import open_files_as_allowed  # noqa: E402
 
@@ -197,23 +205,7 @@ def cpu_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, fl
 
 def make_round(players: int, run: int) -> tuple[Any, dict[int, str]]:
     """A Swiss tournament played online with ``players`` entrants, ready to pair round 1; their tokens."""
-    from tournament import services
-
-    tournament = services.tournament_create(
-        name=f"Online open {run}",
-        preset="swiss",
-        stage_options={"rounds": 9},
-        mode="online",
-        time_control=QUICK,
-        rules="freestyle",
-        protocol="none",
-        boards=players // 2 + 1,
-    )
-    entrants = make_players(players, f"open{run}-")
-    for player, _token in entrants:
-        services.register(tournament=tournament, player=player)
-    services.publish(tournament=tournament)
-    return tournament, {player.pk: token for player, token in entrants}
+    return online_swiss(f"Online open {run}", players, 9, f"open{run}-")
 
 
 def pair_round(tournament: Any) -> float:

@@ -341,6 +341,28 @@ def make_players(count: int, prefix: str) -> list[tuple[Any, str]]:
     return list(zip(players, [t.key for t in tokens], strict=True))
 
 
+def online_swiss(name: str, players: int, rounds: int, prefix: str) -> tuple[Any, dict[int, str]]:
+    """A Swiss tournament played online at the seed's quick play (free-style, no opening rule), ``players``
+    entrants with API tokens registered and the tournament published, ready to draw; their tokens."""
+    from tournament import services
+
+    tournament = services.tournament_create(
+        name=name,
+        preset="swiss",
+        stage_options={"rounds": rounds},
+        mode="online",
+        time_control={"preset": "quick"},
+        rules="freestyle",
+        protocol="none",
+        boards=players // 2 + 1,
+    )
+    entrants = make_players(players, prefix)
+    for player, _token in entrants:
+        services.register(tournament=tournament, player=player)
+    services.publish(tournament=tournament)
+    return tournament, {player.pk: token for player, token in entrants}
+
+
 def process_tree() -> dict[int, list[int]]:
     """Every process's children, read from /proc."""
     children: dict[int, list[int]] = {}

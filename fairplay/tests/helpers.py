@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import Group
+from rest_framework.test import APIClient
+
 from fairplay import services
 from fairplay.models import Case, Screening
 from games.models import Game, Player
@@ -52,3 +55,18 @@ def referee_of(tournament: Tournament, name: str) -> Any:
     user = account(name, "referee")
     tournament.referees.add(user)
     return user
+
+
+def live_and_asking(stones: list[str], role: str) -> tuple[Game, APIClient]:
+    """A live game of round 1 with ``stones`` played, and an API client of its white player, given ``role``."""
+    game = round_one()[1][0]
+    assert game.black is not None and game.white is not None
+    for ply, point in enumerate(stones):
+        mover = game.black if ply % 2 == 0 else game.white
+        game_act(game_id=game.pk, player=mover, action=f"place {point}", expected_ply=ply)
+    user = game.white.user
+    assert user is not None
+    user.groups.add(Group.objects.get(name=role))
+    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
+    api.force_authenticate(user)
+    return Game.objects.get(pk=game.pk), api

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from celery import current_app
-from django.contrib.auth.models import Group
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
@@ -19,7 +18,7 @@ from rest_framework.test import APIClient
 from fairplay import services
 from fairplay.models import Case, FocusLoss, Screening
 from fairplay.screening import SETTINGS, screen
-from fairplay.tests.helpers import opened_case, played, referee_of, round_one
+from fairplay.tests.helpers import live_and_asking, opened_case, played, referee_of, round_one
 from games.models import Game, Player
 from games.services import GameError, game_act, game_create, game_resign
 from games.tests.factories import UserFactory
@@ -251,17 +250,7 @@ def test_a_reporters_record_weighs_their_reports_on_the_case_page() -> None:
 
 
 def test_the_analysis_refuses_a_position_standing_in_a_game_the_requester_plays() -> None:
-    _tournament, games = round_one()
-    game = games[0]
-    assert game.black is not None and game.white is not None
-    for ply, point in enumerate(["h8", "h9", "j10"]):
-        mover = game.black if ply % 2 == 0 else game.white
-        game_act(game_id=game.pk, player=mover, action=f"place {point}", expected_ply=ply)
-    user = game.white.user
-    assert user is not None
-    user.groups.add(Group.objects.get(name="referee"))
-    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
-    api.force_authenticate(user)
+    api = live_and_asking(["h8", "h9", "j10"], "referee")[1]
     refused = api.post("/api/games/analyse-position/", {"moves": "j10 h9 h8", "rules": "freestyle"}, format="json")
     assert refused.status_code == 403 and refused.json()["code"] == "live_position"  # in any order
     other = api.post("/api/games/analyse-position/", {"moves": "h8 h9 j11", "rules": "freestyle"}, format="json")
@@ -271,17 +260,8 @@ def test_the_analysis_refuses_a_position_standing_in_a_game_the_requester_plays(
 def test_a_live_games_record_imported_as_finished_is_not_analysed_for_its_player() -> None:
     """An organizer who plays in an online event imports the live game's stones and one more as a finished
     game naming themselves: its analysis would read the live position. Refused; any other record is not."""
-    _tournament, games = round_one()
-    game = games[0]
+    game, api = live_and_asking(["h8", "h9", "j10", "g7"], "organizer")
     assert game.black is not None and game.white is not None
-    for ply, point in enumerate(["h8", "h9", "j10", "g7"]):
-        mover = game.black if ply % 2 == 0 else game.white
-        game_act(game_id=game.pk, player=mover, action=f"place {point}", expected_ply=ply)
-    user = game.white.user
-    assert user is not None
-    user.groups.add(Group.objects.get(name="organizer"))
-    api = APIClient(HTTP_ACCEPT_LANGUAGE="en")
-    api.force_authenticate(user)
     for stones, expected in (("h8 h9 j10 g7 a1", 403), ("h8 h9 j10 g8 a1", 202)):
         text = f'[Black "{game.black.name}"]\n[White "{game.white.name}"]\n[Rule "freestyle"]\n'
         imported = api.post("/api/games/import/", {"text": f'{text}[Result "1-0"]\n\n{stones}\n'}, format="json")
