@@ -4,14 +4,18 @@ taking them in beside the synthetic players' (with their score against the synth
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import pytest
+from django.core.management import call_command
 
 from engine.rules import find_rules
 from fairplay.calibrate import band_of, calibrate, fit, honest_games
 from fairplay.references import reference_sides
 from fairplay.screening import Settings
 from fairplay.services import time_class_of
-from fairplay.stats import time_class
+from fairplay.stats import CALIBRATION, load, time_class
 from fairplay.synthetic import PROFILES, Honest, play
 from games.models import Game, Player
 from games.services import game_import
@@ -78,3 +82,32 @@ def test_a_time_control_s_class_is_a_players_time_for_a_30_move_game() -> None:
     assert time_class_of({"move_ms": 20_000}) == "fast"  # 20 s a move, 10 minutes a game
     assert time_class_of("untimed") == time_class_of(None) == time_class_of({"main_ms": "x"}) == ""
     assert time_class(0, 0, 0, 0) == "" and time_class(3600, 0, 0, 0) == "classical"
+
+
+def test_the_command_fits_the_records_and_writes_where_it_is_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = find_rules("freestyle")
+    stones, _times = play(Honest(PROFILES["club"], rules, 7), Honest(PROFILES["club"], rules, 8), rules)
+    rated("Club Carla", 1650), rated("Club Carlo", 1720)
+    entered("Club Carla", "Club Carlo", stones)
+    shipped = CALIBRATION.read_bytes()
+    monkeypatch.setattr("fairplay.management.commands.fairplay_calibrate.SETTINGS", QUICK)
+    out = io.StringIO()
+    target = tmp_path / "calibration.json"
+    call_command(
+        "fairplay_calibrate",
+        "--games",
+        "1",
+        "--held-out",
+        "0",
+        "--jobs",
+        "1",
+        "--records",
+        "--output",
+        str(target),
+        stdout=out,
+    )
+    fitted = load(target)
+    assert fitted.summary["references"] == {"club": 2} and "{'club': 2}" in out.getvalue()
+    assert fitted.settings == QUICK.to_dict() and CALIBRATION.read_bytes() == shipped  # the shipped file untouched

@@ -1,11 +1,14 @@
 """Refit the fair-play null model (fairplay/calibration.json) when the engine or the screening's settings change:
-``manage.py fairplay_calibrate [--games 60] [--held-out 30] [--jobs 2] [--records | --records-from T ...]``
+``manage.py fairplay_calibrate [--games 60] [--held-out 30] [--jobs 2] [--records | --records-from T ...]
+[--output PATH]``
 (about fifteen minutes on two cores). ``--records`` adds every finished over-the-board game of two rated players
 entered as a record as an honest reference (``--records-from``: those of these tournaments only;
-fairplay/references.py); the summary then says how they scored against the synthetic-only fit."""
+fairplay/references.py); the summary then says how they scored against the synthetic-only fit. ``--output``
+writes the file elsewhere (to look at before replacing the shipped one)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
@@ -30,6 +33,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--records-from", type=int, nargs="+", metavar="TOURNAMENT", help="only those of these tournaments"
         )
+        parser.add_argument("--output", type=Path, default=CALIBRATION, help="where to write it (the shipped file)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         references = None
@@ -43,6 +47,7 @@ class Command(BaseCommand):
             held_out=options["held_out"],
             jobs=options["jobs"],
             references=references,
+            settings=SETTINGS,
         )
-        fitted.save(CALIBRATION)
-        self.stdout.write(f"calibration: {fitted.summary} rho={fitted.rho} -> {CALIBRATION}")
+        fitted.save(options["output"])
+        self.stdout.write(f"calibration: {fitted.summary} rho={fitted.rho} -> {options['output']}")
