@@ -28,6 +28,7 @@ top level does).
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import sys
@@ -43,7 +44,7 @@ from engine.notation import Point  # noqa: E402
 from engine.rules import find_rules  # noqa: E402
 from fairplay.calibrate import RULES, Screened, split  # noqa: E402
 from fairplay.screening import MoveScreen, screen  # noqa: E402
-from fairplay.stats import THRESHOLD, Calibration, judge, load  # noqa: E402
+from fairplay.stats import THRESHOLD, Band, Calibration, judge, load  # noqa: E402
 from fairplay.synthetic import PROFILES, Cheater, Honest, play, strong_engine  # noqa: E402
 
 KINDS = {"full": (1.0, 0), "half": (0.5, 0), "fifth": (0.2, 0), "critical2": (1.0, 2)}
@@ -90,6 +91,43 @@ def events(games: list[list[MoveScreen]], length: int, count: int, rng: random.R
 
 def rate(zs: list[float], threshold: float = THRESHOLD) -> float:
     return sum(1 for z in zs if z > threshold) / max(1, len(zs))
+
+
+def beside_depth(
+    by_band: dict[str, list[list[MoveScreen]]],
+    by_kind: dict[str, list[list[MoveScreen]]],
+    bands: dict[str, Band],
+    rho: float,
+    count: int,
+    rng: random.Random,
+) -> str:
+    """What the deep-only matches (shown beside z on the case page, never in it) would add if they were in it:
+    z and z_deep together, (z + z_deep) / sqrt(2 + 2r) with r their correlation in honest 3-game events, caught
+    at the threshold, and the honest events it would flag."""
+
+    def pairs(games: list[list[MoveScreen]], band: Band, length: int) -> list[tuple[float, float]]:
+        found = [judge(e, band, rho) for e in events(games, length, count // len(by_band), rng)]
+        return [(s.z, s.z_deep) for s in found if s.z_deep is not None]
+
+    honest = {n: [p for b, g in by_band.items() for p in pairs(g, bands[b], n)] for n in LENGTHS}
+    if len(honest[3]) < 10 or not all(b.deep for b in bands.values()):
+        return "depth beside z: not measured (a calibration without the deep-only share)"
+    r = statistics.correlation([a for a, _b in honest[3]], [b for _a, b in honest[3]])
+
+    def combined(found: list[tuple[float, float]]) -> list[float]:
+        return [(a + b) / math.sqrt(2 + 2 * r) for a, b in found]
+
+    caught = " ".join(
+        f"{kind}_{n}={rate(combined(pairs(by_kind[kind], bands['club'], n))):.3f}"
+        for kind in ("full", "half", "fifth")
+        for n in (3, 9)
+    )
+    flagged = rate([z for n in LENGTHS for z in combined(honest[n])])
+    zd = [b for _a, b in honest[1]]
+    return (
+        f"depth beside z (not in it): honest z_deep mean {statistics.mean(zd):.2f} sd {statistics.pstdev(zd):.2f}, "
+        f"r={r:.2f}; z and z_deep together: honest flagged {flagged:.4f}, caught {caught}"
+    )
 
 
 def main() -> int:
@@ -139,6 +177,7 @@ def main() -> int:
         for kind, games in by_kind.items()
         for length in LENGTHS
     }
+    depth = beside_depth(by_band, by_kind, bands, calibration.rho, args.events, random.Random(args.seed + 1))
     fp = rate([z for zs in honest_z.values() for z in zs])
     print(f"  {len(honest_done)} honest games, {len(cheat_done)} cheater games, {time.time() - started:.0f} s")
     print(f"  calibration: {calibration.summary} rho={calibration.rho}")
@@ -149,6 +188,7 @@ def main() -> int:
     for threshold in (1.5, 2.0, 2.5, 3.09, 3.5, 4.0, 5.0):
         full, half = rate(cheat_z[("full", 3)], threshold), rate(cheat_z[("half", 3)], threshold)
         print(f"    z>{threshold}: {rate(honest_z[3], threshold):.4f} {full:.3f} {half:.3f}")
+    print(f"  {depth}")
     print(
         f"fairplay: fp_rate={fp:.4f} detect_full_1game={rate(cheat_z[('full', 1)]):.3f} "
         f"detect_full_3games={rate(cheat_z[('full', 3)]):.3f} detect_half_3games={rate(cheat_z[('half', 3)]):.3f} "

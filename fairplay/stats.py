@@ -35,6 +35,7 @@ from fairplay.screening import MoveScreen
 
 BUCKETS = (1, 2, 3, 4, 6)  # near-equal candidates: 1, 2, 3, 4, 5–6, and 7 or more
 THRESHOLD = 3.09  # one-sided: one honest player-event in 1,000 above it
+SHALLOW = 3  # a match is "deep only" when the move was not the engine's choice at any of the first SHALLOW depths
 TIME_CLASSES = {"fast": 15 * 60, "rapid": 60 * 60}  # a player's time for a 30-move game below these seconds
 MIN_CLASS_MOVES = 300  # a time control's own row is fitted only on at least this many real choices
 UNCLEAR = 2.0
@@ -60,6 +61,7 @@ class Band:
     loss_var: list[float]
     moves: int = 0  # real choices it was fitted on
     time_class: str = ""  # "": every time control; else fast, rapid or classical (real games of that class)
+    deep: float = 0.0  # the share of an honest player's matches found only by the deeper search (0: not fitted)
 
     @property
     def label(self) -> str:
@@ -128,6 +130,10 @@ class Stats:
     z: float
     think_corr: float | None  # think time against difficulty (Spearman); honest play: positive
     think_cv: float | None  # think times' spread / their mean; an engine's relay: low
+    deep_only: int = 0  # matches the search found only from depth SHALLOW + 1 on (beside z, never in it)
+    deep_matches: int = 0  # matches with their ranks by depth
+    deep_expected: float | None = None  # how many of those an honest player of the band finds only deep
+    z_deep: float | None = None
 
     @property
     def verdict(self) -> str:
@@ -176,6 +182,11 @@ def judge(moves: Iterable[MoveScreen], band: Band, rho: float) -> Stats:
     z_match = (matched - expected) / spread if spread > 0 else 0.0
     z_loss = (sum(mean) - loss) / math.sqrt(sum(var)) if var else 0.0
     z = (z_match + z_loss) / math.sqrt(2 + 2 * rho) if counted else 0.0
+    deep = deep_counts(counted)
+    deep_expected = deep_z = None
+    if band.deep > 0 and deep[1]:
+        deep_expected = deep[1] * band.deep
+        deep_z = (deep[0] - deep_expected) / math.sqrt(deep_expected * (1 - band.deep))
     timed = [m for m in moves if m.think_ms is not None]
     times = [float(m.think_ms or 0) for m in timed]
     cv = statistics.pstdev(times) / statistics.mean(times) if len(times) >= 5 and statistics.mean(times) > 0 else None
@@ -191,14 +202,27 @@ def judge(moves: Iterable[MoveScreen], band: Band, rho: float) -> Stats:
         z=round(z, 3),
         think_corr=None if (c := spearman([difficulty(m) for m in timed], times)) is None else round(c, 3),
         think_cv=None if cv is None else round(cv, 3),
+        deep_only=deep[0],
+        deep_matches=deep[1],
+        deep_expected=None if deep_expected is None else round(deep_expected, 3),
+        z_deep=None if deep_z is None else round(deep_z, 3),
     )
+
+
+def deep_counts(moves: Iterable[MoveScreen]) -> tuple[int, int]:
+    """Of the matches whose ranks by depth are known: how many the search found only past its first
+    ``SHALLOW`` depths (a move an engine finds and a player rarely does), and how many there are."""
+    known = [m for m in moves if m.counted and m.matched and len(m.depth_ranks) > SHALLOW]
+    return sum(1 for m in known if all(r > 1 for r in m.depth_ranks[:SHALLOW])), len(known)
 
 
 def fit_band(name: str, low: int, games: Iterable[list[MoveScreen]]) -> Band:
     """The band's table from honest players' moves (each list: one player's moves in one game)."""
+    games = list(games)
     width = len(BUCKETS) + 1
     hits, seen = [0] * width, [0] * width
     losses: list[list[float]] = [[] for _ in range(width)]
+    deep = deep_counts(m for moves in games for m in moves)
     for moves in games:
         for m in moves:
             if m.counted:
@@ -213,6 +237,7 @@ def fit_band(name: str, low: int, games: Iterable[list[MoveScreen]]) -> Band:
         loss_mean=[round(statistics.mean(x), 5) if x else 0.05 for x in losses],
         loss_var=[round(max(VARIANCE_FLOOR, statistics.pvariance(x)), 6) if len(x) > 1 else 0.01 for x in losses],
         moves=sum(seen),
+        deep=round((deep[0] + 0.5) / (deep[1] + 1), 4) if deep[1] else 0.0,  # half a match's prior: never 0
     )
 
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from fairplay import services
 from fairplay.models import Case, Decision, FocusLoss, Screening
-from fairplay.stats import THRESHOLD, UNCLEAR
+from fairplay.stats import SHALLOW, THRESHOLD, UNCLEAR
 from games.access import referees_any
 from games.services import GameError
 
@@ -144,6 +144,7 @@ def case_page(request: HttpRequest, pk: int) -> HttpResponse:
         "may_hear": case.status == Case.Status.APPEALED and request.user.pk not in deciders,
         "threshold": THRESHOLD,
         "unclear": UNCLEAR,
+        "shallow": SHALLOW,
         "event_percentile": percentile(case.z),
         "reports": reports,
         "reports_weight": round(sum(r["weight"] for r in reports), 2),

@@ -225,6 +225,19 @@ def test_a_player_reports_an_opponent_of_their_own_game_a_few_times_a_day() -> N
     assert foreign.value.code == "not_your_game"
 
 
+def test_the_case_page_shows_the_matches_found_only_deep_beside_z() -> None:
+    tournament, games = round_one()
+    case = opened_case(tournament, played(games[0]))
+    Case.objects.filter(pk=case.pk).update(
+        stats={**case.stats, "deep_only": 4, "deep_matches": 9, "deep_expected": 0.8, "z_deep": 3.58}
+    )
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(referee_of(tournament, "ref1"))
+    page = client.get(f"/fairplay/case/{case.pk}/").content.decode()
+    assert "4 of the 9 matches were the engine's choice only past its first 3 depths" in page
+    assert "about 0.8 (z = 3.58)" in page
+
+
 def test_a_reporters_record_weighs_their_reports_on_the_case_page() -> None:
     tournament, games = round_one()
     upheld_game, dismissed_game = played(games[0]), played(games[1])

@@ -12,7 +12,7 @@ import pytest
 from engine.rules import find_rules
 from fairplay.calibrate import RULES, honest_games, split
 from fairplay.screening import MoveScreen, Settings, screen
-from fairplay.stats import THRESHOLD, Band, judge, load
+from fairplay.stats import THRESHOLD, Band, fit_band, judge, load
 from fairplay.synthetic import PROFILES, Cheater, Honest, play, strong_engine
 from fairplay.views import depth_cells
 
@@ -80,8 +80,12 @@ def test_forced_moves_do_not_move_the_score() -> None:
 def test_the_z_scores_are_regans_sums_worked_by_hand() -> None:
     """Four real choices in easy positions (one near-equal candidate) against a band where an honest player
     matches half the time and gives up 0.05 on average (variance 0.01): three matches and 0.1 given up."""
-    band = Band("club", 1500, [0.5] * 6, [0.05] * 6, [0.01] * 6)
-    moves = [MoveScreen(n, "h8", "black", "", rank=1, candidates=5, near_equal=1, loss=0.0) for n in (3, 5, 7)]
+    band = Band("club", 1500, [0.5] * 6, [0.05] * 6, [0.01] * 6, deep=0.1)
+    by_depth = [(2, 3, 2, 1, 1, 1, 1), (1, 1, 1, 1, 1, 1, 1), (3, 1, 2, 1, 1, 1, 1)]  # only the first: deep only
+    moves = [
+        MoveScreen(n, "h8", "black", "", rank=1, candidates=5, near_equal=1, loss=0.0, depth_ranks=d)
+        for n, d in zip((3, 5, 7), by_depth, strict=True)
+    ]
     moves.append(MoveScreen(9, "j9", "black", "", rank=2, candidates=5, near_equal=1, loss=0.1))
     moves.append(MoveScreen(11, "k9", "black", "block", think_ms=900))  # forced: shown, not counted
     stats = judge(moves, band, rho=0.5)
@@ -89,6 +93,10 @@ def test_the_z_scores_are_regans_sums_worked_by_hand() -> None:
     assert (stats.choices, stats.forced, stats.matched, stats.expected_match) == (4, 1, 3, 2.0)
     assert (stats.z_match, stats.z_loss) == (1.0, 0.5)
     assert stats.z == round(1.5 / math.sqrt(3), 3) and stats.verdict == "clear"
+    # beside z: one of the three matches found only past depth 3, where 0.1 of three (0.3) are expected
+    assert (stats.deep_only, stats.deep_matches, stats.deep_expected) == (1, 3, 0.3)
+    assert stats.z_deep == round(0.7 / math.sqrt(0.3 * 0.9), 3)
+    assert fit_band("club", 1500, [moves]).deep == round(1.5 / 4, 4)  # (1 + ½) / (3 + 1)
 
 
 @pytest.mark.slow
