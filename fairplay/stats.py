@@ -186,7 +186,7 @@ def judge(moves: Iterable[MoveScreen], band: Band, rho: float) -> Stats:
     deep_expected = deep_z = None
     if band.deep > 0 and deep[1]:
         deep_expected = deep[1] * band.deep
-        deep_z = (deep[0] - deep_expected) / math.sqrt(deep_expected * (1 - band.deep))
+        deep_z = binomial_z(deep[0], deep[1], band.deep)
     timed = [m for m in moves if m.think_ms is not None]
     times = [float(m.think_ms or 0) for m in timed]
     cv = statistics.pstdev(times) / statistics.mean(times) if len(times) >= 5 and statistics.mean(times) > 0 else None
@@ -207,6 +207,15 @@ def judge(moves: Iterable[MoveScreen], band: Band, rho: float) -> Stats:
         deep_expected=None if deep_expected is None else round(deep_expected, 3),
         z_deep=None if deep_z is None else round(deep_z, 3),
     )
+
+
+def binomial_z(k: int, n: int, p: float) -> float:
+    """``k`` successes in ``n`` trials of chance ``p`` as a z-score: the exact upper tail (mid-p: P(X > k) plus
+    half P(X = k)) turned into the standard normal's quantile. A normal approximation's tail is far too heavy for
+    a rare event in few trials (three deep-only matches in ten where 0.05 are expected)."""
+    mass = [math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(n + 1)]
+    tail = sum(mass[k + 1 :]) + mass[k] / 2
+    return -statistics.NormalDist().inv_cdf(min(1 - 1e-12, max(1e-12, tail)))
 
 
 def deep_counts(moves: Iterable[MoveScreen]) -> tuple[int, int]:

@@ -95,7 +95,9 @@ def test_the_z_scores_are_regans_sums_worked_by_hand() -> None:
     assert stats.z == round(1.5 / math.sqrt(3), 3) and stats.verdict == "clear"
     # beside z: one of the three matches found only past depth 3, where 0.1 of three (0.3) are expected
     assert (stats.deep_only, stats.deep_matches, stats.deep_expected) == (1, 3, 0.3)
-    assert stats.z_deep == round(0.7 / math.sqrt(0.3 * 0.9), 3)
+    # its z from the exact tail (mid-p): P(X > 1) + P(X = 1) / 2 for three trials of 0.1
+    tail = (3 * 0.1**2 * 0.9 + 0.1**3) + (3 * 0.1 * 0.9**2) / 2
+    assert stats.z_deep == round(-statistics.NormalDist().inv_cdf(tail), 3)
     assert fit_band("club", 1500, [moves]).deep == round(1.5 / 4, 4)  # (1 + ½) / (3 + 1)
 
 
