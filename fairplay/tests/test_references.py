@@ -17,10 +17,10 @@ from fairplay.screening import Settings
 from fairplay.services import time_class_of
 from fairplay.stats import CALIBRATION, load, time_class
 from fairplay.synthetic import PROFILES, Honest, play
+from fairplay.tests.helpers import played, round_one
 from games.models import Game, Player
 from games.services import game_import
 from games.tests.factories import UserFactory
-from tournament.tests.helpers import online_swiss
 
 pytestmark = pytest.mark.django_db
 QUICK = Settings(depth=2, nodes=400, candidates=4, vcf_nodes=300)
@@ -46,7 +46,9 @@ def test_rated_players_games_at_the_board_are_references_in_the_band_of_their_ra
     counted = entered("Novice Nora", "Expert Erik", stones)
     entered("Unrated Ulla", "Expert Erik", stones)  # one player without a rating: not a reference
     entered("Expert Erik", "Novice Nora", ["h8", "h9", "i8", "i9", "j8", "j9", "k8", "k9", "l8"])  # too short
-    online_swiss(4)  # online games are screened, never references
+    # a finished online game of two rated players, long enough: screened, never a reference
+    online = played(round_one()[1][0], ["h8", "a1", "j10", "a3", "g6", "a5", "k11", "a7", "f5", "a9", "l12", "a11"])
+    assert online.status == "finished" and online.black is not None and online.black.rating is not None
 
     entered("Expert Erik", "Novice Nora", stones, clock="quick")  # at the seed's quick play: a fast game
 
