@@ -28,7 +28,7 @@ from tournament import services as tournament_services
 from tournament.models import Tournament
 from tournament.swiss.selectors import standings
 from tournament.tests.browser import account
-from tournament.tests.helpers import started
+from tournament.tests.helpers import online_swiss, started
 
 pytestmark = pytest.mark.django_db
 
@@ -206,6 +206,16 @@ def test_nobody_sees_a_case_that_is_not_theirs_to_see() -> None:
         )
     assert Case.objects.get(pk=case.pk).status == "open" and case.decisions.count() == 1  # the referee's alone
     assert Client().get(f"/fairplay/case/{case.pk}/").status_code == 302  # to the sign-in
+    # the queue: the event's referee finds the case there; a referee of another event sees an empty queue
+    other_event = online_swiss(4, name="Rival open")
+    rival_referee = referee_of(other_event, "rivalref")
+    name = Player.objects.get(pk=case.player_id).name
+    for user, listed in ((referee, True), (rival_referee, False)):
+        client = Client(HTTP_ACCEPT_LANGUAGE="en")
+        client.force_login(user)
+        queue = client.get("/fairplay/")
+        assert queue.status_code == 200 and (name in queue.content.decode()) is listed, user
+        assert (f"/fairplay/case/{case.pk}/" in queue.content.decode()) is listed
 
 
 def test_a_player_reports_an_opponent_of_their_own_game_a_few_times_a_day() -> None:
