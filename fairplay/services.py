@@ -336,9 +336,12 @@ def report(*, game_id: int, reporter: Player, note: str = "") -> Report:
 
 def focus_lost(*, game_id: int, player: Player, ply: int) -> bool:
     """The game page of ``player`` lost the focus at ``ply``: kept once a turn, and only during the player's
-    own turn of a running online game (anything else is ignored: the page cannot be trusted to say more)."""
+    own turn of a running online game of an event, the games screened (anything else is ignored: the page
+    cannot be trusted to say more)."""
     game = Game.objects.filter(pk=game_id, mode=GameMode.ONLINE, status__in=GameStatus.active()).first()
     if game is None or player.pk not in (game.player_one_id, game.player_two_id) or game.ply != ply:
+        return False
+    if tournament_of(game) is None:
         return False
     seat = 1 if player.pk == game.player_one_id else 2
     if position_view(game)["actor"] != seat:

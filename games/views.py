@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from engine.protocols import PROTOCOLS
 from games.access import acting_player, concerns, may_rule, player_of, seated_player, visible_games
 from games.clock import PRESETS
-from games.enums import REPORTABLE_REASONS, GameResult, GameStatus, Interface, ResultReason
+from games.enums import REPORTABLE_REASONS, GameMode, GameResult, GameStatus, Interface, ResultReason
 from games.messages import protocol_label, rules_label, time_control_label
 from games.models import Engine, Game, GameEvent
 from games.services import GameError
@@ -135,6 +135,8 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "player": player.pk if player else None,
         "referee": may_rule(request.user, game),
         "arbiter": not game.practice,  # a practice game against the computer has no arbiter to call
+        # a game of an event is screened for fair play, and its page says when it loses the focus on your turn
+        "focus_signal": game.mode == GameMode.ONLINE and not game.practice and hasattr(game, "match_game"),
         "can_analyse": concerns(request.user, game),
         "engines": _analysers(game) if concerns(request.user, game) else [],
         "players": {"1": str(game.player_one), "2": str(game.player_two)},

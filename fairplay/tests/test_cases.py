@@ -5,6 +5,7 @@ analysis, and nobody seeing a case that is not theirs to see."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -21,6 +22,7 @@ from fairplay.screening import SETTINGS, screen
 from fairplay.tests.helpers import live_and_asking, opened_case, played, referee_of, round_one
 from games.models import Game, Player
 from games.services import GameError, game_act, game_create, game_resign
+from games.services.practice import practice_start
 from games.tests.factories import UserFactory
 from ratings.models import RatedGame
 from ratings.tasks import rate_and_recompute
@@ -315,6 +317,30 @@ def test_the_page_losing_the_focus_counts_only_on_the_players_own_turn_once() ->
     assert FocusLoss.objects.filter(game=game).count() == 1
     reported = api.post("/api/fairplay/report/", {"game": game.pk}, format="json")
     assert reported.status_code == 409 and reported.json()["code"] == "game_not_over"
+
+
+def test_only_a_game_of_an_event_counts_the_page_losing_the_focus_and_only_its_page_says_it() -> None:
+    _tournament, games = round_one()
+    event_game = games[0]
+    assert event_game.black is not None and event_game.black.user is not None
+    user = UserFactory()
+    player = Player.objects.create(name="Practising", user=user)
+    practice = practice_start(player=player, level=2)
+    on_move = practice.ply  # seat 1: the player moves first
+    assert not services.focus_lost(game_id=practice.pk, player=player, ply=on_move)
+    assert not FocusLoss.objects.exists()
+
+    def page_config(user: Any, game: Game) -> dict[str, Any]:
+        client = Client(HTTP_ACCEPT_LANGUAGE="en")
+        client.force_login(user)
+        page = client.get(f"/g/{game.pk}/").content.decode()
+        config: dict[str, Any] = json.loads(
+            page.split('id="game-config" type="application/json">')[1].split("</script>")[0]
+        )
+        return config
+
+    assert page_config(event_game.black.user, event_game)["focus_signal"] is True
+    assert page_config(user, practice)["focus_signal"] is False
 
 
 def test_the_sweep_finds_a_finished_game_whose_screening_was_missed() -> None:

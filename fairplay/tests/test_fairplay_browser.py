@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from fairplay.models import Case
+from fairplay.models import Case, FocusLoss
 from fairplay.tests.helpers import opened_case, played, referee_of, round_one
 from games.models import Player
+from games.services import game_act
 from tournament.tests.browser import PASSWORD, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -73,3 +74,30 @@ def test_two_referees_decide_a_case_and_the_player_reads_it_and_appeals(
     assert answer is not None and answer.status == 404
     nosy.goto(f"{live_server.url}/fairplay/mine/")
     expect(nosy.locator("main")).to_contain_text("No decision about your games")
+
+
+def test_the_game_page_says_it_lost_the_focus_on_the_players_turn_but_not_when_the_player_leaves_it(
+    live_server: Any, browser: Any
+) -> None:
+    _tournament, games = round_one()
+    game = games[0]
+    assert game.black is not None and game.white is not None and game.white.user is not None
+    game_act(game_id=game.pk, player=game.black, action="place h8", expected_ply=0)
+    page = open_page(browser, live_server.url, with_password(game.white.user))
+    page.goto(f"{live_server.url}/g/{game.pk}/")
+    expect(page.locator("#record li")).to_have_count(1)  # the page has the game: White is on move
+    page.evaluate("Object.defineProperty(document, 'hidden', {get: () => true, configurable: true})")
+    with page.expect_response("**/api/fairplay/focus/") as answer:
+        page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    assert answer.value.json() == {"kept": True}
+    assert FocusLoss.objects.get(game=game).player_id == game.white.pk
+
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url))
+    with page.expect_request("**/?after-leaving"):
+        page.evaluate(
+            "window.dispatchEvent(new PageTransitionEvent('pagehide'));"
+            "document.dispatchEvent(new Event('visibilitychange'));"
+            "fetch('/?after-leaving')"
+        )
+    assert not [url for url in sent if "/api/fairplay/focus/" in url], sent

@@ -242,3 +242,21 @@ def test_the_projectors_multiboard_shows_sixteen_boards_on_one_1920_by_1080_scre
         assert caption is not None and caption["y"] + caption["height"] <= 1080, (n, caption)
     assert boards.nth(15).locator("circle.stone").count() == 1 + 15 % 5
     screenshot(page, "relay-projector-16")
+
+
+def test_a_new_stone_is_drawn_on_its_board_without_redrawing_the_others(live_server: Any, browser: Any) -> None:
+    """The whole state fetched again fills the boards already drawn: a projector does not flicker, and a board
+    is not taken from under a pointer (or a test's measuring) each time a stone comes."""
+    tournament, stage = started(8, preset="seed", boards=4)
+    boss = account("boss", "organizer")
+    games = list(Game.objects.filter(match_game__match__group__stage=stage).order_by("pk"))
+    for game in games:  # a board is on the multiboard once it is relayed
+        relay_enter(game_id=game.pk, user=boss, expected_ply=0, action="place h8")
+    page = open_page(browser, live_server.url, boss, "en")
+    page.goto(f"{live_server.url}/t/{tournament.pk}/relay/")
+    boards = page.locator("li.mini")
+    expect(boards).to_have_count(len(games))
+    page.evaluate("document.querySelectorAll('li.mini').forEach(function (li) { li.dataset.drawn = 'first'; })")
+    relay_enter(game_id=games[0].pk, user=boss, expected_ply=1, action="place h9")
+    expect(page.locator(f'li.mini[data-game="{games[0].pk}"] circle.stone')).to_have_count(2)
+    assert page.locator("li.mini[data-drawn=first]").count() == len(games)

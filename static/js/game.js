@@ -150,11 +150,17 @@
   }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) tick(); });
   /* Fair play: the page tells the server when it loses the focus during this player's own turn (as lichess
-   * does); the referees see the count beside the game's screening, never a judgement by itself. */
+   * does) in a game that is screened; the referees see the count beside the game's screening, never a
+   * judgement by itself. Leaving the page (to the standings, say) is not losing its focus: the page is hidden
+   * as it goes, after its pagehide. */
+  var leaving = false;
+  window.addEventListener("pagehide", function () { leaving = true; });
+  window.addEventListener("pageshow", function () { leaving = false; });
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden || !mySeatActs() || data.status === "finished" || data.status === "cancelled") return;
+    if (!config.focus_signal || leaving || !document.hidden || !mySeatActs()) return;
+    if (data.status === "finished" || data.status === "cancelled") return;
     fetch("/api/fairplay/focus/", {
-      method: "POST", credentials: "same-origin", keepalive: true,
+      method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
       body: JSON.stringify({ game: config.game, ply: data.ply })
     }).catch(function () { /* a signal, not a duty */ });

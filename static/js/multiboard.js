@@ -100,10 +100,17 @@
     paginate();
   }
 
+  /* The whole state: the boards already drawn in the same order are filled in place (a reconnect or a
+   * fetch does not redraw a projector's screen, nor take a board from under a pointer); otherwise redrawn. */
   function whole(state) {
     boards = {}; order = [];
     state.boards.forEach(function (b) { boards[b.game] = b; order.push(b.game); });
-    rebuild();
+    var items = list().children, same = items.length === order.length;
+    for (var i = 0; same && i < items.length; i++) same = items[i].getAttribute("data-game") === String(order[i]);
+    if (!same) { rebuild(); return; }
+    for (var j = 0; j < items.length; j++) fill(items[j], boards[order[j]]);
+    var none = root.querySelector("[data-none]");
+    if (none) none.hidden = order.length > 0;
   }
 
   function changed(delta) {
