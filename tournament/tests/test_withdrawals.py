@@ -222,13 +222,10 @@ def _simulations(hash_seed: str, counts: list[int], corrections: int) -> str:
 @pytest.mark.parametrize("corrections", [0, 3])
 def test_simulations_print_the_same_under_any_hash_seed(corrections: int) -> None:
     # Every field size from 5 to 40 in make test-long; in make test one of each group layout's kind (groups
-    # of 3 and 4, an odd last group, a bye, one group, many groups), which is what the order could hang on.
+    # of 3 and 4, an odd last group, a bye, one group, many groups), which is what the order could hang on —
+    # the many groups once each (31 and 22: 23 and 40 added no layout and a third of the time).
     every = os.environ.get("SIMULATION_COUNTS") == "all"
-    counts = (
-        (list(range(5, 41)) if every else [5, 6, 7, 9, 12, 14, 17, 23, 31, 40])
-        if corrections == 0
-        else [6, 9, 14, 22, 31]
-    )
+    counts = (list(range(5, 41)) if every else [5, 6, 7, 9, 12, 14, 17, 31]) if corrections == 0 else [6, 9, 14, 22]
 
     assert _simulations("1", counts, corrections) == _simulations("2", counts, corrections)
 
