@@ -150,9 +150,8 @@
   }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) tick(); });
   /* Fair play: the page tells the server when it loses the focus during this player's own turn (as lichess
-   * does) in a game that is screened; the referees see the count beside the game's screening, never a
-   * judgement by itself. Leaving the page (to the standings, say) is not losing its focus: the page is hidden
-   * as it goes, after its pagehide. */
+   * does) in a screened game; the referees see the count beside the screening, never a judgement by itself.
+   * Leaving the page is not losing its focus: the page is hidden as it goes, after its pagehide. */
   var leaving = false;
   window.addEventListener("pagehide", function () { leaving = true; });
   window.addEventListener("pageshow", function () { leaving = false; });
