@@ -260,3 +260,22 @@ def test_a_new_stone_is_drawn_on_its_board_without_redrawing_the_others(live_ser
     relay_enter(game_id=games[0].pk, user=boss, expected_ply=1, action="place h9")
     expect(page.locator(f'li.mini[data-game="{games[0].pk}"] circle.stone')).to_have_count(2)
     assert page.locator("li.mini[data-drawn=first]").count() == len(games)
+
+
+def test_a_few_boards_fill_the_projectors_screen(live_server: Any, browser: Any, screenshot: Any) -> None:
+    """Four boards on the projector are drawn as large as the screen allows (two by two, not a sixth of a row
+    each), and all of them on the screen."""
+    tournament, stage = started(8, preset="seed", boards=4)
+    boss = account("boss", "organizer")
+    for game in Game.objects.filter(match_game__match__group__stage=stage).order_by("pk")[:4]:
+        relay_enter(game_id=game.pk, user=boss, expected_ply=0, action="place h8")
+    page = open_page(browser, live_server.url, None, "en", {"width": 1920, "height": 1080})
+    page.goto(f"{live_server.url}/t/{tournament.pk}/relay/screen/")
+    boards = page.locator("li.mini")
+    expect(boards).to_have_count(4)
+    for n in range(4):
+        box = boards.nth(n).locator("svg").bounding_box()
+        assert box is not None and box["height"] >= 400 and box["y"] + box["height"] <= 1080, (n, box)
+    size = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+    assert size[0] <= 1920 and size[1] <= 1080, f"the projector's page is {size[0]}×{size[1]}"
+    screenshot(page, "relay-projector-4")

@@ -124,7 +124,8 @@
     if (delta.order || missing) rebuild();
   }
 
-  /* The projector: as many boards as fit, a page at a time. */
+  /* The projector: as many boards as fit, a page at a time, each as large as the screen allows for the
+   * number on the page (four boards fill the screen; eighteen take six across and three down). */
   function paginate() {
     if (!config.screen) return;
     var items = list().children, per = config.screen.per_page, pages = Math.max(1, Math.ceil(items.length / per));
@@ -132,8 +133,33 @@
     for (var i = 0; i < items.length; i++) items[i].hidden = Math.floor(i / per) !== page;
     var label = document.getElementById("screen-page");
     if (label) label.textContent = pages > 1 ? (page + 1) + " / " + pages : "";
+    arrange(Math.min(per, items.length - page * per));
   }
-  if (config.screen) setInterval(function () { page += 1; paginate(); }, config.screen.seconds * 1000);
+
+  /* The columns and rows that give the largest square board for `shown` boards in the list's box (its gaps
+   * and a caption under each counted), never more than the stylesheet's own six across and three down; the
+   * grid then holds boards of that side, centred (without this script it stays six by three). */
+  function arrange(shown) {
+    var ul = list(), width = ul.clientWidth, height = ul.clientHeight, style = getComputedStyle(ul), best = null;
+    var gapX = parseFloat(style.columnGap) || 0, gapY = parseFloat(style.rowGap) || 0;
+    var caption = ul.querySelector("li:not([hidden]) p"), below = caption ? caption.offsetHeight + 4 : 32;
+    if (!shown || !width || !height) return;
+    for (var cols = 1; cols <= Math.min(shown, 6); cols++) {
+      var rows = Math.ceil(shown / cols);
+      if (rows > 3) continue;
+      var side = Math.min((width - (cols - 1) * gapX) / cols, (height - (rows - 1) * gapY) / rows - below);
+      if (!best || side > best.side) best = { cols: cols, rows: rows, side: Math.floor(side) };
+    }
+    if (!best || best.side <= 0) return;
+    ul.style.setProperty("--cols", best.cols);
+    ul.style.setProperty("--rows", best.rows);
+    ul.style.setProperty("--side", best.side + "px");
+    ul.classList.add("arranged");
+  }
+  if (config.screen) {
+    setInterval(function () { page += 1; paginate(); }, config.screen.seconds * 1000);
+    window.addEventListener("resize", paginate);
+  }
 
   function fetchBoards() {
     var headers = {};
