@@ -4,11 +4,15 @@ the state a tournament should have, recomputed from scratch from its games."""
 from __future__ import annotations
 
 import ast
+import atexit
+import functools
 import os
 import pickle
 import random
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, cast
 
@@ -24,6 +28,7 @@ from tournament.stage_formats import group_order, stage_standings
 from tournament.swiss import trf
 from tournament.swiss.state import SwissState
 
+ROOT = Path(__file__).resolve().parents[2]
 OPEN = [GameStatus.PENDING, GameStatus.OPENING, GameStatus.PLAYING]
 
 
@@ -248,24 +253,44 @@ def entered(tournament: Tournament, count: int) -> list[Entry]:
     ]
 
 
+@functools.cache
+def migrated_database() -> Path:
+    """A database file migrated once for this test process (a migration takes about 15 s), which each
+    simulation's fresh interpreter copies into its own in-memory database instead of migrating again."""
+    folder = Path(tempfile.mkdtemp(prefix="migrated-"))
+    atexit.register(shutil.rmtree, folder, True)
+    path = folder / "migrated.sqlite3"
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{path}"}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return path
+
+
 def simulations(hash_seed: str, loop: str, args: list[str], timeout: int) -> str:
     """The printed reports of ``simulate_tournament`` run in a fresh interpreter with ``PYTHONHASHSEED`` set
-    (a new in-memory database): ``loop`` is the script's loop calling the command (``sys.argv`` = ``args``)."""
+    (a new in-memory database, a copy of one just migrated): ``loop`` is the script's loop calling the command
+    (``sys.argv`` = ``args``)."""
     script = (
-        "import django, os, sys, io\n"
+        "import django, os, sys, io, sqlite3\n"
         "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\n"
         "django.setup()\n"
         "from django.core.management import call_command\n"
-        "call_command('migrate', verbosity=0)\n" + loop
+        "from django.db import connection\n"
+        "connection.ensure_connection()\n"
+        "migrated = sqlite3.connect(os.environ['MIGRATED_DATABASE'])\n"
+        "migrated.backup(connection.connection)\n"
+        "migrated.close()\n" + loop
     )
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "DATABASE_URL": "sqlite://:memory:"}
+    env = {
+        **os.environ,
+        "PYTHONHASHSEED": hash_seed,
+        "DATABASE_URL": "sqlite://:memory:",
+        "MIGRATED_DATABASE": str(migrated_database()),
+    }
     done = subprocess.run(
-        [sys.executable, "-c", script, *args],
-        cwd=Path(__file__).resolve().parents[2],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
+        [sys.executable, "-c", script, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout

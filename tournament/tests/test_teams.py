@@ -4,11 +4,7 @@ forfeited boards, colours by board and round, corrections, and whole events simu
 from __future__ import annotations
 
 import io
-import os
-import subprocess
-import sys
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,10 +27,7 @@ from tournament.teams.services import (
     team_results,
     team_standings,
 )
-from tournament.tests.helpers import colour_of, correct, win
-
-ROOT = Path(__file__).resolve().parents[2]
-
+from tournament.tests.helpers import colour_of, correct, simulations, win
 
 # -- scoring, by hand ---------------------------------------------------------------------------------------
 
@@ -350,24 +343,14 @@ def test_a_six_team_double_round_robin_is_played_through_and_every_pair_meets_tw
 
 
 def _team_simulations(hash_seed: str) -> str:
-    script = (
-        "import django, os, io\n"
-        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings')\n"
-        "django.setup()\n"
-        "from django.core.management import call_command\n"
-        "call_command('migrate', verbosity=0)\n"
+    loop = (
         "for args in (['--players', '16', '--team-system', 'swiss', '--rounds', '7'],\n"
         "             ['--players', '6', '--team-system', 'double_round_robin']):\n"
         "    out = io.StringIO()\n"
         "    call_command('simulate_tournament', '--preset', 'teams', '--team-boards', '4', *args, stdout=out)\n"
         "    print(out.getvalue())\n"
     )
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "DATABASE_URL": "sqlite://:memory:"}
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
+    return simulations(hash_seed, loop, [], 1200)
 
 
 @pytest.mark.slow
