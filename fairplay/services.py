@@ -30,7 +30,7 @@ from engine.records import replay_actions
 from fairplay.models import Appeal, Case, Decision, FocusLoss, Report, Screening
 from fairplay.screening import MoveScreen, Settings, screen
 from fairplay.stats import THRESHOLD, Calibration, judge, load, time_class
-from games.access import may_organize
+from games.access import event_of, may_organize
 from games.enums import GameMode, GameStatus, ResultReason
 from games.exports import recorded
 from games.models import Game, Player
@@ -341,7 +341,7 @@ def focus_lost(*, game_id: int, player: Player, ply: int) -> bool:
     game = Game.objects.filter(pk=game_id, mode=GameMode.ONLINE, status__in=GameStatus.active()).first()
     if game is None or player.pk not in (game.player_one_id, game.player_two_id) or game.ply != ply:
         return False
-    if tournament_of(game) is None:
+    if event_of(game) is None:  # the same rule as the page's focus_signal (games.views)
         return False
     seat = 1 if player.pk == game.player_one_id else 2
     if position_view(game)["actor"] != seat:

@@ -182,11 +182,16 @@ def games_in_scope(games: list[Game], scope: set[int] | None) -> list[Game]:
     return [g for g in games if where.get(g.pk) in scope or (where.get(g.pk) is None and g.practice)]
 
 
+def event_of(game: Game) -> int | None:
+    """The id of the tournament ``game`` is played in (None for a practice, casual or imported game)."""
+    return Game.objects.filter(pk=game.pk).values_list("match_game__match__tournament_id", flat=True).first()
+
+
 def acts_in(user: Any, game: Game) -> bool:
     """The link-scope rule for one game: its tournament's, or a practice game against the computer."""
     if not is_link_account(user):
         return True
-    tournament_id = Game.objects.filter(pk=game.pk).values_list("match_game__match__tournament_id", flat=True).first()
+    tournament_id = event_of(game)
     if tournament_id is None:
         return bool(game.practice)
     return link_scope_allows(user, tournament_id)

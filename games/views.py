@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from engine.protocols import PROTOCOLS
-from games.access import acting_player, concerns, may_rule, player_of, seated_player, visible_games
+from games.access import acting_player, concerns, event_of, may_rule, player_of, seated_player, visible_games
 from games.clock import PRESETS
 from games.enums import REPORTABLE_REASONS, GameMode, GameResult, GameStatus, Interface, ResultReason
 from games.messages import protocol_label, rules_label, time_control_label
@@ -136,7 +136,7 @@ def game_page(request: HttpRequest, pk: int) -> HttpResponse:
         "referee": may_rule(request.user, game),
         "arbiter": not game.practice,  # a practice game against the computer has no arbiter to call
         # a game of an event is screened for fair play, and its page says when it loses the focus on your turn
-        "focus_signal": game.mode == GameMode.ONLINE and not game.practice and hasattr(game, "match_game"),
+        "focus_signal": game.mode == GameMode.ONLINE and event_of(game) is not None,
         "can_analyse": concerns(request.user, game),
         "engines": _analysers(game) if concerns(request.user, game) else [],
         "players": {"1": str(game.player_one), "2": str(game.player_two)},

@@ -262,7 +262,12 @@ def migrated_database() -> Path:
     path = folder / "migrated.sqlite3"
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{path}"}
     done = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, capture_output=True, text=True
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v0"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return path
